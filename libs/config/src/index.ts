@@ -1,0 +1,2 @@
+export { port, serviceEnv } from './common-env.js';
+export { ConfigError, loadConfig } from './load-config.js';

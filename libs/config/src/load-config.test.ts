@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { port, serviceEnv } from './common-env.js';
+import { ConfigError, loadConfig } from './load-config.js';
+
+const schema = z.object({ DATABASE_URL: serviceEnv.DATABASE_URL, GRPC_PORT: port(50051) });
+
+describe('loadConfig', () => {
+  it('parses and applies defaults', () => {
+    const config = loadConfig('accounts', schema, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/billing' });
+    expect(config).toEqual({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/billing', GRPC_PORT: 50051 });
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig('accounts', schema, { DATABASE_URL: 'mysql://x', GRPC_PORT: 'abc' })).toThrowError(
+      ConfigError,
+    );
+    expect(() => loadConfig('accounts', schema, { GRPC_PORT: '70000' })).toThrowError(
+      /^accounts: invalid configuration\n {2}DATABASE_URL: .+\n {2}GRPC_PORT: .+$/,
+    );
+  });
+});

@@ -1,0 +1,28 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+/** What travels with one request through gateway → gRPC → events, for logs and audit. */
+export interface RequestContext {
+  requestId: string;
+  organizationId?: string;
+  apiUserId?: string;
+  clientSystem?: string;
+  externalUser?: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentContext(): RequestContext | undefined {
+  return storage.getStore();
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a caller's request id when it is safe to log and echo; otherwise makes a new one. */
+export function acceptOrCreateRequestId(candidate: string | undefined | null): string {
+  return candidate && REQUEST_ID.test(candidate) ? candidate : randomUUID();
+}
