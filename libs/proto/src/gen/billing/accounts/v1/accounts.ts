@@ -156,7 +156,11 @@ export interface PaymentGatewayAccountInput {
 }
 
 export interface CreateAccountRequest {
-  account?: AccountInput | undefined;
+  account?:
+    | AccountInput
+    | undefined;
+  /** Fields the client sent; a sent null is a present field left unset in `account`. */
+  present_fields: string[];
 }
 
 export interface CreateAccountResponse {
@@ -254,6 +258,7 @@ export interface SetPaymentGatewayAccountsResponse {
 
 export interface CreateRecipientRequest {
   recipient?: RecipientInput | undefined;
+  present_fields: string[];
 }
 
 export interface CreateRecipientResponse {
@@ -2736,13 +2741,16 @@ export const PaymentGatewayAccountInput: MessageFns<PaymentGatewayAccountInput> 
 };
 
 function createBaseCreateAccountRequest(): CreateAccountRequest {
-  return { account: undefined };
+  return { account: undefined, present_fields: [] };
 }
 
 export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
   encode(message: CreateAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.account !== undefined) {
       AccountInput.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.present_fields) {
+      writer.uint32(18).string(v!);
     }
     return writer;
   },
@@ -2768,6 +2776,14 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
             message.account = AccountInput.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.present_fields.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2781,13 +2797,23 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
   },
 
   fromJSON(object: any): CreateAccountRequest {
-    return { account: isSet(object.account) ? AccountInput.fromJSON(object.account) : undefined };
+    return {
+      account: isSet(object.account) ? AccountInput.fromJSON(object.account) : undefined,
+      present_fields: globalThis.Array.isArray(object?.presentFields)
+        ? object.presentFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.present_fields)
+        ? object.present_fields.map((e: any) => globalThis.String(e))
+        : [],
+    };
   },
 
   toJSON(message: CreateAccountRequest): unknown {
     const obj: any = {};
     if (message.account !== undefined) {
       obj.account = AccountInput.toJSON(message.account);
+    }
+    if (message.present_fields?.length) {
+      obj.presentFields = message.present_fields;
     }
     return obj;
   },
@@ -2800,6 +2826,7 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     message.account = (object.account !== undefined && object.account !== null)
       ? AccountInput.fromPartial(object.account)
       : undefined;
+    message.present_fields = object.present_fields?.map((e) => e) || [];
     return message;
   },
 };
@@ -4322,13 +4349,16 @@ export const SetPaymentGatewayAccountsResponse: MessageFns<SetPaymentGatewayAcco
 };
 
 function createBaseCreateRecipientRequest(): CreateRecipientRequest {
-  return { recipient: undefined };
+  return { recipient: undefined, present_fields: [] };
 }
 
 export const CreateRecipientRequest: MessageFns<CreateRecipientRequest> = {
   encode(message: CreateRecipientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.recipient !== undefined) {
       RecipientInput.encode(message.recipient, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.present_fields) {
+      writer.uint32(18).string(v!);
     }
     return writer;
   },
@@ -4354,6 +4384,14 @@ export const CreateRecipientRequest: MessageFns<CreateRecipientRequest> = {
             message.recipient = RecipientInput.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.present_fields.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4367,13 +4405,23 @@ export const CreateRecipientRequest: MessageFns<CreateRecipientRequest> = {
   },
 
   fromJSON(object: any): CreateRecipientRequest {
-    return { recipient: isSet(object.recipient) ? RecipientInput.fromJSON(object.recipient) : undefined };
+    return {
+      recipient: isSet(object.recipient) ? RecipientInput.fromJSON(object.recipient) : undefined,
+      present_fields: globalThis.Array.isArray(object?.presentFields)
+        ? object.presentFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.present_fields)
+        ? object.present_fields.map((e: any) => globalThis.String(e))
+        : [],
+    };
   },
 
   toJSON(message: CreateRecipientRequest): unknown {
     const obj: any = {};
     if (message.recipient !== undefined) {
       obj.recipient = RecipientInput.toJSON(message.recipient);
+    }
+    if (message.present_fields?.length) {
+      obj.presentFields = message.present_fields;
     }
     return obj;
   },
@@ -4386,6 +4434,7 @@ export const CreateRecipientRequest: MessageFns<CreateRecipientRequest> = {
     message.recipient = (object.recipient !== undefined && object.recipient !== null)
       ? RecipientInput.fromPartial(object.recipient)
       : undefined;
+    message.present_fields = object.present_fields?.map((e) => e) || [];
     return message;
   },
 };

@@ -1,0 +1,23 @@
+/** Closed value sets of the REST contract, shared by the gateway (validation) and the services. */
+export const LANGUAGES = ['en', 'da', 'nl', 'fi', 'de', 'nb', 'pl', 'pt', 'es', 'se'] as const;
+export const COLLECTION_METHODS = ['payment_card', 'invoice', 'direct_debit'] as const;
+export const PAYMENT_GATEWAYS = ['cardgw_a', 'cardgw_a_new', 'noop', 'cardgw_b', 'cardgw_c', 'cardgw_c_easy'] as const;
+export const ACCOUNT_TYPES = ['company', 'person'] as const;
+export const TITLES = ['mr', 'mrs', 'ms'] as const;
+export const GENDERS = ['male', 'female', 'other'] as const;
+export const EINVOICING_IDENTIFIER_SCHEMAS = ['GLN', 'ORGNR', 'ISO_6523_ICD'] as const;
+export const RESELLER_BILLING_FREQUENCIES = [
+  'daily',
+  'end_of_month',
+  'start_of_month',
+  'end_of_week',
+  'start_of_week',
+  'start_and_end_of_month',
+] as const;
+export const RESELLER_BILLING_GROUPINGS = [
+  'currency',
+  'currency_resold_account',
+  'currency_resold_account_po_number',
+] as const;
+
+export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
