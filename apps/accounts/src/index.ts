@@ -1,1 +1,12 @@
-export {};
+export { accountsModule } from './service.js';
+export type { AccountsDeps } from './use-cases/deps.js';
+export {
+  type ApiTokenListing,
+  createApiToken,
+  createOrganization,
+  disableApiToken,
+  type IssuedToken,
+  listApiTokens,
+  listOrganizations,
+  setRateLimit,
+} from './use-cases/organizations.js';

@@ -1,1 +1,1 @@
-export {};
+export { analyticsModule } from './service.js';

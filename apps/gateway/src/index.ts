@@ -1,1 +1,2 @@
-export {};
+export { type GatewayConfig, loadGatewayConfig } from './config.js';
+export { DEFAULT_AUTH_CACHE_TTL_MS, type GatewayOptions, type RunningGateway, startGateway } from './start-gateway.js';

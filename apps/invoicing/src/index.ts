@@ -1,1 +1,1 @@
-export {};
+export { invoicingModule } from './service.js';

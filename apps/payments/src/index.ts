@@ -1,1 +1,1 @@
-export {};
+export { paymentsModule } from './service.js';

@@ -1,1 +1,1 @@
-export {};
+export { subscriptionsModule } from './service.js';

@@ -1,1 +1,54 @@
-export {};
+import { loadConfig, port } from '@billing/config';
+import { z } from 'zod';
+import { ensureDemoOrganization } from './demo-organization.js';
+import { startLocalPlatform } from './local-platform.js';
+
+const env = loadConfig(
+  'npm start',
+  z.object({
+    DATABASE_URL: z.string().min(1).optional(),
+    NATS_URL: z.string().min(1).optional(),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: port(8000),
+    DATA_DIR: z.string().default('.data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  }),
+);
+
+const platform = await startLocalPlatform({
+  ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+  ...(env.NATS_URL ? { natsUrl: env.NATS_URL } : {}),
+  gatewayHost: env.HOST,
+  gatewayPort: env.PORT,
+  dataDir: env.DATA_DIR,
+  logLevel: env.LOG_LEVEL,
+});
+const demo = await ensureDemoOrganization(platform, env.DATA_DIR);
+
+console.log(`
+Billing platform is running.
+
+  API base URL   ${platform.gatewayUrl}/api/v1/
+  API console    ${platform.gatewayUrl}/api/docs/
+  OpenAPI        ${platform.gatewayUrl}/api/schema/
+  Database       ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (data in ${env.DATA_DIR}/postgres)`}
+  Events         ${env.NATS_URL ? `NATS JetStream at ${env.NATS_URL}` : 'in-process bus (set NATS_URL for JetStream)'}
+
+  Demo organization ${demo.organizationId}
+  Token             ${demo.token}
+
+  curl -H "Authorization: Token ${demo.token}" -H "X-Client-System: curl" ${platform.gatewayUrl}/api/v1/accounts/
+
+Press Ctrl-C to stop.
+`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('Stopping...');
+  await platform.stop();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { port, serviceEnv } from './common-env.js';
 import { ConfigError, loadConfig } from './load-config.js';
+import { serviceProcessEnv } from './service-process-env.js';
 
 const schema = z.object({ DATABASE_URL: serviceEnv.DATABASE_URL, GRPC_PORT: port(50051) });
 
@@ -17,6 +18,27 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig('accounts', schema, { GRPC_PORT: '70000' })).toThrowError(
       /^accounts: invalid configuration\n {2}DATABASE_URL: .+\n {2}GRPC_PORT: .+$/,
+    );
+  });
+});
+
+describe('serviceProcessEnv', () => {
+  it('defaults schema, port and migrations, and requires the database and NATS', () => {
+    const config = loadConfig('invoicing', serviceProcessEnv('invoicing', 50054), {
+      DATABASE_URL: 'postgres://postgres@db:5432/billing',
+      NATS_URL: 'nats://nats:4222',
+    });
+    expect(config).toEqual({
+      DATABASE_URL: 'postgres://postgres@db:5432/billing',
+      NATS_URL: 'nats://nats:4222',
+      DB_SCHEMA: 'invoicing',
+      GRPC_HOST: '0.0.0.0',
+      GRPC_PORT: 50054,
+      LOG_LEVEL: 'info',
+      MIGRATE_ON_START: true,
+    });
+    expect(() => loadConfig('invoicing', serviceProcessEnv('invoicing', 50054), {})).toThrowError(
+      /invoicing: invalid configuration\n {2}DATABASE_URL: .+\n {2}NATS_URL: .+/,
     );
   });
 });

@@ -1,1 +1,10 @@
-export {};
+export { AuditLogEntry, type IAuditLogEntry } from './audit/audit-log-entry.entity.js';
+export { type AuditEntryInput, recordAudit } from './audit/record-audit.js';
+export { ConstraintViolationError, isConstraintViolation } from './constraint-violation-error.js';
+export { type InTransactionOptions, inTransaction } from './in-transaction.js';
+export { CONFLICT_RETRY, mapDbError } from './map-db-error.js';
+export { migrate } from './migrate.js';
+export type { MigrationClass } from './migration-class.js';
+export { type CreatedMigration, type CreateMigrationOptions, createMigration } from './migrations/create-migration.js';
+export { type MigrationCliOptions, runMigrationCli } from './migrations/migration-cli.js';
+export { MIGRATIONS_TABLE, type OpenOrmOptions, openOrm } from './open-orm.js';

@@ -1,1 +1,6 @@
-export {};
+export { TestClock } from '@billing/clock';
+export { type NatsServerHandle, startNatsServer } from './nats-server-process.js';
+export { createTestSchema, type TestSchema, testDatabaseUrl } from './test-database.js';
+export { testNatsUrl } from './test-nats.js';
+export { uniqueName } from './unique-name.js';
+export { type WaitForOptions, waitFor } from './wait-for.js';

@@ -1,0 +1,114 @@
+import { AppError } from '@billing/errors';
+import type { OrganizationRow } from '../db/entities/organization.entity.js';
+import type { OrganizationSettings } from '../domain/organization.js';
+import type { ApiTokenListing, IssuedToken } from '../use-cases/organizations.js';
+
+export const ADMIN_USAGE = `usage: npm run admin -- <command> [options]
+
+  create-org --name <name> [--country DK] [--currency DKK] [--time-zone Europe/Copenhagen]
+             [--payment-terms 14] [--collection-method invoice] [--rate-limit 60]
+                                  create an organization and its first API token (printed once)
+  list-orgs                       list organizations
+  create-token --org <id> [--name <name>]
+                                  create another API token for an organization (printed once)
+  list-tokens --org <id>          list an organization's tokens (prefix only, never the token)
+  disable-token --id <token id>   disable a token; it is refused from then on
+  set-rate-limit --org <id> --per-minute <n>
+                                  requests per minute per API user of that organization
+
+DATABASE_URL selects the database (default: the embedded one of \`npm start\`); DB_SCHEMA the schema.`;
+
+export interface AdminOperations {
+  createOrganization(
+    settings: Partial<OrganizationSettings> & { name: string },
+  ): Promise<{ organization: OrganizationRow; token: IssuedToken }>;
+  listOrganizations(): Promise<OrganizationRow[]>;
+  createApiToken(organizationId: string, name?: string): Promise<IssuedToken>;
+  listApiTokens(organizationId: string): Promise<ApiTokenListing[]>;
+  disableApiToken(apiUserId: string): Promise<ApiTokenListing>;
+  setRateLimit(organizationId: string, perMinute: number): Promise<OrganizationRow>;
+}
+
+type Options = Record<string, string | boolean | undefined>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function text(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function required(options: Options, name: string): string {
+  const value = text(options, name);
+  if (!value) throw AppError.invalidField(name, `--${name} is required.`);
+  return value;
+}
+
+function uuid(options: Options, name: string): string {
+  const value = required(options, name);
+  if (!UUID.test(value)) throw AppError.invalidField(name, `--${name} must be a UUID.`);
+  return value;
+}
+
+function integer(options: Options, name: string): number | undefined {
+  const value = text(options, name);
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) throw AppError.invalidField(name, `--${name} must be a whole number.`);
+  return Number(value);
+}
+
+export function organizationJson(organization: OrganizationRow) {
+  return {
+    id: organization.id,
+    name: organization.name,
+    country: organization.country,
+    base_currency: organization.base_currency,
+    time_zone: organization.time_zone,
+    default_payment_terms: organization.default_payment_terms,
+    default_collection_method: organization.default_collection_method,
+    rate_limit_per_minute: organization.rate_limit_per_minute,
+    created_at: organization.created_at.toISOString(),
+  };
+}
+
+/** Parses one command's options and runs it; the result is printed as JSON by the caller. */
+export async function runAdminCommand(
+  command: string,
+  options: Options,
+  operations: AdminOperations,
+): Promise<unknown> {
+  switch (command) {
+    case 'create-org': {
+      const settings: Partial<OrganizationSettings> & { name: string } = { name: required(options, 'name') };
+      const country = text(options, 'country');
+      const currency = text(options, 'currency');
+      const timeZone = text(options, 'time-zone');
+      const paymentTerms = integer(options, 'payment-terms');
+      const collectionMethod = text(options, 'collection-method');
+      const rateLimit = integer(options, 'rate-limit');
+      if (country !== undefined) settings.country = country;
+      if (currency !== undefined) settings.base_currency = currency;
+      if (timeZone !== undefined) settings.time_zone = timeZone;
+      if (paymentTerms !== undefined) settings.default_payment_terms = paymentTerms;
+      if (collectionMethod !== undefined) settings.default_collection_method = collectionMethod;
+      if (rateLimit !== undefined) settings.rate_limit_per_minute = rateLimit;
+      const { organization, token } = await operations.createOrganization(settings);
+      return { organization: organizationJson(organization), token };
+    }
+    case 'list-orgs':
+      return (await operations.listOrganizations()).map(organizationJson);
+    case 'create-token':
+      return operations.createApiToken(uuid(options, 'org'), text(options, 'name'));
+    case 'list-tokens':
+      return operations.listApiTokens(uuid(options, 'org'));
+    case 'disable-token':
+      return operations.disableApiToken(uuid(options, 'id'));
+    case 'set-rate-limit': {
+      const perMinute = integer(options, 'per-minute');
+      if (perMinute === undefined) throw AppError.invalidField('per-minute', '--per-minute is required.');
+      return organizationJson(await operations.setRateLimit(uuid(options, 'org'), perMinute));
+    }
+    default:
+      throw AppError.invalidField('command', `Unknown command "${command}".\n${ADMIN_USAGE}`);
+  }
+}

@@ -1,0 +1,39 @@
+import { AppError } from '@billing/errors';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountView } from '../domain/account-view.js';
+import { loadAccountViews } from './account-views.js';
+import { AccountEntity, type AccountRow } from './entities/account.entity.js';
+
+/** The organization's account with that code, or 404 (also for another organization's code). */
+export async function requireAccountByCode(
+  em: EntityManager,
+  organizationId: string,
+  code: string,
+): Promise<AccountRow> {
+  const row = await em.findOne(AccountEntity, { organization_id: organizationId, code });
+  if (!row) throw AppError.notFound();
+  return row;
+}
+
+export async function findAccountById(
+  em: EntityManager,
+  organizationId: string,
+  id: string,
+): Promise<AccountRow | null> {
+  return em.findOne(AccountEntity, { organization_id: organizationId, id });
+}
+
+export async function accountView(em: EntityManager, organizationId: string, row: AccountRow): Promise<AccountView> {
+  const [view] = await loadAccountViews(em, organizationId, [row]);
+  return view!;
+}
+
+export async function codeTaken(
+  em: EntityManager,
+  organizationId: string,
+  code: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const existing = await em.findOne(AccountEntity, { organization_id: organizationId, code }, { fields: ['id'] });
+  return existing !== null && existing.id !== exceptId;
+}

@@ -1,0 +1,21 @@
+import { AuditLogEntry } from '@billing/db';
+import { InboxMessage, OutboxMessage } from '@billing/events';
+import { AccountEntity } from './account.entity.js';
+import { AccountBillingSummaryEntity } from './account-billing-summary.entity.js';
+import { ApiUserEntity } from './api-user.entity.js';
+import { OrganizationEntity } from './organization.entity.js';
+import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
+import { RecipientEntity } from './recipient.entity.js';
+
+/** Every table of the accounts schema (migrations are generated from this list). */
+export const accountsEntities = [
+  OrganizationEntity,
+  ApiUserEntity,
+  AccountEntity,
+  RecipientEntity,
+  PaymentGatewayAccountEntity,
+  AccountBillingSummaryEntity,
+  AuditLogEntry,
+  OutboxMessage,
+  InboxMessage,
+];

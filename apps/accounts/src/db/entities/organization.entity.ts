@@ -1,0 +1,20 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+export const OrganizationEntity = defineEntity({
+  name: 'Organization',
+  tableName: 'organization',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string().length(256),
+    country: p.string().length(2),
+    base_currency: p.string().length(3),
+    time_zone: p.string().length(64),
+    default_payment_terms: p.integer(),
+    default_collection_method: p.string().length(32),
+    rate_limit_per_minute: p.integer(),
+    features: p.json<string[]>(),
+    created_at: p.datetime(),
+  },
+});
+
+export type OrganizationRow = InferEntity<typeof OrganizationEntity>;

@@ -1,0 +1,133 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import {
+  ACCOUNT_ORDERING,
+  type AccountListFilter,
+  DEFAULT_ACCOUNT_ORDERING,
+  type PageSpec,
+  resolveOrdering,
+} from '../domain/account-list.js';
+import { AccountEntity, type AccountRow } from './entities/account.entity.js';
+import {
+  AccountBillingSummaryEntity,
+  type AccountBillingSummaryRow,
+} from './entities/account-billing-summary.entity.js';
+import { RecipientEntity } from './entities/recipient.entity.js';
+
+type AccountWhere = FilterQuery<AccountRow>;
+
+/** One page of an organization's accounts with the total count of matches. */
+export async function findAccountPage(
+  em: EntityManager,
+  organizationId: string,
+  filter: AccountListFilter,
+  page: PageSpec,
+): Promise<{ rows: AccountRow[]; count: number }> {
+  const where = await buildWhere(em, organizationId, filter);
+  const { column, direction } = resolveOrdering(
+    page.ordering || DEFAULT_ACCOUNT_ORDERING,
+    ACCOUNT_ORDERING,
+    DEFAULT_ACCOUNT_ORDERING,
+  );
+  const [rows, count] = await em.findAndCount(AccountEntity, where, {
+    orderBy: [{ [column]: direction }, { id: 'asc' }],
+    limit: page.pageSize,
+    offset: (page.page - 1) * page.pageSize,
+  });
+  return { rows, count };
+}
+
+async function buildWhere(em: EntityManager, organizationId: string, filter: AccountListFilter): Promise<AccountWhere> {
+  const and: AccountWhere[] = [{ organization_id: organizationId }];
+  const equal = <K extends keyof AccountRow>(field: K, value: AccountRow[K] | undefined) => {
+    if (value !== undefined) and.push({ [field]: value } as AccountWhere);
+  };
+  equal('id', filter.uuid);
+  equal('code', filter.code);
+  equal('is_getting_reminders', filter.is_getting_reminders);
+  equal('is_archived', filter.is_archived);
+  equal('override_business_entity', filter.override_business_entity);
+  equal('legal_country', filter.legal_country);
+  equal('ean_invoicing', filter.ean_invoicing);
+  equal('register_status', filter.register_status);
+  if (filter.type !== undefined) {
+    // An account without an explicit type is a company when it has a company name (domain rule).
+    and.push(
+      filter.type === 'company'
+        ? { $or: [{ type: 'company' }, { type: null, company_name: { $ne: null } }] }
+        : { $or: [{ type: filter.type }, ...(filter.type === 'person' ? [{ type: null, company_name: null }] : [])] },
+    );
+  }
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    and.push({
+      $or: [
+        { company_name: { $ilike: pattern } },
+        { first_name: { $ilike: pattern } },
+        { last_name: { $ilike: pattern } },
+        { code: { $ilike: pattern } },
+      ],
+    });
+  }
+  if (filter.created_date_lte) and.push({ created_at: { $lte: filter.created_date_lte } });
+  if (filter.created_date_gte) and.push({ created_at: { $gte: filter.created_date_gte } });
+  if (filter.last_modified_date_lte) and.push({ updated_at: { $lte: filter.last_modified_date_lte } });
+  if (filter.last_modified_date_gte) and.push({ updated_at: { $gte: filter.last_modified_date_gte } });
+  if (filter.reseller_program !== undefined) {
+    // A reseller is an account that other accounts name as their reseller.
+    const resold = await em.find(
+      AccountEntity,
+      { organization_id: organizationId, reseller: { $ne: null } },
+      { fields: ['reseller'] },
+    );
+    const resellerIds = [...new Set(resold.map((row) => row.reseller as string))];
+    and.push(filter.reseller_program ? { id: { $in: resellerIds } } : { id: { $nin: resellerIds } });
+  }
+  if (filter.has_recipient_receiving_invoices !== undefined) {
+    const receiving = await em.find(
+      RecipientEntity,
+      { organization_id: organizationId, receive_invoice: true },
+      { fields: ['account_id'] },
+    );
+    const ids = [...new Set(receiving.map((row) => row.account_id))];
+    and.push(filter.has_recipient_receiving_invoices ? { id: { $in: ids } } : { id: { $nin: ids } });
+  }
+  const summaryIds = await billingSummaryMatches(em, organizationId, filter);
+  if (summaryIds) and.push({ id: { $in: summaryIds } });
+  return { $and: and };
+}
+
+/**
+ * Filters served by the billing read model (fed by the subscriptions, invoicing and payments
+ * services' events). Returns the matching account ids, or null when no such filter was asked for.
+ */
+async function billingSummaryMatches(
+  em: EntityManager,
+  organizationId: string,
+  filter: AccountListFilter,
+): Promise<string[] | null> {
+  const conditions: FilterQuery<AccountBillingSummaryRow>[] = [];
+  if (filter.subscription_status !== undefined) {
+    conditions.push({ subscription_statuses: { $contains: [filter.subscription_status] } } as never);
+  }
+  if (filter.subscription_collection_method !== undefined) {
+    conditions.push({
+      subscription_collection_methods: { $contains: [filter.subscription_collection_method] },
+    } as never);
+  }
+  if (filter.subscription_set_to_expire !== undefined) {
+    conditions.push({ subscription_set_to_expire: filter.subscription_set_to_expire });
+  }
+  if (filter.balance !== undefined) conditions.push({ balance: filter.balance });
+  if (filter.active_payment_method !== undefined)
+    conditions.push({ active_payment_method: filter.active_payment_method });
+  if (filter.registered_for_direct_debit !== undefined) {
+    conditions.push({ registered_for_direct_debit: filter.registered_for_direct_debit });
+  }
+  if (conditions.length === 0) return null;
+  const rows = await em.find(
+    AccountBillingSummaryEntity,
+    { $and: [{ organization_id: organizationId }, ...conditions] },
+    { fields: ['account_id'] },
+  );
+  return rows.map((row) => row.account_id);
+}

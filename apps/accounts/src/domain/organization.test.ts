@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { hashApiToken, newApiToken, tokenPrefix } from './api-token.js';
+import { ORGANIZATION_DEFAULTS, validateOrganization } from './organization.js';
+
+describe('organization settings', () => {
+  it('accepts the defaults of gaps.md §10', () => {
+    expect(ORGANIZATION_DEFAULTS).toEqual({
+      country: 'DK',
+      base_currency: 'DKK',
+      time_zone: 'Europe/Copenhagen',
+      default_payment_terms: 14,
+      default_collection_method: 'invoice',
+      rate_limit_per_minute: 60,
+      features: [],
+    });
+    expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS })).toEqual([]);
+  });
+
+  it('names each invalid setting', () => {
+    const violations = validateOrganization({
+      ...ORGANIZATION_DEFAULTS,
+      name: ' ',
+      country: 'XX',
+      base_currency: 'JPY',
+      time_zone: 'Nowhere/City',
+      rate_limit_per_minute: 0,
+    });
+    expect(violations.map((v) => v.field)).toEqual([
+      'name',
+      'country',
+      'base_currency',
+      'time_zone',
+      'rate_limit_per_minute',
+    ]);
+  });
+});
+
+describe('api tokens', () => {
+  it('are 40 random hex characters stored only as a SHA-256', () => {
+    const token = newApiToken();
+    expect(token).toMatch(/^[0-9a-f]{40}$/);
+    expect(newApiToken()).not.toBe(token);
+    expect(hashApiToken('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(tokenPrefix(token)).toBe(token.slice(0, 6));
+  });
+});

@@ -1,0 +1,45 @@
+import type { FieldViolation } from '@billing/errors';
+import { COLLECTION_METHODS, isCountryCode, isCurrencyCode, isTimeZone } from '@billing/reference-data';
+
+export interface OrganizationSettings {
+  name: string;
+  country: string;
+  base_currency: string;
+  time_zone: string;
+  default_payment_terms: number;
+  default_collection_method: string;
+  rate_limit_per_minute: number;
+  features: string[];
+}
+
+/** gaps.md §10: the defaults of a new organization; 60 requests per minute from the spec's limits. */
+export const ORGANIZATION_DEFAULTS: Omit<OrganizationSettings, 'name'> = {
+  country: 'DK',
+  base_currency: 'DKK',
+  time_zone: 'Europe/Copenhagen',
+  default_payment_terms: 14,
+  default_collection_method: 'invoice',
+  rate_limit_per_minute: 60,
+  features: [],
+};
+
+export function validateOrganization(settings: OrganizationSettings): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const bad = (field: string, description: string) => violations.push({ field, description });
+  if (!settings.name.trim()) bad('name', 'This field may not be blank.');
+  if (settings.name.length > 256) bad('name', 'Ensure this field has no more than 256 characters.');
+  if (!isCountryCode(settings.country)) bad('country', `"${settings.country}" is not a valid choice.`);
+  if (!isCurrencyCode(settings.base_currency))
+    bad('base_currency', `"${settings.base_currency}" is not a valid choice.`);
+  if (!isTimeZone(settings.time_zone)) bad('time_zone', `"${settings.time_zone}" is not a valid time zone.`);
+  if (!Number.isInteger(settings.default_payment_terms) || settings.default_payment_terms < 0) {
+    bad('default_payment_terms', 'Ensure this value is greater than or equal to 0.');
+  }
+  if (!(COLLECTION_METHODS as readonly string[]).includes(settings.default_collection_method)) {
+    bad('default_collection_method', `"${settings.default_collection_method}" is not a valid choice.`);
+  }
+  if (!Number.isInteger(settings.rate_limit_per_minute) || settings.rate_limit_per_minute < 1) {
+    bad('rate_limit_per_minute', 'Ensure this value is greater than or equal to 1.');
+  }
+  return violations;
+}

@@ -1,0 +1,85 @@
+import { type GrpcService, unaryService } from '@billing/grpc';
+import { accountsV1 } from '@billing/proto';
+import type { AccountListFilter } from '../domain/account-list.js';
+import { createAccount } from '../use-cases/create-account.js';
+import { deleteAccount } from '../use-cases/delete-account.js';
+import type { AccountsDeps } from '../use-cases/deps.js';
+import { listPaymentGatewayAccounts, setPaymentGatewayAccounts } from '../use-cases/payment-gateway-accounts.js';
+import { getAccount, listAccounts } from '../use-cases/read-accounts.js';
+import {
+  createRecipient,
+  deleteRecipient,
+  getRecipient,
+  listRecipients,
+  updateRecipient,
+} from '../use-cases/recipients.js';
+import { updateAccount } from '../use-cases/update-account.js';
+import {
+  accountMessage,
+  accountWrite,
+  paymentGatewayAccountMessage,
+  recipientMessage,
+  recipientWrite,
+} from './account-mapper.js';
+import { pageSpec } from './page.js';
+
+/** Transport only: decode, call the use case, encode. */
+export function accountsService(deps: AccountsDeps): GrpcService {
+  return unaryService(accountsV1.AccountsServiceService, {
+    createAccount: async (request, context) => {
+      const view = await createAccount(deps, context, accountWrite(request.account, request.present_fields));
+      return { account: accountMessage(view) };
+    },
+    getAccount: async (request, context) => ({
+      account: accountMessage(await getAccount(deps, context, request.code)),
+    }),
+    listAccounts: async (request, context) => {
+      const { count, accounts } = await listAccounts(
+        deps,
+        context,
+        (request.filter ?? {}) as AccountListFilter,
+        pageSpec(request.page),
+      );
+      return { count, accounts: accounts.map(accountMessage) };
+    },
+    updateAccount: async (request, context) => {
+      const write = accountWrite(request.account, request.present_fields);
+      return { account: accountMessage(await updateAccount(deps, context, request.code, write, request.replace)) };
+    },
+    deleteAccount: async (request, context) => {
+      await deleteAccount(deps, context, request.code);
+      return {};
+    },
+    listPaymentGatewayAccounts: async (request, context) => ({
+      payment_gateway_accounts: (await listPaymentGatewayAccounts(deps, context, request.account_code)).map(
+        paymentGatewayAccountMessage,
+      ),
+    }),
+    setPaymentGatewayAccounts: async (request, context) => ({
+      payment_gateway_accounts: (
+        await setPaymentGatewayAccounts(deps, context, request.account_code, request.payment_gateway_accounts)
+      ).map(paymentGatewayAccountMessage),
+    }),
+    createRecipient: async (request, context) => {
+      const write = recipientWrite(request.recipient, request.present_fields);
+      return { recipient: recipientMessage(await createRecipient(deps, context, write)) };
+    },
+    getRecipient: async (request, context) => ({
+      recipient: recipientMessage(await getRecipient(deps, context, request.uuid)),
+    }),
+    listRecipients: async (request, context) => {
+      const { count, recipients } = await listRecipients(deps, context, request.account, pageSpec(request.page));
+      return { count, recipients: recipients.map(recipientMessage) };
+    },
+    updateRecipient: async (request, context) => {
+      const write = recipientWrite(request.recipient, request.present_fields);
+      return {
+        recipient: recipientMessage(await updateRecipient(deps, context, request.uuid, write, request.replace)),
+      };
+    },
+    deleteRecipient: async (request, context) => {
+      await deleteRecipient(deps, context, request.uuid);
+      return {};
+    },
+  });
+}

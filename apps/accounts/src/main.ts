@@ -1,0 +1,4 @@
+import { runFromEnvironment } from '@billing/runtime';
+import { accountsModule } from './service.js';
+
+await runFromEnvironment(accountsModule);

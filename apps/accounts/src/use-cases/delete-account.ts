@@ -1,0 +1,37 @@
+import { AppError } from '@billing/errors';
+import type { RequestContext } from '@billing/observability';
+import { accountView, requireAccountByCode } from '../db/account-store.js';
+import { AccountBillingSummaryEntity } from '../db/entities/account-billing-summary.entity.js';
+import { PaymentGatewayAccountEntity } from '../db/entities/payment-gateway-account.entity.js';
+import { RecipientEntity } from '../db/entities/recipient.entity.js';
+import { publishAccountEvent } from '../events/account-events.js';
+import { runChange } from './change-transaction.js';
+import type { AccountsDeps } from './deps.js';
+
+/** gaps.md §3: refused while the account has invoices or non-expired subscriptions. */
+export async function deleteAccount(deps: AccountsDeps, context: RequestContext, code: string): Promise<void> {
+  await runChange(deps, context, async (scope) => {
+    const row = await requireAccountByCode(scope.em, scope.organizationId, code);
+    const summary = await scope.em.findOne(AccountBillingSummaryEntity, {
+      organization_id: scope.organizationId,
+      account_id: row.id,
+    });
+    if (summary && summary.invoices > 0) {
+      throw AppError.refused('ACCOUNT_HAS_INVOICES', 'An account with invoices cannot be deleted.');
+    }
+    if (summary && summary.non_expired_subscriptions > 0) {
+      throw AppError.refused(
+        'ACCOUNT_HAS_SUBSCRIPTIONS',
+        'An account with non-expired subscriptions cannot be deleted.',
+      );
+    }
+    const lastState = await accountView(scope.em, scope.organizationId, row);
+    const owned = { organization_id: scope.organizationId, account_id: row.id };
+    await scope.em.nativeDelete(RecipientEntity, owned);
+    await scope.em.nativeDelete(PaymentGatewayAccountEntity, owned);
+    scope.em.remove(row);
+    await scope.em.flush();
+    scope.audit('account.delete', 'account', row.id, { code: row.code });
+    publishAccountEvent(scope, 'account.deleted', lastState);
+  });
+}

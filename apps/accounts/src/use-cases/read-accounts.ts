@@ -1,0 +1,26 @@
+import type { RequestContext } from '@billing/observability';
+import { accountView, requireAccountByCode } from '../db/account-store.js';
+import { loadAccountViews } from '../db/account-views.js';
+import { findAccountPage } from '../db/list-accounts-query.js';
+import type { AccountListFilter, PageSpec } from '../domain/account-list.js';
+import type { AccountView } from '../domain/account-view.js';
+import { requireOrganization } from './change-transaction.js';
+import type { AccountsDeps } from './deps.js';
+
+export async function getAccount(deps: AccountsDeps, context: RequestContext, code: string): Promise<AccountView> {
+  const organizationId = requireOrganization(context);
+  const em = deps.orm.em.fork();
+  return accountView(em, organizationId, await requireAccountByCode(em, organizationId, code));
+}
+
+export async function listAccounts(
+  deps: AccountsDeps,
+  context: RequestContext,
+  filter: AccountListFilter,
+  page: PageSpec,
+): Promise<{ count: number; accounts: AccountView[] }> {
+  const organizationId = requireOrganization(context);
+  const em = deps.orm.em.fork();
+  const { rows, count } = await findAccountPage(em, organizationId, filter, page);
+  return { count, accounts: await loadAccountViews(em, organizationId, rows) };
+}

@@ -1,0 +1,27 @@
+import { bootCheck } from '@billing/runtime';
+import { createTestSchema } from '@billing/testing';
+import { expect, it } from 'vitest';
+import { accountsModule } from '../src/service.js';
+
+it('starts on its own schema, migrated, and answers the gRPC health check', async () => {
+  const database = await createTestSchema('accounts');
+  try {
+    expect(await bootCheck(accountsModule, database)).toEqual({
+      health: 'SERVING',
+      tables: [
+        'account',
+        'account_billing_summary',
+        'api_user',
+        'audit_log',
+        'inbox',
+        'mikro_orm_migrations',
+        'organization',
+        'outbox',
+        'payment_gateway_account',
+        'recipient',
+      ],
+    });
+  } finally {
+    await database.drop();
+  }
+});

@@ -1,0 +1,4 @@
+import { runFromEnvironment } from '@billing/runtime';
+import { analyticsModule } from './service.js';
+
+await runFromEnvironment(analyticsModule);

@@ -1,0 +1,72 @@
+import type { Clock } from '@billing/clock';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { buildOpenApiDocument, type OpenApiInfo } from '../openapi/build-openapi-document.js';
+import { mountApiDocs } from '../openapi/mount-api-docs.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { Authenticator } from './auth/authenticator.js';
+import { notFound } from './errors/http-error.js';
+import { sendError } from './errors/send-error.js';
+import type { HttpLogger } from './http-logger.js';
+import { createJsonBodyReader, DEFAULT_BODY_LIMIT_BYTES } from './json-body.js';
+import { requestContextMiddleware } from './request-context-middleware.js';
+import { registerRoutes } from './route/register-routes.js';
+import type { Route } from './route/route-types.js';
+
+export interface HttpAppOptions {
+  routes: readonly Route[];
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  logger: HttpLogger;
+  /**
+   * Express's `trust proxy`: when set, X-Forwarded-Proto/-Host from trusted peers shape the
+   * absolute URLs of pagination links. Off by default: a client must not choose our links' host.
+   */
+  trustProxy?: boolean | number | string | string[];
+  /** Largest accepted request body (default 1 MiB). */
+  bodyLimitBytes?: number;
+  /** Requests per minute for principals without their own limit (default 60, the contract's). */
+  defaultRateLimitPerMinute?: number;
+  openApi?: OpenApiInfo;
+}
+
+const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
+
+/**
+ * The gateway's REST app: request ids and context, the routes with their guards and validation,
+ * /api/schema/ and /api/docs/, and DRF style answers for everything that is not a route.
+ */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // DRF sends no ETag; a 304 would also hide the fresh rate-limit headers of a repeated GET.
+  app.set('etag', false);
+  app.set('trust proxy', options.trustProxy ?? false);
+
+  const dependencies = {
+    authenticator: options.authenticator,
+    rateLimiter: options.rateLimiter,
+    clock: options.clock,
+    logger: options.logger,
+    defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 60,
+    readJsonBody: createJsonBodyReader(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
+  };
+  // Strict: "/accounts" and "/accounts/" are different paths (the trailing-slash rule needs it).
+  const router = express.Router({ strict: true, caseSensitive: true });
+  registerRoutes(router, options.routes, dependencies);
+  mountApiDocs(router, buildOpenApiDocument(options.routes, options.openApi ?? DEFAULT_OPENAPI_INFO), options.logger);
+
+  app.use(requestContextMiddleware(options.logger));
+  app.use(router);
+  app.use(unknownPath(options.logger));
+  app.use(lastResort(options.logger));
+  return app;
+}
+
+function unknownPath(logger: HttpLogger): RequestHandler {
+  return (req, res) => sendError(req, res, notFound(), logger);
+}
+
+function lastResort(logger: HttpLogger): ErrorRequestHandler {
+  return (error, req, res, _next) => sendError(req, res, error, logger);
+}

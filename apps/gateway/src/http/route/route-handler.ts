@@ -1,0 +1,123 @@
+import { runWithContext } from '@billing/observability';
+import type { Request, RequestHandler, Response } from 'express';
+import { type GuardDependencies, guardRequest } from '../auth/guard-request.js';
+import { methodNotAllowed, notFound } from '../errors/http-error.js';
+import { sendError } from '../errors/send-error.js';
+import type { JsonBodyReader } from '../json-body.js';
+import { buildPageEnvelope, type ListPage } from '../pagination/page-envelope.js';
+import { type PageRequest, parsePageRequest } from '../pagination/page-request.js';
+import { absoluteRequestUrl } from '../pagination/request-url.js';
+import { requestState } from '../request-state.js';
+import { parseFieldsHeader, projectFields } from '../response/fields-header.js';
+import { HttpResponse } from '../response/http-response.js';
+import { lastValuesOf } from '../validation/query-values.js';
+import { parseBodyOrThrow, parseOrThrow } from '../validation/validate.js';
+import type { Route } from './route-types.js';
+
+export interface PipelineDependencies extends GuardDependencies {
+  readJsonBody: JsonBodyReader;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The express handler of one route: guard (token, X-Client-System, rate limit, permission), then
+ * inside the caller's context: path parameters (404), query (400), page, body (415/413/400),
+ * the handler, and the response. Any error on the way is mapped once by sendError.
+ */
+export function routeHandler(route: Route, template: string, dependencies: PipelineDependencies): RequestHandler {
+  return async (req, res) => {
+    requestState(req).route = template;
+    let rawBody: unknown;
+    try {
+      const principal = await guardRequest(req, res, route, dependencies);
+      const context = requestState(req).context;
+      await runWithContext(context, async () => {
+        const params = route.params ? parseParams(route.params, req.params) : req.params;
+        const query = route.query ? parseOrThrow(route.query, lastValuesOf(req.query)) : req.query;
+        const page = route.list ? parsePageRequest(req.query, route.list.ordering) : undefined;
+        rawBody = WRITE_METHODS.has(req.method) ? await dependencies.readJsonBody(req, res) : undefined;
+        // No body at all reads as {} (DRF: every required field is missing); JSON null stays null.
+        const body = route.body ? parseBodyOrThrow(route.body, rawBody === undefined ? {} : rawBody) : undefined;
+        const result = await route.handler({
+          params,
+          query,
+          body,
+          headers: req.headers,
+          principal,
+          context,
+          req,
+          page,
+        });
+        sendResult(req, res, route, result, page);
+      });
+    } catch (error) {
+      sendError(req, res, error, dependencies.logger, { refusalBodyKey: route.refusalBodyKey, input: rawBody });
+    }
+  };
+}
+
+/**
+ * Answers a known path with a method it does not have. As in DRF the caller is authenticated and
+ * counted first, so a client without a token learns nothing and the rate limit sees every call.
+ */
+export function methodNotAllowedHandler(
+  routes: readonly Route[],
+  template: string,
+  dependencies: PipelineDependencies,
+): RequestHandler {
+  const methods = new Set(routes.map((route) => route.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].filter((method) => methods.has(method));
+  const auth = routes.some((route) => route.auth);
+  return async (req, res) => {
+    requestState(req).route = template;
+    try {
+      await guardRequest(req, res, { auth }, dependencies);
+      throw methodNotAllowed(req.method, allowed);
+    } catch (error) {
+      sendError(req, res, error, dependencies.logger);
+    }
+  };
+}
+
+/** A path parameter that fails its schema names no object: 404, as DRF's get_object_or_404. */
+function parseParams(schema: NonNullable<Route['params']>, params: Request['params']): unknown {
+  try {
+    return parseOrThrow(schema, params);
+  } catch {
+    throw notFound();
+  }
+}
+
+function sendResult(req: Request, res: Response, route: Route, result: unknown, page: PageRequest | undefined): void {
+  if (result instanceof HttpResponse) {
+    sendExplicit(res, result);
+    return;
+  }
+  const fields = route.fieldsHeader ? parseFieldsHeader(req.get('Fields')) : null;
+  if (route.list && page) {
+    const envelope = buildPageEnvelope(absoluteRequestUrl(req), page, result as ListPage<unknown>);
+    res.status(200).json({ ...envelope, results: envelope.results.map((item) => projectFields(item, fields)) });
+    return;
+  }
+  if (route.response.status === 204) {
+    res.status(204).end();
+    return;
+  }
+  const body = Array.isArray(result)
+    ? result.map((item) => projectFields(item, fields))
+    : projectFields(result, fields);
+  res.status(route.response.status).json(body);
+}
+
+function sendExplicit(res: Response, response: HttpResponse): void {
+  res.status(response.status).set(response.options.headers ?? {});
+  if (response.body === undefined) {
+    res.end();
+  } else if (typeof response.body === 'string' || Buffer.isBuffer(response.body)) {
+    res.type(response.options.contentType ?? 'text/plain').send(response.body);
+  } else {
+    res.json(response.body);
+  }
+}

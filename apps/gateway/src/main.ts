@@ -1,0 +1,27 @@
+import { systemClock } from '@billing/clock';
+import { createLogger } from '@billing/observability';
+import { loadGatewayConfig } from './config.js';
+import { startGateway } from './start-gateway.js';
+
+const config = loadGatewayConfig();
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const gateway = await startGateway({
+  host: config.HOST,
+  port: config.PORT,
+  services: { accounts: config.ACCOUNTS_ADDRESS },
+  databaseUrl: config.DATABASE_URL,
+  schema: config.DB_SCHEMA,
+  clock: systemClock,
+  logger,
+  authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+  grpcDeadlineMs: config.GRPC_DEADLINE_MS,
+  trustProxy: config.TRUST_PROXY,
+});
+
+const stop = async (signal: string) => {
+  logger.info({ signal }, 'shutting down');
+  await gateway.stop();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop('SIGTERM'));
+process.once('SIGINT', () => void stop('SIGINT'));

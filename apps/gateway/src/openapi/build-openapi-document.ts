@@ -1,0 +1,203 @@
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination/page-request.js';
+import type { Route } from '../http/route/route-types.js';
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+const AUTHENTICATED = [{ TokenAuth: [], ClientSystem: [] }];
+
+/**
+ * The OpenAPI 3.1 document of the routes, generated from the same zod schemas that validate the
+ * requests, so the documentation cannot drift from what the gateway accepts.
+ */
+export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  registerSharedComponents(registry);
+  for (const route of routes) {
+    route.aliases.forEach((alias, index) => {
+      registry.registerPath(
+        operation(route, alias, `${route.operationId}Alias${index === 0 ? '' : index + 1}`, `Same as ${route.path}`),
+      );
+    });
+    registry.registerPath(operation(route, route.path, route.operationId, route.description));
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: info.description ?? DEFAULT_DESCRIPTION },
+  });
+}
+
+const DEFAULT_DESCRIPTION = [
+  'Every request sends `Authorization: Token <API_TOKEN>` and `X-Client-System: <calling application>`;',
+  '`X-User` (the user in the calling system) is recommended. URLs end with a slash.',
+  'Lists take `page`, `page_size` (default 20, at most 100) and `ordering`, and answer',
+  '`{count, next, previous, results}`. Validation errors are `{"<field>": ["message"]}`.',
+].join(' ');
+
+const ErrorDetail = z.object({ detail: z.string() }).meta({ id: 'ErrorDetail' });
+const ServerError = z.object({ detail: z.string(), request_id: z.string() }).meta({ id: 'ServerError' });
+const ValidationErrors = z.record(z.string(), z.unknown()).meta({
+  id: 'ValidationErrors',
+  description:
+    'DRF style: `{"<field>": ["message", ...]}`, nested objects for nested fields, `non_field_errors` for errors ' +
+    'about the whole object, a list with one entry per item for list bodies. A refused business rule is ' +
+    '`{"detail": "<why>"}` instead.',
+});
+
+function registerSharedComponents(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'TokenAuth', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      'The word `Token`, one space, then the API token: `Authorization: Token <API_TOKEN>`. A bare token, another ' +
+      'scheme, or an unknown or disabled token is 401 `{"detail": "Invalid token."}`.',
+  });
+  registry.registerComponent('securitySchemes', 'ClientSystem', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Client-System',
+    description:
+      'Name of the calling application, required on every authenticated request (401 ' +
+      '`{"detail": "X-Client-System header is required."}` without it). Used in support and audit logs.',
+  });
+  const header = (description: string) => ({ description, schema: { type: 'string' as const } });
+  registry.registerComponent(
+    'headers',
+    'RequestId',
+    header('Id of this request; the client value is kept when valid.'),
+  );
+  registry.registerComponent('headers', 'RateLimitLimit', header('Requests allowed per minute.'));
+  registry.registerComponent('headers', 'RateLimitRemaining', header('Requests left in the current minute.'));
+  registry.registerComponent('headers', 'RateLimitReset', header('End of the current minute, in epoch seconds.'));
+  registry.registerComponent('headers', 'RetryAfter', header('Seconds until requests are accepted again.'));
+}
+
+function operation(route: Route, path: string, operationId: string, description: string | undefined): RouteConfig {
+  return {
+    method: route.method,
+    path,
+    operationId,
+    summary: route.summary,
+    ...(description === undefined ? {} : { description }),
+    tags: [...route.tags],
+    deprecated: route.deprecated,
+    security: route.auth ? AUTHENTICATED : [],
+    request: {
+      params: route.params,
+      query: documentedQuery(route),
+      headers: documentedHeaders(route),
+      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    },
+    responses: responses(route),
+  };
+}
+
+function documentedQuery(route: Route): z.ZodObject | undefined {
+  if (!route.list) return route.query;
+  const ordering = route.list.ordering;
+  return (route.query ?? z.object({})).extend({
+    page: z.int().min(1).optional().meta({ description: 'Page number, from 1. A page past the last one is 404.' }),
+    page_size: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: `Items per page; default ${DEFAULT_PAGE_SIZE}, larger values count as ${MAX_PAGE_SIZE}.` }),
+    ...(ordering.length > 0
+      ? {
+          ordering: z
+            .string()
+            .optional()
+            .meta({
+              description: `Comma-separated fields, \`-\` for descending; unknown fields are ignored. Fields: ${ordering.join(', ')}.`,
+            }),
+        }
+      : {}),
+  });
+}
+
+function documentedHeaders(route: Route): z.ZodObject | undefined {
+  const headers: Record<string, z.ZodType> = {};
+  if (route.auth) {
+    headers['X-User'] = z.string().optional().meta({ description: 'User of the calling system, for the audit trail.' });
+  }
+  if (route.fieldsHeader) {
+    headers.Fields = z
+      .string()
+      .optional()
+      .meta({ description: 'Comma-separated fields to return (unknown names are ignored; model and schema stay).' });
+  }
+  return Object.keys(headers).length > 0 ? z.object(headers) : undefined;
+}
+
+function responses(route: Route): Record<string, ResponseConfig> {
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  const successHeaders = {
+    'X-Request-ID': ref('RequestId'),
+    ...(route.auth
+      ? {
+          'X-RateLimit-Limit': ref('RateLimitLimit'),
+          'X-RateLimit-Remaining': ref('RateLimitRemaining'),
+          'X-RateLimit-Reset': ref('RateLimitReset'),
+        }
+      : {}),
+  };
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  const result: Record<string, ResponseConfig> = {
+    [String(route.response.status)]: {
+      description: route.response.description ?? (route.response.status === 204 ? 'No content.' : 'Success.'),
+      headers: successHeaders,
+      ...successContent(route, json),
+    },
+  };
+  if (route.body || route.query) {
+    result['400'] = { description: 'Invalid input, or a refused business rule.', content: json(ValidationErrors) };
+  }
+  if (route.auth) {
+    result['401'] = { description: 'Invalid token, or no X-Client-System.', content: json(ErrorDetail) };
+  }
+  if (route.permission) result['403'] = { description: 'The token lacks a permission.', content: json(ErrorDetail) };
+  if (route.params || route.list) {
+    result['404'] = {
+      description: route.list ? 'Invalid page.' : 'No such object in the organization.',
+      content: json(ErrorDetail),
+    };
+  }
+  if (route.auth) {
+    result['429'] = {
+      description: 'Rate limit reached.',
+      headers: { 'Retry-After': ref('RetryAfter') },
+      content: json(ErrorDetail),
+    };
+  }
+  result['500'] = { description: 'Server fault; quote request_id to support.', content: json(ServerError) };
+  return result;
+}
+
+function successContent(route: Route, json: (schema: z.ZodType) => ResponseConfig['content']) {
+  if (route.list) {
+    return {
+      content: json(
+        z.object({
+          count: z.int(),
+          next: z.url().nullable(),
+          previous: z.url().nullable(),
+          results: z.array(route.list.item),
+        }),
+      ),
+    };
+  }
+  return route.response.schema ? { content: json(route.response.schema) } : {};
+}

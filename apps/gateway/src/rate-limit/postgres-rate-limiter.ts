@@ -1,0 +1,110 @@
+import type { Clock } from '@billing/clock';
+import type pg from 'pg';
+import {
+  decide,
+  RATE_LIMIT_WINDOW_MS,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitHit,
+  windowStartOf,
+} from './rate-limiter.js';
+
+export interface PostgresRateLimiterOptions {
+  /** The gateway's own schema; tests pass a throwaway one. */
+  schema?: string;
+}
+
+export interface CleanupSchedule {
+  clock: Clock;
+  /** How often old windows are deleted; once a minute keeps the table at about one row per user. */
+  intervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const TABLE = 'rate_limit_windows';
+
+/**
+ * Request counters shared by every gateway replica: one row per (API user, one-minute window),
+ * bumped with a single INSERT ... ON CONFLICT DO UPDATE ... RETURNING, so concurrent requests on
+ * any replica serialise on the row and the limit holds across the fleet. Windows are aligned to
+ * the minute of the gateway's clock, so replicas agree on window boundaries without talking.
+ */
+export class PostgresRateLimiter implements RateLimiter {
+  private readonly schemaName: string;
+  private readonly table: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresRateLimiterOptions = {},
+  ) {
+    const schema = options.schema ?? 'gateway';
+    // The schema is spliced into SQL text (identifiers cannot be bound parameters).
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid rate limit schema name: ${schema}`);
+    this.schemaName = schema;
+    this.table = `"${schema}"."${TABLE}"`;
+  }
+
+  /**
+   * Creates the schema and table when missing. Replicas may start together, and concurrent
+   * CREATE ... IF NOT EXISTS can still collide in the catalog, so creation runs under an advisory
+   * lock.
+   */
+  async ensureSchema(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.schemaName}.${TABLE}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schemaName}"`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.table} (
+           api_user_id text NOT NULL,
+           window_start timestamptz NOT NULL,
+           hits integer NOT NULL,
+           PRIMARY KEY (api_user_id, window_start)
+         )`,
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async hit({ key, limit, now }: RateLimitHit): Promise<RateLimitDecision> {
+    const result = await this.pool.query<{ hits: number }>(
+      `INSERT INTO ${this.table} AS counter (api_user_id, window_start, hits)
+       VALUES ($1, $2, 1)
+       ON CONFLICT (api_user_id, window_start) DO UPDATE SET hits = counter.hits + 1
+       RETURNING hits`,
+      [key, windowStartOf(now)],
+    );
+    const hits = result.rows[0]?.hits;
+    if (hits === undefined) throw new Error('Rate limit counter upsert returned no row');
+    return decide(hits, limit, now);
+  }
+
+  /**
+   * Deletes windows older than the previous one; returns how many. The previous window is kept so
+   * a replica whose clock runs a little behind does not find its counter reset.
+   */
+  async deleteExpiredWindows(now: Date): Promise<number> {
+    const cutoff = new Date(windowStartOf(now).getTime() - RATE_LIMIT_WINDOW_MS);
+    const result = await this.pool.query(`DELETE FROM ${this.table} WHERE window_start < $1`, [cutoff]);
+    return result.rowCount ?? 0;
+  }
+
+  /**
+   * Runs deleteExpiredWindows periodically; returns a function that stops it. Any replica may run
+   * it: the deletes are idempotent. The timer does not keep the process alive.
+   */
+  startCleanup({ clock, intervalMs = RATE_LIMIT_WINDOW_MS, onError }: CleanupSchedule): () => void {
+    const timer = setInterval(() => {
+      this.deleteExpiredWindows(clock.now()).catch((error: unknown) => onError?.(error));
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { ServiceClients } from '../../clients/service-clients.js';
+import { defineListRoute, defineRoute, instantRange, type Route } from '../../http/index.js';
+import { accountInput } from './account-input.js';
+import { presentAccount } from './account-representation.js';
+import {
+  ACCOUNT_ORDERING_FIELDS,
+  AccountBody,
+  AccountFilters,
+  AccountPatchBody,
+  AccountSchema,
+} from './account-schemas.js';
+
+const CodeParams = z.object({ code: z.string().min(1).max(128) });
+const TAGS = ['accounts'];
+
+export function accountRoutes(clients: ServiceClients): Route[] {
+  const { accounts } = clients;
+
+  const list = defineListRoute({
+    path: '/api/v1/accounts/',
+    operationId: 'listAccounts',
+    summary: 'List accounts',
+    description:
+      'Filters owned by other services (subscription_status, subscription_collection_method, subscription_set_to_expire, balance, active_payment_method, registered_for_direct_debit) are served from a read model fed by their events.',
+    tags: TAGS,
+    item: AccountSchema,
+    query: AccountFilters,
+    ordering: ACCOUNT_ORDERING_FIELDS,
+    fieldsHeader: true,
+    handler: async ({ query, page }) => {
+      const created = instantRange(query, 'created_date');
+      const modified = instantRange(query, 'last_modified_date');
+      const reply = await accounts.call('listAccounts', {
+        page: { page: page.page, page_size: page.pageSize, ordering: page.ordering.join(',') },
+        filter: {
+          uuid: query.uuid,
+          code: query.code,
+          type: query.type,
+          is_getting_reminders: query.is_getting_reminders,
+          is_archived: query.is_archived,
+          override_business_entity: query.override_business_entity,
+          search: query.search,
+          legal_country: query.legal_country,
+          ean_invoicing: query.ean_invoicing,
+          has_recipient_receiving_invoices: query.has_recipient_receiving_invoices,
+          register_status: query.register_status,
+          created_date_lte: created.lte,
+          created_date_gte: created.gte,
+          last_modified_date_lte: modified.lte,
+          last_modified_date_gte: modified.gte,
+          subscription_status: query.subscription_status,
+          subscription_collection_method: query.subscription_collection_method,
+          subscription_set_to_expire: query.subscription_set_to_expire,
+          balance: query.balance === undefined ? undefined : String(query.balance),
+          active_payment_method: query.active_payment_method,
+          reseller_program: query.reseller_program,
+          registered_for_direct_debit: query.registered_for_direct_debit,
+        },
+      });
+      return { count: reply.count, results: reply.accounts.map(presentAccount) };
+    },
+  });
+
+  const create = defineRoute({
+    method: 'post',
+    path: '/api/v1/accounts/',
+    operationId: 'createAccount',
+    summary: 'Create an account',
+    tags: TAGS,
+    body: AccountBody,
+    response: { status: 201, schema: AccountSchema },
+    handler: async ({ body }) => presentAccount((await accounts.call('createAccount', accountInput(body))).account!),
+  });
+
+  const get = defineRoute({
+    method: 'get',
+    path: '/api/v1/accounts/{code}/',
+    operationId: 'getAccount',
+    summary: 'One account',
+    tags: TAGS,
+    params: CodeParams,
+    fieldsHeader: true,
+    response: { status: 200, schema: AccountSchema },
+    handler: async ({ params }) => presentAccount((await accounts.call('getAccount', { code: params.code })).account!),
+  });
+
+  const update = (method: 'put' | 'patch') =>
+    defineRoute({
+      method,
+      path: '/api/v1/accounts/{code}/',
+      operationId: method === 'put' ? 'replaceAccount' : 'updateAccount',
+      summary:
+        method === 'put' ? 'Update an account (required fields as on create)' : 'Update some fields of an account',
+      tags: TAGS,
+      params: CodeParams,
+      body: method === 'put' ? AccountBody : AccountPatchBody,
+      response: { status: 200, schema: AccountSchema },
+      handler: async ({ params, body }) => {
+        const reply = await accounts.call('updateAccount', {
+          code: params.code,
+          replace: method === 'put',
+          ...accountInput(body),
+        });
+        return presentAccount(reply.account!);
+      },
+    });
+
+  const remove = defineRoute({
+    method: 'delete',
+    path: '/api/v1/accounts/{code}/',
+    operationId: 'deleteAccount',
+    summary: 'Delete an account without invoices or non-expired subscriptions',
+    tags: TAGS,
+    params: CodeParams,
+    response: { status: 204 },
+    handler: async ({ params }) => {
+      await accounts.call('deleteAccount', { code: params.code });
+      return undefined;
+    },
+  });
+
+  return [list, create, get, update('put'), update('patch'), remove];
+}

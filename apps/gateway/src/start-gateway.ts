@@ -1,0 +1,68 @@
+import type { Clock } from '@billing/clock';
+import type { Logger } from '@billing/observability';
+import pg from 'pg';
+import { IdentityAuthenticator } from './auth/identity-authenticator.js';
+import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
+import { CachingAuthenticator, createHttpApp, listen } from './http/index.js';
+import { PostgresRateLimiter } from './rate-limit/index.js';
+import { allRoutes } from './routes/index.js';
+
+export interface GatewayOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  services: ServiceAddresses;
+  /** Postgres holding the gateway's own schema (rate-limit counters shared by all replicas). */
+  databaseUrl: string;
+  schema?: string;
+  clock: Clock;
+  logger: Logger;
+  /** How long a token's answer is reused; a disabled token is refused at most this long after. */
+  authCacheTtlMs?: number;
+  trustProxy?: boolean;
+  grpcDeadlineMs?: number;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
+
+/** The gateway: REST in, gRPC out; it owns no business data, only rate-limit counters. */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const clients = connectServiceClients(options.services, options.grpcDeadlineMs);
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  const rateLimiter = new PostgresRateLimiter(pool, { schema: options.schema ?? 'gateway' });
+  await rateLimiter.ensureSchema();
+  const cleanup = rateLimiter.startCleanup({
+    clock: options.clock,
+    onError: (error) => options.logger.error({ err: error }, 'rate limit cleanup failed'),
+  });
+  const app = createHttpApp({
+    routes: allRoutes(clients),
+    authenticator: new CachingAuthenticator(
+      new IdentityAuthenticator(clients.identity),
+      options.clock,
+      options.authCacheTtlMs ?? DEFAULT_AUTH_CACHE_TTL_MS,
+    ),
+    rateLimiter,
+    clock: options.clock,
+    logger: options.logger,
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+  });
+  const server = await listen(app, options.port, options.host);
+  options.logger.info({ url: server.url }, 'gateway listening');
+  return {
+    url: server.url,
+    port: server.port,
+    async stop() {
+      await server.close();
+      cleanup();
+      clients.close();
+      await pool.end();
+    },
+  };
+}

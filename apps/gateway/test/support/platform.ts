@@ -1,0 +1,137 @@
+import { accountsModule, createApiToken, createOrganization, disableApiToken } from '@billing/accounts';
+import { TestClock } from '@billing/clock';
+import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
+import { createLogger } from '@billing/observability';
+import { accountEventsV1 } from '@billing/proto';
+import { startService } from '@billing/runtime';
+import { createTestSchema, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
+import { startGateway } from '../../src/start-gateway.js';
+import { type ApiClient, apiClient } from './api-client.js';
+
+export type { ApiClient, ApiResponse } from './api-client.js';
+
+export interface TestOrganization {
+  organizationId: string;
+  apiUserId: string;
+  token: string;
+  api: ApiClient;
+}
+
+export interface AccountEvent {
+  event_type: string;
+  organization_id: string;
+  aggregate_id: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the proto Account, read loosely by tests
+  account: any;
+}
+
+export interface TestPlatform {
+  baseUrl: string;
+  clock: TestClock;
+  createOrganization(settings?: {
+    name?: string;
+    country?: string;
+    base_currency?: string;
+    time_zone?: string;
+    rate_limit_per_minute?: number;
+  }): Promise<TestOrganization>;
+  createToken(organizationId: string): Promise<{ apiUserId: string; token: string; api: ApiClient }>;
+  disableToken(apiUserId: string): Promise<void>;
+  /** Everything committed so far, once the relay has published it and the bus has delivered it. */
+  accountEvents(): Promise<AccountEvent[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real thing, in one process: the accounts service (own throwaway schema, real migrations) on a
+ * gRPC port, the gateway in front of it over gRPC, the outbox relayed to NATS JetStream, and a
+ * durable consumer reading the account events back. Only the clock is a test clock.
+ */
+export async function startTestPlatform(): Promise<TestPlatform> {
+  const clock = new TestClock('2026-01-15T09:00:00Z');
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const accountsSchema = await createTestSchema('accounts');
+  const gatewaySchema = await createTestSchema('gateway');
+  const bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'contract-tests' });
+  const accounts = await startService(accountsModule, {
+    databaseUrl: accountsSchema.databaseUrl,
+    schema: accountsSchema.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger,
+    bus,
+    migrateOnStart: true,
+    relay: { pollIntervalMs: 50 },
+  });
+  const gateway = await startGateway({
+    host: '127.0.0.1',
+    port: 0,
+    services: { accounts: accounts.address },
+    databaseUrl: gatewaySchema.databaseUrl,
+    schema: gatewaySchema.schema,
+    clock,
+    logger,
+  });
+
+  const organizations = new Set<string>();
+  const received = new Map<string, AccountEvent>();
+  const consumer = await bus.consume({
+    stream: streamNameFor('accounts'),
+    durable: uniqueName('contract'),
+    filterSubject: 'accounts.account.*',
+    handler: async (message) => {
+      const envelope = decodeEnvelope(message.data);
+      if (organizations.has(envelope.organization_id)) {
+        received.set(envelope.event_id, {
+          event_type: envelope.event_type,
+          organization_id: envelope.organization_id,
+          aggregate_id: envelope.aggregate_id,
+          account: accountEventsV1.AccountChanged.decode(envelope.payload).account!,
+        });
+      }
+      await message.ack();
+    },
+  });
+  const deps = { orm: accounts.orm, clock };
+
+  return {
+    baseUrl: gateway.url,
+    clock,
+    async createOrganization(settings = {}) {
+      const { organization, token } = await createOrganization(deps, { name: 'Test Organization', ...settings });
+      organizations.add(organization.id);
+      return {
+        organizationId: organization.id,
+        apiUserId: token.id,
+        token: token.token,
+        api: apiClient(gateway.url, token.token),
+      };
+    },
+    async createToken(organizationId) {
+      const token = await createApiToken(deps, organizationId);
+      return { apiUserId: token.id, token: token.token, api: apiClient(gateway.url, token.token) };
+    },
+    async disableToken(apiUserId) {
+      await disableApiToken(deps, apiUserId);
+    },
+    async accountEvents() {
+      const relayed = await accounts.relay!.drainOnce();
+      if (relayed.error) throw relayed.error;
+      const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
+      await waitFor(() => received.size >= committed, {
+        timeoutMs: 10_000,
+        description: `${committed} account events`,
+      });
+      return [...received.values()];
+    },
+    async stop() {
+      await gateway.stop();
+      await consumer.stop();
+      await accounts.stop();
+      await bus.close();
+      await accountsSchema.drop();
+      await gatewaySchema.drop();
+    },
+  };
+}

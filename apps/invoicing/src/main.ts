@@ -1,0 +1,4 @@
+import { runFromEnvironment } from '@billing/runtime';
+import { invoicingModule } from './service.js';
+
+await runFromEnvironment(invoicingModule);

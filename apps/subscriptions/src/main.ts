@@ -1,0 +1,4 @@
+import { runFromEnvironment } from '@billing/runtime';
+import { subscriptionsModule } from './service.js';
+
+await runFromEnvironment(subscriptionsModule);

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuditLogEntry, type IAuditLogEntry } from './audit-log-entry.entity.js';
+
+export interface AuditEntryInput {
+  organizationId: string;
+  action: string;
+  objectType: string;
+  objectId: string;
+  occurredAt: Date;
+  apiUserId?: string | null;
+  clientSystem?: string | null;
+  externalUser?: string | null;
+  requestId?: string | null;
+  details?: Record<string, unknown> | null;
+}
+
+/** Adds an audit row to the caller's unit of work; it is written when that transaction commits. */
+export function recordAudit(em: EntityManager, entry: AuditEntryInput): IAuditLogEntry {
+  return em.create(AuditLogEntry, {
+    id: randomUUID(),
+    organizationId: entry.organizationId,
+    apiUserId: entry.apiUserId ?? null,
+    clientSystem: entry.clientSystem ?? null,
+    externalUser: entry.externalUser ?? null,
+    requestId: entry.requestId ?? null,
+    action: entry.action,
+    objectType: entry.objectType,
+    objectId: entry.objectId,
+    occurredAt: entry.occurredAt,
+    details: entry.details ?? null,
+  });
+}

@@ -1,0 +1,118 @@
+import { createTestSchema, type TestSchema, waitFor } from '@billing/testing';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS_TABLE, migrate, openOrm } from '../src/index.js';
+import { migrations } from './migrations/index.js';
+import { testEntities, Widget } from './support/entities.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function freshSchema(): Promise<TestSchema> {
+  const testSchema = await createTestSchema('db_migrate');
+  cleanups.push(testSchema.drop);
+  return testSchema;
+}
+
+async function ormFor(testSchema: TestSchema): Promise<MikroORM> {
+  const orm = await openOrm({
+    clientUrl: testSchema.databaseUrl,
+    schema: testSchema.schema,
+    entities: testEntities,
+    migrations,
+  });
+  cleanups.push(() => orm.close(true));
+  return orm;
+}
+
+async function tablesIn(orm: MikroORM, schema: string): Promise<string[]> {
+  const rows = await orm.em
+    .getConnection()
+    .execute<{ table_name: string }[]>(
+      'select table_name from information_schema.tables where table_schema = ? order by table_name',
+      [schema],
+    );
+  return rows.map((row) => row.table_name);
+}
+
+describe('migrate', () => {
+  it('builds any schema name from the same migration classes, with the migrations table inside it', async () => {
+    const first = await freshSchema();
+    const second = await freshSchema();
+    const firstOrm = await ormFor(first);
+    const secondOrm = await ormFor(second);
+
+    expect(await migrate(firstOrm)).toEqual([migrations[0]!.name]);
+    expect(await migrate(secondOrm)).toEqual([migrations[0]!.name]);
+
+    const expected = ['audit_log', MIGRATIONS_TABLE, 'widget', 'widget_part'];
+    expect(await tablesIn(firstOrm, first.schema)).toEqual(expected);
+    expect(await tablesIn(secondOrm, second.schema)).toEqual(expected);
+
+    // Entities follow the ORM's schema: a row written through one ORM is invisible to the other.
+    const em = firstOrm.em.fork();
+    em.create(Widget, { id: crypto.randomUUID(), code: 'W-1', quantity: 1 });
+    await em.flush();
+    expect(await firstOrm.em.fork().count(Widget)).toBe(1);
+    expect(await secondOrm.em.fork().count(Widget)).toBe(0);
+  });
+
+  it('is idempotent', async () => {
+    const orm = await ormFor(await freshSchema());
+    expect(await migrate(orm)).toHaveLength(1);
+    expect(await migrate(orm)).toEqual([]);
+  });
+
+  it('lets exactly one of several starting processes apply the migrations', async () => {
+    const testSchema = await freshSchema();
+    const orms = await Promise.all([ormFor(testSchema), ormFor(testSchema), ormFor(testSchema)]);
+
+    const results = await Promise.all(orms.map((orm) => migrate(orm)));
+
+    expect(results.flat()).toEqual([migrations[0]!.name]);
+    const applied = await orms[0]!.em
+      .getConnection()
+      .execute(`select name from "${testSchema.schema}"."${MIGRATIONS_TABLE}"`);
+    expect(applied).toHaveLength(1);
+  });
+
+  it('waits for the advisory lock another migrator holds', async () => {
+    const testSchema = await freshSchema();
+    const orm = await ormFor(testSchema);
+    const holder = new pg.Client({ connectionString: testSchema.databaseUrl });
+    await holder.connect();
+    cleanups.push(() => holder.end());
+    await holder.query('select pg_advisory_lock(hashtextextended($1, 0))', [`billing:migrate:${testSchema.schema}`]);
+
+    let finished = false;
+    const migration = migrate(orm).then((applied) => {
+      finished = true;
+      return applied;
+    });
+    await waitFor(
+      async () => {
+        const waiting = await holder.query(
+          `select 1 from pg_locks
+            where locktype = 'advisory' and not granted
+              and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+          [`billing:migrate:${testSchema.schema}`],
+        );
+        return waiting.rowCount === 1;
+      },
+      { description: 'migrate() to queue behind the advisory lock' },
+    );
+    expect(finished).toBe(false);
+
+    await holder.query('select pg_advisory_unlock_all()');
+    expect(await migration).toEqual([migrations[0]!.name]);
+  });
+
+  it('refuses schema names that would need quoting', async () => {
+    await expect(
+      openOrm({ clientUrl: 'postgresql://unused', schema: 'Accounts; drop', entities: testEntities, migrations }),
+    ).rejects.toThrow(/Invalid schema name/);
+  });
+});

@@ -1,0 +1,59 @@
+export interface PublishRequest {
+  subject: string;
+  /** The event id: the bus stores a message id once within the duplicate window. */
+  messageId: string;
+  data: Uint8Array;
+}
+
+/** One delivery of a stored message to a durable consumer. Exactly one of ack/nak/term settles it. */
+export interface DeliveredMessage {
+  messageId: string;
+  subject: string;
+  data: Uint8Array;
+  /** 1 on first delivery, then 2, 3, … on redeliveries. */
+  deliveryCount: number;
+  /** Done: never deliver again to this durable. Resolves when the bus has recorded it. */
+  ack(): Promise<void>;
+  /** Not now: deliver again after `delayMs` (immediately when omitted). */
+  nak(delayMs?: number): Promise<void>;
+  /** Poison: never deliver again, without pretending it was processed. */
+  term(): Promise<void>;
+}
+
+export interface ConsumeRequest {
+  /** Stream name, e.g. `ACCOUNTS` (see streamNameFor). */
+  stream: string;
+  /** Durable consumer name ([A-Za-z0-9_-]): its position survives restarts and is shared by replicas. */
+  durable: string;
+  /** One subject filter, e.g. `accounts.account.*` (nats-server 2.9 allows one per consumer). */
+  filterSubject: string;
+  /**
+   * Called for each delivery, one at a time per running consumer. A delivery that is neither
+   * acked, nakked nor termed (including when the handler throws) comes back after `ackWaitMs`.
+   */
+  handler: (message: DeliveredMessage) => Promise<void>;
+  /** Redeliver an unsettled message after this long (default 30 s). */
+  ackWaitMs?: number;
+  /** Stop delivering a message after this many attempts (default: unlimited). */
+  maxDeliver?: number;
+}
+
+export interface RunningConsumer {
+  /** Stops fetching and waits for the delivery in progress to finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * At-least-once delivery between services: JetStream in deployments, in memory for a one-process
+ * `npm start`. Both adapters pass the same contract tests.
+ */
+export interface EventBus {
+  /** Creates the producer's stream (`ACCOUNTS` on `accounts.>`) if it does not exist. */
+  ensureStream(producer: string): Promise<void>;
+  /** Resolves only once the bus has durably stored the message (or recognised it as a duplicate). */
+  publish(request: PublishRequest): Promise<void>;
+  consume(request: ConsumeRequest): Promise<RunningConsumer>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_ACK_WAIT_MS = 30_000;

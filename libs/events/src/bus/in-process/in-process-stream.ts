@@ -1,0 +1,39 @@
+import type { PublishRequest } from '../event-bus.js';
+import { Wakeup } from './wakeup.js';
+
+export interface StoredMessage {
+  sequence: number;
+  subject: string;
+  messageId: string;
+  data: Uint8Array;
+}
+
+/** An append-only list of messages with JetStream's publisher dedupe by message id. */
+export class InProcessStream {
+  readonly messages: StoredMessage[] = [];
+  readonly wakeup = new Wakeup();
+  /** message id → when it was stored; Map order is insertion order, so the oldest come first. */
+  private readonly recentIds = new Map<string, number>();
+
+  constructor(
+    readonly name: string,
+    private readonly duplicateWindowMs: number,
+  ) {}
+
+  append(request: PublishRequest, now: number): void {
+    for (const [id, storedAt] of this.recentIds) {
+      if (now - storedAt < this.duplicateWindowMs) break;
+      this.recentIds.delete(id);
+    }
+    if (this.recentIds.has(request.messageId)) return;
+    this.recentIds.set(request.messageId, now);
+    this.messages.push({
+      sequence: this.messages.length + 1,
+      subject: request.subject,
+      messageId: request.messageId,
+      // Copied so a publisher reusing its buffer cannot change what was "stored".
+      data: Uint8Array.from(request.data),
+    });
+    this.wakeup.notify();
+  }
+}

@@ -1,0 +1,156 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstreamManager,
+  StorageType,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { DUPLICATE_WINDOW_MS, producerSubjects, streamNameFor } from '../../envelope/subjects.js';
+import { type EventsLogger, silentLogger } from '../../support/logger.js';
+import {
+  type ConsumeRequest,
+  DEFAULT_ACK_WAIT_MS,
+  type EventBus,
+  type PublishRequest,
+  type RunningConsumer,
+} from '../event-bus.js';
+import { PullConsumerLoop } from './pull-consumer-loop.js';
+
+export interface JetStreamBusOptions {
+  servers: string | string[];
+  /** Connection name shown by the server, e.g. the service name. */
+  name?: string;
+  logger?: EventsLogger;
+  /** How long publish waits for the stream's ack before failing (default 5 s). */
+  publishTimeoutMs?: number;
+}
+
+/**
+ * The EventBus on NATS JetStream: file-backed streams with a duplicate window, publishes deduped by
+ * `msgID`, durable pull consumers with explicit acks. The connection reconnects forever, so a NATS
+ * restart shows up as failed publishes and empty fetches for a while, never as a dead process.
+ */
+export class JetStreamBus implements EventBus {
+  private readonly ensuredStreams = new Set<string>();
+  private readonly running = new Set<PullConsumerLoop>();
+  private readonly js: JetStreamClient;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly logger: EventsLogger,
+    private readonly publishTimeoutMs: number,
+  ) {
+    this.js = jsm.jetstream();
+    void this.watchConnection();
+  }
+
+  static async connect(options: JetStreamBusOptions): Promise<JetStreamBus> {
+    const nc = await connect({
+      servers: options.servers,
+      ...(options.name ? { name: options.name } : {}),
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      waitOnFirstConnect: true,
+    });
+    try {
+      const jsm = await jetstreamManager(nc);
+      return new JetStreamBus(nc, jsm, options.logger ?? silentLogger, options.publishTimeoutMs ?? 5_000);
+    } catch (error) {
+      await nc.close();
+      throw error;
+    }
+  }
+
+  async ensureStream(producer: string): Promise<void> {
+    const name = streamNameFor(producer);
+    if (this.ensuredStreams.has(name)) return;
+    try {
+      await this.jsm.streams.info(name);
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+      try {
+        await this.jsm.streams.add({
+          name,
+          subjects: [producerSubjects(producer)],
+          duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+          storage: StorageType.File,
+        });
+      } catch (addError) {
+        // Another replica (or a consumer of this producer) may have created it first.
+        await this.jsm.streams.info(name).catch(() => {
+          throw addError;
+        });
+      }
+    }
+    this.ensuredStreams.add(name);
+  }
+
+  async publish(request: PublishRequest): Promise<void> {
+    await this.js.publish(request.subject, request.data, {
+      msgID: request.messageId,
+      timeout: this.publishTimeoutMs,
+    });
+  }
+
+  async consume(request: ConsumeRequest): Promise<RunningConsumer> {
+    await this.ensureDurable(request);
+    const loop = new PullConsumerLoop(this.js, request, this.logger, () => this.running.delete(loop));
+    this.running.add(loop);
+    loop.start();
+    return loop;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.running].map((loop) => loop.stop()));
+    await this.nc.close();
+  }
+
+  private async ensureDurable(request: ConsumeRequest): Promise<void> {
+    const ackWait = nanos(request.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
+    const maxDeliver = request.maxDeliver ?? -1;
+    try {
+      const { config } = await this.jsm.consumers.info(request.stream, request.durable);
+      if (config.filter_subject !== request.filterSubject) {
+        throw new Error(
+          `Durable ${request.stream}/${request.durable} filters "${config.filter_subject}", not "${request.filterSubject}"`,
+        );
+      }
+      if (config.ack_wait !== ackWait || config.max_deliver !== maxDeliver) {
+        await this.jsm.consumers.update(request.stream, request.durable, {
+          ack_wait: ackWait,
+          max_deliver: maxDeliver,
+        });
+      }
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+      await this.jsm.consumers.add(request.stream, {
+        durable_name: request.durable,
+        filter_subject: request.filterSubject,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: ackWait,
+        max_deliver: maxDeliver,
+      });
+    }
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error') {
+        this.logger.warn({ nats_status: status.type }, 'NATS connection status changed');
+      }
+      if (status.type === 'reconnect') {
+        for (const loop of this.running) loop.restartFetch();
+      }
+    }
+  }
+}
+
+function isApiError(error: unknown, code: JetStreamApiCodes): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}

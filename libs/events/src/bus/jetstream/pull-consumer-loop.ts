@@ -1,0 +1,112 @@
+import {
+  type Consumer,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { InterruptibleSleep } from '../../support/interruptible-sleep.js';
+import type { EventsLogger } from '../../support/logger.js';
+import type { ConsumeRequest, DeliveredMessage, RunningConsumer } from '../event-bus.js';
+
+const BATCH_SIZE = 10;
+/** nats-server 2.9 needs at least 1 s; longer means fewer idle round trips but a slower stop(). */
+const FETCH_EXPIRES_MS = 1_000;
+const MAX_BACKOFF_MS = 5_000;
+
+/**
+ * Fetches batches from a durable pull consumer and hands messages to the handler one by one. Any
+ * failure (NATS restarting, consumer info unavailable) is logged and retried with backoff, so the
+ * loop outlives broker restarts.
+ */
+export class PullConsumerLoop implements RunningConsumer {
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private currentBatch: { stop(): void } | undefined;
+  private readonly backoff = new InterruptibleSleep();
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly request: ConsumeRequest,
+    private readonly logger: EventsLogger,
+    private readonly onStopped: () => void,
+  ) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  /**
+   * After a reconnect the pending pull request died with the old connection; the client would only
+   * notice after a few seconds, so the loop drops it and pulls again at once.
+   */
+  restartFetch(): void {
+    this.currentBatch?.stop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.currentBatch?.stop();
+    this.backoff.wake();
+    await this.loop;
+    this.onStopped();
+  }
+
+  private async run(): Promise<void> {
+    let consumer: Consumer | undefined;
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        consumer ??= await this.js.consumers.get(this.request.stream, this.request.durable);
+        const batch = await consumer.fetch({ max_messages: BATCH_SIZE, expires: FETCH_EXPIRES_MS });
+        this.currentBatch = batch;
+        for await (const message of batch) {
+          // Hand messages fetched during stop() straight back instead of waiting out the ack wait.
+          if (this.stopped) message.nak();
+          else await this.deliver(message);
+        }
+        failures = 0;
+      } catch (error) {
+        if (this.stopped) break;
+        failures += 1;
+        // Keep the consumer handle across broker restarts (a fresh info request sent while disconnected
+        // would wait out the API timeout); look it up again only if the durable itself is gone.
+        if (isConsumerMissing(error)) consumer = undefined;
+        this.logger.warn(
+          { err: error, stream: this.request.stream, durable: this.request.durable },
+          'JetStream fetch failed; retrying',
+        );
+        await this.backoff.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures));
+      } finally {
+        this.currentBatch = undefined;
+      }
+    }
+  }
+
+  private async deliver(message: JsMsg): Promise<void> {
+    const delivered: DeliveredMessage = {
+      messageId: message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`,
+      subject: message.subject,
+      data: message.data,
+      deliveryCount: message.info.deliveryCount,
+      ack: async () => {
+        // ackAck waits for the server to confirm, so "acked" means the durable has moved on.
+        await message.ackAck();
+      },
+      nak: async (delayMs) => message.nak(delayMs),
+      term: async () => message.term(),
+    };
+    try {
+      await this.request.handler(delivered);
+    } catch (error) {
+      this.logger.warn({ err: error, subject: message.subject }, 'event handler failed; redelivering after ack wait');
+    }
+  }
+}
+
+function isConsumerMissing(error: unknown): boolean {
+  return (
+    (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) ||
+    (error instanceof Error && /consumer (not found|deleted)/i.test(error.message))
+  );
+}

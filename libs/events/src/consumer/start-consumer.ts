@@ -1,0 +1,127 @@
+import { type Clock, systemClock } from '@billing/clock';
+import { inTransaction } from '@billing/db';
+import { runWithContext } from '@billing/observability';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { DeliveredMessage, EventBus, RunningConsumer } from '../bus/event-bus.js';
+import { decodeEnvelope, type EventEnvelope } from '../envelope/envelope-codec.js';
+import { producerOf, streamNameFor } from '../envelope/subjects.js';
+import { InboxMessage } from '../inbox/inbox-message.entity.js';
+import type { EventsLogger } from '../support/logger.js';
+import { isTransientFailure } from './classify-failure.js';
+
+export interface StartConsumerOptions {
+  orm: MikroORM;
+  bus: EventBus;
+  /** Durable consumer name, also the inbox key, e.g. `analytics-account-activity` ([A-Za-z0-9_-]: no dots). */
+  consumer: string;
+  /** Stream of the producing service, e.g. `ACCOUNTS`. */
+  stream: string;
+  /** e.g. `accounts.account.*`. */
+  filterSubject: string;
+  /** Applies the event; runs in the transaction that also records it in the inbox. */
+  handle: (em: EntityManager, envelope: EventEnvelope) => Promise<void>;
+  logger: EventsLogger;
+  /** Stamps inbox rows' processed_at. */
+  clock?: Clock;
+  /** Deliveries of a message whose handler keeps failing non-transiently before it is set aside (default 5). */
+  maxAttempts?: number;
+  /** Delay before redelivering after a failure (default: 1 s doubling up to 60 s). */
+  retryDelayMs?: (deliveryCount: number) => number;
+  ackWaitMs?: number;
+}
+
+const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
+
+/**
+ * Consumes another service's events exactly once in effect: each message is handled in one
+ * transaction with the insert of its inbox row, and acknowledged only after that commits. A
+ * redelivery finds the inbox row and is acknowledged without running the handler again.
+ *
+ * Transient failures (database or dependency unavailable, lost races) are nakked with a growing
+ * delay for as long as they last. A message that cannot be decoded, or whose handler keeps failing
+ * otherwise for `maxAttempts` deliveries, is terminated and logged as poison: it stops coming
+ * back, and the log says which event needs attention.
+ */
+export async function startConsumer(options: StartConsumerOptions): Promise<RunningConsumer> {
+  const producer = producerOf(options.filterSubject);
+  if (streamNameFor(producer) !== options.stream) {
+    throw new Error(`Subject filter "${options.filterSubject}" is not in stream ${options.stream}`);
+  }
+  // The consumer may start before the producer ever ran: creating the stream is idempotent.
+  await options.bus.ensureStream(producer);
+  const maxAttempts = options.maxAttempts ?? 5;
+  const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
+
+  const handleMessage = async (message: DeliveredMessage): Promise<void> => {
+    const log = { consumer: options.consumer, subject: message.subject, message_id: message.messageId };
+    let envelope: EventEnvelope;
+    try {
+      envelope = decodeEnvelope(message.data);
+    } catch (error) {
+      options.logger.error({ ...log, err: error }, 'poison event: cannot decode envelope; terminated');
+      await message.term();
+      return;
+    }
+    const context = { requestId: envelope.request_id || envelope.event_id, organizationId: envelope.organization_id };
+    await runWithContext(context, async () => {
+      let handled: boolean;
+      try {
+        handled = await handleOnce(options, envelope);
+      } catch (error) {
+        await settleFailure(message, error, { ...log, event_id: envelope.event_id });
+        return;
+      }
+      try {
+        await message.ack();
+      } catch (error) {
+        // Committed but not acked: the redelivery will find the inbox row and be acked then.
+        options.logger.warn({ ...log, event_id: envelope.event_id, err: error }, 'ack failed after commit');
+      }
+      if (!handled) options.logger.debug({ ...log, event_id: envelope.event_id }, 'event already handled; acked');
+    });
+  };
+
+  const settleFailure = async (message: DeliveredMessage, error: unknown, log: Record<string, unknown>) => {
+    const transient = isTransientFailure(error);
+    const deliveries = message.deliveryCount;
+    if (!transient && deliveries >= maxAttempts) {
+      options.logger.error({ ...log, deliveries, err: error }, 'poison event: handler keeps failing; terminated');
+      await message.term();
+      return;
+    }
+    const delayMs = retryDelay(deliveries);
+    options.logger.warn(
+      { ...log, deliveries, transient, delay_ms: delayMs, err: error },
+      'event handling failed; will retry',
+    );
+    await message.nak(delayMs);
+  };
+
+  return options.bus.consume({
+    stream: options.stream,
+    durable: options.consumer,
+    filterSubject: options.filterSubject,
+    handler: handleMessage,
+    ...(options.ackWaitMs === undefined ? {} : { ackWaitMs: options.ackWaitMs }),
+  });
+}
+
+/** Inbox row and effects in one transaction; false when the inbox shows it was handled before. */
+function handleOnce(options: StartConsumerOptions, envelope: EventEnvelope): Promise<boolean> {
+  return inTransaction(options.orm, async (em) => {
+    // A concurrent redelivery blocks on this row until the first transaction ends, then skips.
+    const inserted = await em
+      .createQueryBuilder(InboxMessage)
+      .insert({
+        consumer: options.consumer,
+        messageId: envelope.event_id,
+        processedAt: (options.clock ?? systemClock).now(),
+      })
+      .onConflict(['consumer', 'messageId'])
+      .ignore()
+      .execute('run');
+    if (inserted.affectedRows === 0) return false;
+    await options.handle(em, envelope);
+    return true;
+  });
+}

@@ -1,0 +1,30 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/**
+ * An event waiting to be published, written in the same transaction as the change it announces.
+ * `id` is the event id and the JetStream message id, so a row published twice is stored once.
+ * `position` orders the relay's work: uuids do not sort, and timestamps from a test clock tie.
+ */
+export const OutboxMessage = defineEntity({
+  name: 'OutboxMessage',
+  tableName: 'outbox',
+  indexes: [
+    {
+      name: 'outbox_unpublished_idx',
+      expression: 'create index "outbox_unpublished_idx" on "outbox" ("position") where "published_at" is null',
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    position: p.bigint('number').autoincrement(),
+    subject: p.text(),
+    /** The encoded EventEnvelope, exactly the bytes that go on the bus. */
+    payload: p.blob(),
+    createdAt: p.datetime(),
+    publishedAt: p.datetime().nullable(),
+    attempts: p.integer().default(0),
+    lastError: p.text().nullable(),
+  },
+});
+
+export type IOutboxMessage = InferEntity<typeof OutboxMessage>;

@@ -1,0 +1,143 @@
+import { type Clock, systemClock } from '@billing/clock';
+import { LockMode } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EventBus } from '../bus/event-bus.js';
+import { OutboxMessage } from '../outbox/outbox-message.entity.js';
+import { InterruptibleSleep } from '../support/interruptible-sleep.js';
+import type { EventsLogger } from '../support/logger.js';
+
+export interface OutboxRelayOptions {
+  orm: MikroORM;
+  bus: EventBus;
+  /** The service whose outbox this is; its stream is created before the first publish. */
+  producer: string;
+  logger: EventsLogger;
+  clock?: Clock;
+  /** Rows claimed (and locked) per transaction (default 100). */
+  batchSize?: number;
+  /** Pause between polls when the outbox is empty (default 500 ms); wake() cuts it short. */
+  pollIntervalMs?: number;
+  /** Upper bound of the backoff after a failed publish (default 30 s). */
+  maxBackoffMs?: number;
+}
+
+export interface DrainResult {
+  published: number;
+  /** The publish or database error that stopped this drain; rows stay pending for the next one. */
+  error?: unknown;
+}
+
+const LAST_ERROR_MAX_LENGTH = 2_000;
+
+/**
+ * Publishes committed outbox rows to the bus, oldest first, and marks each published only after the
+ * bus acknowledged it. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so any number of replicas can
+ * relay the same outbox without publishing a row twice at the same time; if a row is published and
+ * the process dies before marking it, the republish carries the same message id and the stream's
+ * duplicate window drops it.
+ */
+export class OutboxRelay {
+  private readonly clock: Clock;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly pause = new InterruptibleSleep();
+  private streamReady = false;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.batchSize = options.batchSize ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  }
+
+  /** Publishes everything pending now, batch by batch, stopping at the first failure. */
+  async drainOnce(): Promise<DrainResult> {
+    let published = 0;
+    try {
+      if (!this.streamReady) {
+        await this.options.bus.ensureStream(this.options.producer);
+        this.streamReady = true;
+      }
+      for (;;) {
+        const batch = await this.publishBatch();
+        published += batch.published;
+        if (batch.error !== undefined) return { published, error: batch.error };
+        if (batch.claimed < this.batchSize) return { published };
+      }
+    } catch (error) {
+      return { published, error };
+    }
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  /** Polls now instead of at the end of the interval, e.g. right after a use case committed events. */
+  wake(): void {
+    this.pause.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.pause.wake();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async run(): Promise<void> {
+    let consecutiveFailures = 0;
+    while (!this.stopping) {
+      const { published, error } = await this.drainOnce();
+      if (error === undefined) {
+        consecutiveFailures = 0;
+        if (published > 0) this.options.logger.debug({ published }, 'outbox rows published');
+        await this.pause.sleep(this.pollIntervalMs);
+      } else {
+        consecutiveFailures += 1;
+        const backoffMs = Math.min(this.maxBackoffMs, 100 * 2 ** consecutiveFailures);
+        this.options.logger.warn(
+          { err: error, published, backoff_ms: backoffMs, producer: this.options.producer },
+          'outbox relay could not publish; retrying',
+        );
+        await this.pause.sleep(backoffMs);
+      }
+    }
+  }
+
+  /** One transaction: lock the oldest unpublished rows, publish them in order, record the outcome. */
+  private publishBatch(): Promise<{ claimed: number; published: number; error?: unknown }> {
+    const em = this.options.orm.em.fork();
+    return em.transactional(async (tx) => {
+      const rows = await tx.find(
+        OutboxMessage,
+        { publishedAt: null },
+        { orderBy: { position: 'asc' }, limit: this.batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+      );
+      let published = 0;
+      for (const row of rows) {
+        try {
+          await this.options.bus.publish({ subject: row.subject, messageId: row.id, data: row.payload });
+        } catch (error) {
+          // Keep order: later rows wait until this one goes out.
+          row.attempts += 1;
+          row.lastError = describe(error);
+          return { claimed: rows.length, published, error };
+        }
+        row.publishedAt = this.clock.now();
+        published += 1;
+      }
+      return { claimed: rows.length, published };
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.slice(0, LAST_ERROR_MAX_LENGTH);
+}

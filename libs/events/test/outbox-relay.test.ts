@@ -1,0 +1,138 @@
+import { TestClock, uniqueName, waitFor } from '@billing/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  decodeEnvelope,
+  type EventBus,
+  InProcessBus,
+  OutboxMessage,
+  OutboxRelay,
+  type PublishRequest,
+} from '../src/index.js';
+import { appendEvent } from './support/append-event.js';
+import { recordingLogger } from './support/recording-logger.js';
+import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
+
+let db: TestOrm;
+beforeAll(async () => {
+  db = await openMigratedTestOrm('events_relay');
+});
+afterAll(async () => db?.dispose());
+afterEach(async () => {
+  await db.orm.em.fork().nativeDelete(OutboxMessage, {});
+});
+
+/** An in-process bus that records every publish call and can be told to fail. */
+class RecordingBus extends InProcessBus {
+  readonly published: PublishRequest[] = [];
+  failWith: Error | undefined;
+
+  override async publish(request: PublishRequest): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    await new Promise((resolve) => setImmediate(resolve));
+    await super.publish(request);
+    this.published.push(request);
+  }
+}
+
+function relayFor(bus: EventBus, producer: string, clock = new TestClock(), batchSize = 100): OutboxRelay {
+  return new OutboxRelay({
+    orm: db.orm,
+    bus,
+    producer,
+    logger: recordingLogger(),
+    clock,
+    batchSize,
+    pollIntervalMs: 50,
+  });
+}
+
+describe('OutboxRelay', () => {
+  it('publishes committed rows oldest first with the event id as message id, then marks them', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const clock = new TestClock('2026-05-01T10:00:00Z');
+    const first = await appendEvent(db.orm, producer, 'account.created');
+    const second = await appendEvent(db.orm, producer, 'account.updated');
+    const third = await appendEvent(db.orm, producer, 'account.deleted');
+
+    const result = await relayFor(bus, producer, clock, 2).drainOnce();
+
+    expect(result).toEqual({ published: 3 });
+    expect(bus.published.map((request) => [request.messageId, request.subject])).toEqual([
+      [first.event_id, `${producer}.account.created`],
+      [second.event_id, `${producer}.account.updated`],
+      [third.event_id, `${producer}.account.deleted`],
+    ]);
+    expect(decodeEnvelope(bus.published[0]!.data).event_id).toBe(first.event_id);
+    const rows = await db.orm.em.fork().find(OutboxMessage, {});
+    expect(rows.map((row) => row.publishedAt?.toISOString())).toEqual(Array(3).fill('2026-05-01T10:00:00.000Z'));
+    expect(await relayFor(bus, producer).drainOnce()).toEqual({ published: 0 });
+  });
+
+  it('records a failed publish on the row, keeps it pending and publishes it once the bus is back', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const relay = relayFor(bus, producer);
+    const event = await appendEvent(db.orm, producer);
+    bus.failWith = new Error('no responders');
+
+    const failed = await relay.drainOnce();
+
+    expect(failed.published).toBe(0);
+    expect(failed.error).toBe(bus.failWith);
+    const pending = await db.orm.em.fork().findOneOrFail(OutboxMessage, event.event_id);
+    expect(pending).toMatchObject({ publishedAt: null, attempts: 1, lastError: 'Error: no responders' });
+
+    bus.failWith = undefined;
+    expect(await relay.drainOnce()).toEqual({ published: 1 });
+    expect(bus.published.map((request) => request.messageId)).toEqual([event.event_id]);
+  });
+
+  it('skips rows another relay has locked instead of waiting for them', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const locked = await appendEvent(db.orm, producer);
+    const free = await appendEvent(db.orm, producer);
+
+    const holder = db.orm.em.fork();
+    await holder.transactional(async (tx) => {
+      await tx.execute('select id from outbox where id = ? for update', [locked.event_id]);
+      expect(await relayFor(bus, producer).drainOnce()).toEqual({ published: 1 });
+    });
+
+    expect(bus.published.map((request) => request.messageId)).toEqual([free.event_id]);
+    expect(await relayFor(bus, producer).drainOnce()).toEqual({ published: 1 });
+    expect(bus.published.map((request) => request.messageId)).toEqual([free.event_id, locked.event_id]);
+  });
+
+  it('lets replicas drain one outbox together without publishing a row twice', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    for (let i = 0; i < 40; i++) await appendEvent(db.orm, producer);
+
+    const results = await Promise.all([1, 2, 3].map(() => relayFor(bus, producer, new TestClock(), 5).drainOnce()));
+
+    expect(results.reduce((sum, result) => sum + result.published, 0)).toBe(40);
+    const ids = bus.published.map((request) => request.messageId);
+    expect(new Set(ids).size).toBe(40);
+    expect(ids).toHaveLength(40);
+  });
+
+  it('runs in the background until stopped, and wake() publishes without waiting for the next poll', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
+    const early = await appendEvent(db.orm, producer);
+    relay.start();
+    try {
+      await waitFor(() => bus.published.length === 1, { description: 'the first poll to publish the early row' });
+      // The relay now sleeps for a minute; only wake() can make it publish this row within the test.
+      const late = await appendEvent(db.orm, producer);
+      relay.wake();
+      await waitFor(() => bus.published.length === 2, { description: 'wake() to publish the late row' });
+      expect(bus.published.map((request) => request.messageId)).toEqual([early.event_id, late.event_id]);
+    } finally {
+      await relay.stop();
+    }
+  });
+});

@@ -1,0 +1,4 @@
+export { type BootReport, bootCheck } from './boot-check.js';
+export { runFromEnvironment, runStandalone } from './run-standalone.js';
+export type { BackgroundWorker, ServiceDeps, ServiceModule } from './service-module.js';
+export { type RunningService, type StartServiceOptions, startService } from './start-service.js';

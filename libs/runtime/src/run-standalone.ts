@@ -1,0 +1,41 @@
+import { systemClock } from '@billing/clock';
+import { loadConfig, type ServiceProcessConfig, serviceProcessEnv } from '@billing/config';
+import { JetStreamBus } from '@billing/events';
+import { createLogger } from '@billing/observability';
+import type { ServiceModule } from './service-module.js';
+import { startService } from './start-service.js';
+
+/**
+ * The production shape: one service per process, configured by environment, events on JetStream.
+ * SIGTERM/SIGINT stop it gracefully (health goes NOT_SERVING first, in-flight calls finish).
+ */
+export async function runStandalone(module: ServiceModule, config: ServiceProcessConfig): Promise<void> {
+  const logger = createLogger(module.name, config.LOG_LEVEL);
+  const bus = await JetStreamBus.connect({ servers: config.NATS_URL, name: module.name, logger });
+  const service = await startService(module, {
+    databaseUrl: config.DATABASE_URL,
+    schema: config.DB_SCHEMA,
+    grpcHost: config.GRPC_HOST,
+    grpcPort: config.GRPC_PORT,
+    clock: systemClock,
+    logger,
+    bus,
+    migrateOnStart: config.MIGRATE_ON_START,
+  });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await service.stop();
+    await bus.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** main.ts of every service: configuration from the environment (fails fast), then runStandalone. */
+export async function runFromEnvironment(module: ServiceModule, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  await runStandalone(module, loadConfig(module.name, serviceProcessEnv(module.name, module.defaultGrpcPort), env));
+}
