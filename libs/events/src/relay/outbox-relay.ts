@@ -45,12 +45,15 @@ export class OutboxRelay {
   private streamReady = false;
   private stopping = false;
   private loop: Promise<void> | undefined;
+  private readonly lockKey: string;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.clock = options.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    // One outbox per service schema, so the schema names the lock.
+    this.lockKey = `billing:outbox-relay:${options.orm.config.get('schema') ?? options.producer}`;
   }
 
   /** Publishes everything pending now, batch by batch, stopping at the first failure. */
@@ -110,10 +113,27 @@ export class OutboxRelay {
     }
   }
 
-  /** One transaction: lock the oldest unpublished rows, publish them in order, record the outcome. */
+  /**
+   * One transaction: become the outbox's only publisher for its duration, lock the oldest
+   * unpublished rows, publish them in order, record the outcome.
+   *
+   * Replicas must not publish concurrently: with SKIP LOCKED alone, one replica holding an older
+   * row while another publishes a newer one would deliver an aggregate's events out of order (an
+   * account.deleted before its account.updated). The transaction-scoped advisory lock makes the
+   * replicas take turns; a replica that does not get it leaves the round to the one that did.
+   */
   private publishBatch(): Promise<{ claimed: number; published: number; error?: unknown }> {
     const em = this.options.orm.em.fork();
     return em.transactional(async (tx) => {
+      const [turn] = await tx
+        .getConnection()
+        .execute<{ acquired: boolean }[]>(
+          'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as acquired',
+          [this.lockKey],
+          'all',
+          tx.getTransactionContext(),
+        );
+      if (!turn?.acquired) return { claimed: 0, published: 0 };
       const rows = await tx.find(
         OutboxMessage,
         { publishedAt: null },
