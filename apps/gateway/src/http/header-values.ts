@@ -2,12 +2,24 @@ const MAX_HEADER_VALUE_LENGTH = 256;
 
 /**
  * A free-text header (X-Client-System, X-User) as the client meant it: Node reads header bytes as
- * Latin-1, clients send UTF-8, so the bytes are decoded again. Trimmed and capped so a huge or
- * blank value never reaches logs or downstream metadata; blank means absent.
+ * Latin-1. Most clients send UTF-8 (curl, requests), so bytes that form valid UTF-8 are decoded as
+ * such; others (fetch/undici sends Latin-1) are kept as Latin-1, which HTTP defines as the default.
+ * Trimmed and capped so a huge or blank value never reaches logs or downstream metadata; blank
+ * means absent.
  */
 export function textHeader(value: string | string[] | undefined): string | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined) return undefined;
-  const text = Buffer.from(raw, 'latin1').toString('utf8').trim().slice(0, MAX_HEADER_VALUE_LENGTH);
+  const text = decodeHeaderBytes(raw).trim().slice(0, MAX_HEADER_VALUE_LENGTH);
   return text === '' ? undefined : text;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeHeaderBytes(latin1: string): string {
+  try {
+    return strictUtf8.decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return latin1;
+  }
 }

@@ -21,8 +21,20 @@ export interface AccountEvent {
   event_type: string;
   organization_id: string;
   aggregate_id: string;
+  request_id: string;
   // biome-ignore lint/suspicious/noExplicitAny: the proto Account, read loosely by tests
   account: any;
+}
+
+export interface AuditRecord {
+  organization_id: string;
+  api_user_id: string | null;
+  client_system: string | null;
+  external_user: string | null;
+  request_id: string | null;
+  action: string;
+  object_type: string;
+  object_id: string;
 }
 
 export interface TestPlatform {
@@ -39,6 +51,10 @@ export interface TestPlatform {
   disableToken(apiUserId: string): Promise<void>;
   /** Everything committed so far, once the relay has published it and the bus has delivered it. */
   accountEvents(): Promise<AccountEvent[]>;
+  /** The accounts service's audit log for one organization, oldest first. */
+  auditLog(organizationId: string): Promise<AuditRecord[]>;
+  /** The request id each account event was caused by, keyed by event type and aggregate. */
+  eventRequestIds(): Promise<Array<{ event_type: string; aggregate_id: string; request_id: string }>>;
   stop(): Promise<void>;
 }
 
@@ -87,6 +103,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
           event_type: envelope.event_type,
           organization_id: envelope.organization_id,
           aggregate_id: envelope.aggregate_id,
+          request_id: envelope.request_id,
           account: accountEventsV1.AccountChanged.decode(envelope.payload).account!,
         });
       }
@@ -94,6 +111,14 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     },
   });
   const deps = { orm: accounts.orm, clock };
+  /** Everything committed so far, once the relay has published it and the bus delivered it. */
+  const accountEvents = async (): Promise<AccountEvent[]> => {
+    const relayed = await accounts.relay!.drainOnce();
+    if (relayed.error) throw relayed.error;
+    const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
+    await waitFor(() => received.size >= committed, { timeoutMs: 10_000, description: `${committed} account events` });
+    return [...received.values()];
+  };
 
   return {
     baseUrl: gateway.url,
@@ -115,15 +140,21 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     async disableToken(apiUserId) {
       await disableApiToken(deps, apiUserId);
     },
-    async accountEvents() {
-      const relayed = await accounts.relay!.drainOnce();
-      if (relayed.error) throw relayed.error;
-      const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
-      await waitFor(() => received.size >= committed, {
-        timeoutMs: 10_000,
-        description: `${committed} account events`,
-      });
-      return [...received.values()];
+    accountEvents,
+    async auditLog(organizationId) {
+      return accounts.orm.em
+        .getConnection()
+        .execute<AuditRecord[]>(
+          'select organization_id, api_user_id, client_system, external_user, request_id, action, object_type, object_id from audit_log where organization_id = ? order by occurred_at, action',
+          [organizationId],
+        );
+    },
+    async eventRequestIds() {
+      return (await accountEvents()).map(({ event_type, aggregate_id, request_id }) => ({
+        event_type,
+        aggregate_id,
+        request_id,
+      }));
     },
     async stop() {
       await gateway.stop();
