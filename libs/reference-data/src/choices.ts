@@ -21,3 +21,4 @@ export const RESELLER_BILLING_GROUPINGS = [
 ] as const;
 
 export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
+export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];

@@ -1,5 +1,24 @@
-/** Currencies the API accepts, with their minor units (ISO 4217): amounts round to these. */
-export const CURRENCY_MINOR_UNITS = {
+/** Currencies the API accepts (the contract's set, in its order). */
+export const CURRENCY_CODES = [
+  'DKK',
+  'EUR',
+  'USD',
+  'GBP',
+  'NZD',
+  'CHF',
+  'PLN',
+  'SEK',
+  'NOK',
+  'ISK',
+  'AUD',
+  'CAD',
+  'CZK',
+] as const;
+
+export type CurrencyCode = (typeof CURRENCY_CODES)[number];
+
+/** Minor units (ISO 4217): amounts in that currency round to this many decimals. */
+export const CURRENCY_MINOR_UNITS: Readonly<Record<CurrencyCode, number>> = {
   DKK: 2,
   EUR: 2,
   USD: 2,
@@ -13,11 +32,7 @@ export const CURRENCY_MINOR_UNITS = {
   AUD: 2,
   CAD: 2,
   CZK: 2,
-} as const;
-
-export type CurrencyCode = keyof typeof CURRENCY_MINOR_UNITS;
-
-export const CURRENCY_CODES = Object.keys(CURRENCY_MINOR_UNITS) as readonly CurrencyCode[];
+};
 
 export const isCurrencyCode = (value: string): value is CurrencyCode => Object.hasOwn(CURRENCY_MINOR_UNITS, value);
 

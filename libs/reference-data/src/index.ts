@@ -1,4 +1,4 @@
 export * from './choices.js';
-export { COUNTRY_CODES, EU_COUNTRY_CODES, isCountryCode, isEuCountry } from './countries.js';
+export { COUNTRY_CODES, type CountryCode, EU_COUNTRY_CODES, isCountryCode, isEuCountry } from './countries.js';
 export { CURRENCY_CODES, CURRENCY_MINOR_UNITS, type CurrencyCode, isCurrencyCode, minorUnits } from './currencies.js';
 export { isTimeZone } from './time-zones.js';

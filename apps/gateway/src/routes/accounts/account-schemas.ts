@@ -13,8 +13,6 @@ import { z } from 'zod';
 import { field, filterField, rangeFilters } from '../../http/index.js';
 import { PaymentGatewayAccountSchema, RecipientSchema } from '../shared/object-schemas.js';
 
-const choices = <T extends readonly string[]>(values: T) => values as unknown as readonly [T[number], ...T[number][]];
-
 /** The writable account fields with the contract's lengths and value sets (api-spec: Account). */
 const accountFields = {
   code: field.string({ max: 128 }),
@@ -22,8 +20,8 @@ const accountFields = {
   first_name: field.nullableString({ max: 128 }),
   middle_name: field.string({ max: 128, allowBlank: true }).nullable(),
   last_name: field.nullableString({ max: 128 }),
-  title: field.choice(choices(TITLES)).nullable(),
-  gender: field.choice(choices(GENDERS)).nullable(),
+  title: field.choice(TITLES).nullable(),
+  gender: field.choice(GENDERS).nullable(),
   erp_id: field.nullableString({ max: 128 }),
   partner: field.integer().nullable(),
   ean_invoicing: field.boolean(),
@@ -31,7 +29,7 @@ const accountFields = {
   ean_number: field.string({ max: 128, allowBlank: true }).nullable(),
   einvoicing_intermediator: field.string({ max: 35, allowBlank: true }).nullable(),
   invoice_note: field.string({ max: 240, allowBlank: true }).nullable(),
-  language: field.choice(choices(LANGUAGES)),
+  language: field.choice(LANGUAGES),
   legal_address: field.string(),
   legal_zipcode: field.string({ max: 128 }),
   legal_city: field.string({ max: 128 }),
@@ -44,13 +42,13 @@ const accountFields = {
   billing_country: field.choice(['', ...COUNTRY_CODES]),
   update_from_registers: field.boolean(),
   default_payment_terms: field.int32().nullable(),
-  default_collection_method: field.choice(choices(COLLECTION_METHODS)).nullable(),
+  default_collection_method: field.choice(COLLECTION_METHODS).nullable(),
   is_getting_reminders: field.boolean(),
   reseller: field.uuid().nullable(),
   reseller_code: field.string({ max: 128, allowBlank: true }),
-  reseller_billing_frequency: field.choice(choices(RESELLER_BILLING_FREQUENCIES)).nullable(),
-  reseller_billing_grouping: field.choice(choices(RESELLER_BILLING_GROUPINGS)).nullable(),
-  type: field.choice(choices(ACCOUNT_TYPES)).nullable(),
+  reseller_billing_frequency: field.choice(RESELLER_BILLING_FREQUENCIES).nullable(),
+  reseller_billing_grouping: field.choice(RESELLER_BILLING_GROUPINGS).nullable(),
+  type: field.choice(ACCOUNT_TYPES).nullable(),
   custom_fields: field.jsonObject(),
   override_business_entity: field.uuid().nullable(),
 };
@@ -130,17 +128,17 @@ export const AccountSchema = z
 export const AccountFilters = z.object({
   uuid: filterField.uuid(),
   code: filterField.string(),
-  type: filterField.choice(choices(ACCOUNT_TYPES)),
+  type: filterField.choice(ACCOUNT_TYPES),
   is_getting_reminders: filterField.boolean(),
   is_archived: filterField.boolean(),
   override_business_entity: filterField.uuid(),
   search: filterField.string(),
   balance: filterField.number(),
   subscription_status: filterField.choice(['scheduled', 'active', 'not_renewing', 'pending_manual_renewal', 'expired']),
-  subscription_collection_method: filterField.choice(choices(COLLECTION_METHODS)),
+  subscription_collection_method: filterField.choice(COLLECTION_METHODS),
   subscription_set_to_expire: filterField.boolean(),
-  legal_country: filterField.choice(choices(COUNTRY_CODES)),
-  active_payment_method: filterField.choice(choices(COLLECTION_METHODS)),
+  legal_country: filterField.choice(COUNTRY_CODES),
+  active_payment_method: filterField.choice(COLLECTION_METHODS),
   reseller_program: filterField.boolean(),
   registered_for_direct_debit: filterField.boolean(),
   register_status: filterField.string(),

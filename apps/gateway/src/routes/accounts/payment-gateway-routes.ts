@@ -7,7 +7,7 @@ import { presentPaymentGatewayAccount } from './account-representation.js';
 
 const PaymentGatewayAccountsBody = z.array(
   z.object({
-    payment_gateway: field.choice(PAYMENT_GATEWAYS as unknown as readonly [string, ...string[]]),
+    payment_gateway: field.choice(PAYMENT_GATEWAYS),
     payment_gateway_account_id: field.string({ max: 256 }),
   }),
 );
