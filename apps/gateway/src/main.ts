@@ -1,9 +1,10 @@
 import { systemClock } from '@billing/clock';
+import { exitOnConfigError } from '@billing/config';
 import { createLogger } from '@billing/observability';
 import { loadGatewayConfig } from './config.js';
 import { startGateway } from './start-gateway.js';
 
-const config = loadGatewayConfig();
+const config = exitOnConfigError(() => loadGatewayConfig());
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const gateway = await startGateway({
   host: config.HOST,

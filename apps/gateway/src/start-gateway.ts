@@ -34,7 +34,12 @@ export const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
 /** The gateway: REST in, gRPC out; it owns no business data, only rate-limit counters. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const clients = connectServiceClients(options.services, options.grpcDeadlineMs);
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  // Rate-limit counters are not money: losing the last few increments in a database crash is
+  // acceptable, waiting for a WAL flush on every request (one hot row per API user) is not.
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c synchronous_commit=off' });
+  // An idle connection cut by the server (restart, failover) arrives as a pool 'error' event, which
+  // would kill the process unheard; the pool has already dropped that client and reconnects on use.
+  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
   const rateLimiter = new PostgresRateLimiter(pool, { schema: options.schema ?? 'gateway' });
   await rateLimiter.ensureSchema();
   const cleanup = rateLimiter.startCleanup({

@@ -11,13 +11,17 @@ export const EMBEDDED_PORT = 54329;
 export const EMBEDDED_DATABASE = 'billing';
 export const EMBEDDED_URL = `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}/${EMBEDDED_DATABASE}`;
 
+/** How much of PostgreSQL's own log is kept to explain a failed start. */
+const LOG_TAIL_CHARS = 2_000;
+
 /**
  * A real PostgreSQL from npm, data kept in `<dataDir>/postgres` across runs, so a machine with only
  * Node runs the platform. The admin command line reaches the same database at EMBEDDED_URL.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
   const databaseDir = join(dataDir, 'postgres');
-  const firstRun = !existsSync(join(databaseDir, 'PG_VERSION'));
+  let log = '';
+  const asRoot = process.getuid?.() === 0;
   const postgres = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',
@@ -25,11 +29,57 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     port: EMBEDDED_PORT,
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
+    createPostgresUser: asRoot,
+    onLog: (message: string) => {
+      log = (log + message).slice(-LOG_TAIL_CHARS);
+    },
   });
-  if (firstRun) await postgres.initialise();
-  await postgres.start();
-  if (firstRun) await postgres.createDatabase(EMBEDDED_DATABASE);
+  try {
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await postgres.initialise();
+    log = ''; // initdb's chatter would bury why the server itself did not start
+    await postgres.start();
+  } catch (error) {
+    // The package rejects with nothing when the server exits during start-up; its log says why.
+    throw new Error(explainFailedStart(error, log, databaseDir, asRoot), { cause: error });
+  }
+  try {
+    // Checked on every start, not only after initdb: a first start that died between initdb and
+    // here (port taken, Ctrl-C) must not leave a cluster without the database for good.
+    await ensureDatabase(postgres);
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
   return { url: EMBEDDED_URL, stop: () => postgres.stop() };
+}
+
+async function ensureDatabase(postgres: EmbeddedPostgres): Promise<void> {
+  const client = postgres.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
+    if (rowCount === 0) await client.query(`create database "${EMBEDDED_DATABASE}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+function explainFailedStart(error: unknown, log: string, databaseDir: string, asRoot: boolean): string {
+  const lines = [`embedded PostgreSQL (data in ${databaseDir}) did not start`];
+  if (error instanceof Error) lines.push(error.message);
+  if (/could not bind|Address already in use/i.test(log)) {
+    lines.push(
+      `port ${EMBEDDED_PORT} is taken: is another \`npm start\` running? Stop it, or set DATABASE_URL to use another PostgreSQL.`,
+    );
+  } else if (/postmaster\.pid/.test(log)) {
+    lines.push(`another PostgreSQL is running on ${databaseDir}.`);
+  }
+  if (asRoot && /Permission denied/i.test(`${log} ${(error as Error | undefined)?.message ?? ''}`)) {
+    lines.push(
+      `started as root, PostgreSQL runs as the "postgres" user, which must be able to reach ${databaseDir}: ` +
+        'choose a DATA_DIR whose parent folders every user may enter, or start as a non-root user.',
+    );
+  }
+  if (log.trim()) lines.push(`PostgreSQL said: ${log.trim()}`);
+  return lines.join('\n');
 }

@@ -1,18 +1,20 @@
-import { loadConfig, port } from '@billing/config';
+import { exitOnConfigError, loadConfig, port } from '@billing/config';
 import { z } from 'zod';
 import { ensureDemoOrganization } from './demo-organization.js';
 import { startLocalPlatform } from './local-platform.js';
 
-const env = loadConfig(
-  'npm start',
-  z.object({
-    DATABASE_URL: z.string().min(1).optional(),
-    NATS_URL: z.string().min(1).optional(),
-    HOST: z.string().default('127.0.0.1'),
-    PORT: port(8000),
-    DATA_DIR: z.string().default('.data'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
-  }),
+const env = exitOnConfigError(() =>
+  loadConfig(
+    'npm start',
+    z.object({
+      DATABASE_URL: z.string().min(1).optional(),
+      NATS_URL: z.string().min(1).optional(),
+      HOST: z.string().default('127.0.0.1'),
+      PORT: port(8000),
+      DATA_DIR: z.string().default('.data'),
+      LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+    }),
+  ),
 );
 
 const platform = await startLocalPlatform({

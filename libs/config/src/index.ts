@@ -1,3 +1,3 @@
 export { port, serviceEnv } from './common-env.js';
-export { ConfigError, loadConfig } from './load-config.js';
+export { ConfigError, exitOnConfigError, loadConfig } from './load-config.js';
 export { type ServiceProcessConfig, serviceProcessEnv } from './service-process-env.js';

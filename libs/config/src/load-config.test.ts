@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { port, serviceEnv } from './common-env.js';
-import { ConfigError, loadConfig } from './load-config.js';
+import { ConfigError, exitOnConfigError, loadConfig } from './load-config.js';
 import { serviceProcessEnv } from './service-process-env.js';
 
 const schema = z.object({ DATABASE_URL: serviceEnv.DATABASE_URL, GRPC_PORT: port(50051) });
@@ -19,6 +19,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig('accounts', schema, { GRPC_PORT: '70000' })).toThrowError(
       /^accounts: invalid configuration\n {2}DATABASE_URL: .+\n {2}GRPC_PORT: .+$/,
     );
+  });
+
+  it('says a required variable is not set rather than what type zod expected', () => {
+    expect(() => loadConfig('accounts', schema, {})).toThrowError(
+      new ConfigError('accounts: invalid configuration\n  DATABASE_URL: required, but not set'),
+    );
+  });
+});
+
+describe('exitOnConfigError', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('prints only the message of a ConfigError and exits 1', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
+      throw new Error('exited');
+    });
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(() => exitOnConfigError(() => loadConfig('accounts', schema, {}))).toThrowError('exited');
+    expect(printed.mock.calls).toEqual([['accounts: invalid configuration\n  DATABASE_URL: required, but not set']]);
+    expect(exit.mock.calls).toEqual([[1]]);
+  });
+
+  it('returns the configuration, and lets any other error through', () => {
+    expect(exitOnConfigError(() => 42)).toBe(42);
+    expect(() =>
+      exitOnConfigError(() => {
+        throw new TypeError('a bug');
+      }),
+    ).toThrowError(TypeError);
   });
 });
 

@@ -8,3 +8,4 @@ export type { MigrationClass } from './migration-class.js';
 export { type CreatedMigration, type CreateMigrationOptions, createMigration } from './migrations/create-migration.js';
 export { type MigrationCliOptions, runMigrationCli } from './migrations/migration-cli.js';
 export { MIGRATIONS_TABLE, type OpenOrmOptions, openOrm } from './open-orm.js';
+export { type OpenPoolOptions, openPool } from './open-pool.js';

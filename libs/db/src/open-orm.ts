@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { MigrationClass } from './migration-class.js';
+import { releaseBrokenConnections } from './release-broken-connections.js';
 import { assertSchemaName } from './schema-name.js';
 
 export interface OpenOrmOptions {
@@ -33,7 +34,8 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
     schema,
     entities: options.entities,
     extensions: [Migrator],
-    driverOptions: { options: `-c search_path=${schema}` },
+    // A connection cut mid-transaction would otherwise never return to the pool (see the function).
+    driverOptions: { options: `-c search_path=${schema}`, onPoolCreated: releaseBrokenConnections },
     pool: { max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
     migrations: {

@@ -1,5 +1,5 @@
 import { systemClock } from '@billing/clock';
-import { loadConfig, type ServiceProcessConfig, serviceProcessEnv } from '@billing/config';
+import { exitOnConfigError, loadConfig, type ServiceProcessConfig, serviceProcessEnv } from '@billing/config';
 import { JetStreamBus } from '@billing/events';
 import { createLogger } from '@billing/observability';
 import type { ServiceModule } from './service-module.js';
@@ -37,5 +37,8 @@ export async function runStandalone(module: ServiceModule, config: ServiceProces
 
 /** main.ts of every service: configuration from the environment (fails fast), then runStandalone. */
 export async function runFromEnvironment(module: ServiceModule, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  await runStandalone(module, loadConfig(module.name, serviceProcessEnv(module.name, module.defaultGrpcPort), env));
+  const config = exitOnConfigError(() =>
+    loadConfig(module.name, serviceProcessEnv(module.name, module.defaultGrpcPort), env),
+  );
+  await runStandalone(module, config);
 }

@@ -4,10 +4,13 @@ import type { EventBus } from '@billing/events';
 import type { GrpcService } from '@billing/grpc';
 import type { Logger } from '@billing/observability';
 import type { MikroORM, Options } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 
 /** What a running service hands its transports and workers. */
 export interface ServiceDeps {
   orm: MikroORM;
+  /** Raw queries on the same schema, for hot read paths. */
+  pool: pg.Pool;
   clock: Clock;
   logger: Logger;
   bus: EventBus | null;

@@ -1,5 +1,5 @@
 import type { Clock } from '@billing/clock';
-import { migrate, openOrm } from '@billing/db';
+import { migrate, openOrm, openPool } from '@billing/db';
 import { type EventBus, OutboxRelay } from '@billing/events';
 import { type RunningGrpcServer, startGrpcServer } from '@billing/grpc';
 import type { Logger } from '@billing/observability';
@@ -42,6 +42,7 @@ export async function startService(module: ServiceModule, options: StartServiceO
     entities: module.entities,
     migrations: module.migrations,
   });
+  const pool = openPool({ clientUrl: options.databaseUrl, schema: options.schema ?? module.name });
   const workers: BackgroundWorker[] = [];
   let server: RunningGrpcServer | undefined;
   try {
@@ -49,7 +50,7 @@ export async function startService(module: ServiceModule, options: StartServiceO
       const applied = await migrate(orm);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     }
-    const deps: ServiceDeps = { orm, clock: options.clock, logger, bus: options.bus };
+    const deps: ServiceDeps = { orm, pool, clock: options.clock, logger, bus: options.bus };
     let relay: OutboxRelay | null = null;
     if (module.publishesEvents && options.bus) {
       await options.bus.ensureStream(module.name);
@@ -85,12 +86,14 @@ export async function startService(module: ServiceModule, options: StartServiceO
       async stop() {
         await running.stop(5_000);
         for (const worker of workers.reverse()) await worker.stop();
+        await pool.end();
         await orm.close();
       },
     };
   } catch (error) {
     await server?.stop(0);
     for (const worker of workers.reverse()) await worker.stop().catch(() => {});
+    await pool.end();
     await orm.close();
     throw error;
   }

@@ -71,12 +71,26 @@ export function organizationJson(organization: OrganizationRow) {
   };
 }
 
-/** Parses one command's options and runs it; the result is printed as JSON by the caller. */
-export async function runAdminCommand(
-  command: string,
-  options: Options,
-  operations: AdminOperations,
-): Promise<unknown> {
+export const ADMIN_COMMANDS = [
+  'create-org',
+  'list-orgs',
+  'create-token',
+  'list-tokens',
+  'disable-token',
+  'set-rate-limit',
+] as const;
+
+export function isAdminCommand(name: string): name is (typeof ADMIN_COMMANDS)[number] {
+  return (ADMIN_COMMANDS as readonly string[]).includes(name);
+}
+
+type AdminRun = (operations: AdminOperations) => Promise<unknown>;
+
+/**
+ * Checks a command and its options without touching the database, so a typo is reported as such
+ * even when the database is down, and returns the command ready to run.
+ */
+export function parseAdminCommand(command: string, options: Options): AdminRun {
   switch (command) {
     case 'create-org': {
       const settings: Partial<OrganizationSettings> & { name: string } = { name: required(options, 'name') };
@@ -92,23 +106,42 @@ export async function runAdminCommand(
       if (paymentTerms !== undefined) settings.default_payment_terms = paymentTerms;
       if (collectionMethod !== undefined) settings.default_collection_method = collectionMethod;
       if (rateLimit !== undefined) settings.rate_limit_per_minute = rateLimit;
-      const { organization, token } = await operations.createOrganization(settings);
-      return { organization: organizationJson(organization), token };
+      return async (operations) => {
+        const { organization, token } = await operations.createOrganization(settings);
+        return { organization: organizationJson(organization), token };
+      };
     }
     case 'list-orgs':
-      return (await operations.listOrganizations()).map(organizationJson);
-    case 'create-token':
-      return operations.createApiToken(uuid(options, 'org'), text(options, 'name'));
-    case 'list-tokens':
-      return operations.listApiTokens(uuid(options, 'org'));
-    case 'disable-token':
-      return operations.disableApiToken(uuid(options, 'id'));
+      return async (operations) => (await operations.listOrganizations()).map(organizationJson);
+    case 'create-token': {
+      const organizationId = uuid(options, 'org');
+      const name = text(options, 'name');
+      return (operations) => operations.createApiToken(organizationId, name);
+    }
+    case 'list-tokens': {
+      const organizationId = uuid(options, 'org');
+      return (operations) => operations.listApiTokens(organizationId);
+    }
+    case 'disable-token': {
+      const apiUserId = uuid(options, 'id');
+      return (operations) => operations.disableApiToken(apiUserId);
+    }
     case 'set-rate-limit': {
+      const organizationId = uuid(options, 'org');
       const perMinute = integer(options, 'per-minute');
       if (perMinute === undefined) throw AppError.invalidField('per-minute', '--per-minute is required.');
-      return organizationJson(await operations.setRateLimit(uuid(options, 'org'), perMinute));
+      return async (operations) => organizationJson(await operations.setRateLimit(organizationId, perMinute));
     }
     default:
-      throw AppError.invalidField('command', `Unknown command "${command}".\n${ADMIN_USAGE}`);
+      throw AppError.invalidField('command', `Unknown command "${command}"; one of ${ADMIN_COMMANDS.join(', ')}.`);
   }
+}
+
+/** Parses one command's options and runs it; the result is printed as JSON by the caller. */
+export async function runAdminCommand(
+  command: string,
+  options: Options,
+  operations: AdminOperations,
+): Promise<unknown> {
+  return parseAdminCommand(command, options)(operations);
 }

@@ -65,23 +65,38 @@ export async function loadAccountViews(
       : Promise.resolve([]),
   ]);
   const resellerCodes = new Map(resellers.map((reseller) => [reseller.id, reseller.code]));
-  return rows.map((row) => {
-    const fields = accountFields(row);
-    return {
-      ...fields,
-      uuid: row.id,
-      reseller_code: row.reseller ? (resellerCodes.get(row.reseller) ?? '') : '',
-      display_name: displayName(fields),
-      created_date: row.created_at,
-      last_modified_date: row.updated_at,
-      eu_vat_status: euVatStatus(fields),
-      register_status: row.register_status ?? null,
-      industry: row.industry,
-      is_archived: row.is_archived,
-      recipients: recipients.filter((r) => r.account_id === row.id).map((r) => toRecipientView(r, row.code)),
-      payment_gateway_accounts: gatewayAccounts.filter((g) => g.account_id === row.id).map(toPaymentGatewayAccountView),
-    };
-  });
+  return rows.map((row) =>
+    toAccountView(
+      row,
+      recipients.filter((r) => r.account_id === row.id),
+      gatewayAccounts.filter((g) => g.account_id === row.id),
+      row.reseller ? (resellerCodes.get(row.reseller) ?? '') : '',
+    ),
+  );
+}
+
+/** An account row with its recipients, gateway accounts (both in order) and reseller's code. */
+export function toAccountView(
+  row: AccountRow,
+  recipients: RecipientRow[],
+  gatewayAccounts: PaymentGatewayAccountRow[],
+  resellerCode: string,
+): AccountView {
+  const fields = accountFields(row);
+  return {
+    ...fields,
+    uuid: row.id,
+    reseller_code: resellerCode,
+    display_name: displayName(fields),
+    created_date: row.created_at,
+    last_modified_date: row.updated_at,
+    eu_vat_status: euVatStatus(fields),
+    register_status: row.register_status ?? null,
+    industry: row.industry,
+    is_archived: row.is_archived,
+    recipients: recipients.map((recipient) => toRecipientView(recipient, row.code)),
+    payment_gateway_accounts: gatewayAccounts.map(toPaymentGatewayAccountView),
+  };
 }
 
 function accountFields(row: AccountRow): AccountFields {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiToken, newApiToken, tokenPrefix } from './api-token.js';
-import { ORGANIZATION_DEFAULTS, validateOrganization } from './organization.js';
+import { ORGANIZATION_DEFAULTS, validateOrganization, validateRateLimit } from './organization.js';
 
 describe('organization settings', () => {
   it('accepts the defaults of gaps.md §10', () => {
@@ -31,6 +31,25 @@ describe('organization settings', () => {
       'base_currency',
       'time_zone',
       'rate_limit_per_minute',
+    ]);
+  });
+
+  it('refuses whole numbers the integer columns cannot hold, naming the field', () => {
+    // Without this bound Postgres refuses the insert with an error that names no field.
+    expect(
+      validateOrganization({
+        ...ORGANIZATION_DEFAULTS,
+        name: 'Acme',
+        default_payment_terms: 2_147_483_648,
+        rate_limit_per_minute: 2_147_483_648,
+      }),
+    ).toEqual([
+      { field: 'default_payment_terms', description: 'Ensure this value is less than or equal to 2147483647.' },
+      { field: 'rate_limit_per_minute', description: 'Ensure this value is less than or equal to 2147483647.' },
+    ]);
+    expect(validateRateLimit(2_147_483_647)).toEqual([]);
+    expect(validateRateLimit(0)).toEqual([
+      { field: 'rate_limit_per_minute', description: 'Ensure this value is greater than or equal to 1.' },
     ]);
   });
 });

@@ -32,14 +32,25 @@ export function validateOrganization(settings: OrganizationSettings): FieldViola
   if (!isCurrencyCode(settings.base_currency))
     bad('base_currency', `"${settings.base_currency}" is not a valid choice.`);
   if (!isTimeZone(settings.time_zone)) bad('time_zone', `"${settings.time_zone}" is not a valid time zone.`);
-  if (!Number.isInteger(settings.default_payment_terms) || settings.default_payment_terms < 0) {
-    bad('default_payment_terms', 'Ensure this value is greater than or equal to 0.');
-  }
+  const terms = integerViolation(settings.default_payment_terms, 0);
+  if (terms) bad('default_payment_terms', terms);
   if (!(COLLECTION_METHODS as readonly string[]).includes(settings.default_collection_method)) {
     bad('default_collection_method', `"${settings.default_collection_method}" is not a valid choice.`);
   }
-  if (!Number.isInteger(settings.rate_limit_per_minute) || settings.rate_limit_per_minute < 1) {
-    bad('rate_limit_per_minute', 'Ensure this value is greater than or equal to 1.');
-  }
+  violations.push(...validateRateLimit(settings.rate_limit_per_minute));
   return violations;
+}
+
+/** Both are Postgres `integer` columns: a larger value would fail in the database, unnamed. */
+const MAX_INTEGER = 2_147_483_647;
+
+function integerViolation(value: number, min: number): string | undefined {
+  if (!Number.isInteger(value) || value < min) return `Ensure this value is greater than or equal to ${min}.`;
+  if (value > MAX_INTEGER) return `Ensure this value is less than or equal to ${MAX_INTEGER}.`;
+  return undefined;
+}
+
+export function validateRateLimit(perMinute: number): FieldViolation[] {
+  const problem = integerViolation(perMinute, 1);
+  return problem ? [{ field: 'rate_limit_per_minute', description: problem }] : [];
 }

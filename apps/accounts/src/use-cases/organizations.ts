@@ -7,9 +7,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiUserEntity, type ApiUserRow } from '../db/entities/api-user.entity.js';
 import { OrganizationEntity, type OrganizationRow } from '../db/entities/organization.entity.js';
 import { hashApiToken, newApiToken, tokenPrefix } from '../domain/api-token.js';
-import { ORGANIZATION_DEFAULTS, type OrganizationSettings, validateOrganization } from '../domain/organization.js';
+import {
+  ORGANIZATION_DEFAULTS,
+  type OrganizationSettings,
+  validateOrganization,
+  validateRateLimit,
+} from '../domain/organization.js';
 import { requireOrganization } from './change-transaction.js';
-import type { AccountsDeps } from './deps.js';
+import type { IdentityDeps } from './deps.js';
 
 /** Every API user has all permissions by default (spec: "The API USER has all permissions"). */
 export const ALL_PERMISSIONS = ['billing_read', 'billing_write'];
@@ -61,7 +66,7 @@ function issueToken(em: EntityManager, clock: Clock, organizationId: string, nam
 
 /** Creates an organization and its first API user; the token is returned once and never stored. */
 export async function createOrganization(
-  deps: AccountsDeps,
+  deps: IdentityDeps,
   settings: Partial<OrganizationSettings> & { name: string },
   apiUserName = 'API USER',
 ): Promise<{ organization: OrganizationRow; token: IssuedToken }> {
@@ -79,7 +84,7 @@ export async function createOrganization(
 }
 
 export async function createApiToken(
-  deps: AccountsDeps,
+  deps: IdentityDeps,
   organizationId: string,
   name = 'API USER',
 ): Promise<IssuedToken> {
@@ -92,7 +97,7 @@ export async function createApiToken(
   });
 }
 
-export async function listApiTokens(deps: AccountsDeps, organizationId: string): Promise<ApiTokenListing[]> {
+export async function listApiTokens(deps: IdentityDeps, organizationId: string): Promise<ApiTokenListing[]> {
   const em = deps.orm.em.fork();
   await requireOrganizationRow(em, organizationId);
   const users = await em.find(
@@ -109,7 +114,7 @@ export async function listApiTokens(deps: AccountsDeps, organizationId: string):
   }));
 }
 
-export async function disableApiToken(deps: AccountsDeps, apiUserId: string): Promise<ApiTokenListing> {
+export async function disableApiToken(deps: IdentityDeps, apiUserId: string): Promise<ApiTokenListing> {
   return inTransaction(deps.orm, async (em) => {
     const user = await em.findOne(ApiUserEntity, { id: apiUserId });
     if (!user) throw AppError.notFound(`No API token with id ${apiUserId}.`);
@@ -127,13 +132,12 @@ export async function disableApiToken(deps: AccountsDeps, apiUserId: string): Pr
 }
 
 export async function setRateLimit(
-  deps: AccountsDeps,
+  deps: IdentityDeps,
   organizationId: string,
   perMinute: number,
 ): Promise<OrganizationRow> {
-  if (!Number.isInteger(perMinute) || perMinute < 1) {
-    throw AppError.invalidField('rate_limit_per_minute', 'Ensure this value is greater than or equal to 1.');
-  }
+  const violations = validateRateLimit(perMinute);
+  if (violations.length > 0) throw AppError.invalid(violations);
   return inTransaction(deps.orm, async (em) => {
     const organization = await requireOrganizationRow(em, organizationId);
     organization.rate_limit_per_minute = perMinute;
@@ -145,11 +149,11 @@ export async function setRateLimit(
   });
 }
 
-export async function listOrganizations(deps: AccountsDeps): Promise<OrganizationRow[]> {
+export async function listOrganizations(deps: IdentityDeps): Promise<OrganizationRow[]> {
   return deps.orm.em.fork().find(OrganizationEntity, {}, { orderBy: { created_at: 'asc', id: 'asc' } });
 }
 
-export async function getOrganization(deps: AccountsDeps, context: RequestContext): Promise<OrganizationRow> {
+export async function getOrganization(deps: IdentityDeps, context: RequestContext): Promise<OrganizationRow> {
   return requireOrganizationRow(deps.orm.em.fork(), requireOrganization(context));
 }
 

@@ -1,5 +1,6 @@
+import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
-import { accountView, requireAccountByCode } from '../db/account-store.js';
+import { findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
 import { findAccountPage } from '../db/list-accounts-query.js';
 import type { AccountListFilter, PageSpec } from '../domain/account-list.js';
@@ -8,9 +9,9 @@ import { requireOrganization } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
 
 export async function getAccount(deps: AccountsDeps, context: RequestContext, code: string): Promise<AccountView> {
-  const organizationId = requireOrganization(context);
-  const em = deps.orm.em.fork();
-  return accountView(em, organizationId, await requireAccountByCode(em, organizationId, code));
+  const view = await findAccountViewByCode(deps.pool, requireOrganization(context), code);
+  if (!view) throw AppError.notFound();
+  return view;
 }
 
 export async function listAccounts(

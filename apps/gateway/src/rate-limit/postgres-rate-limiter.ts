@@ -8,6 +8,7 @@ import {
   type RateLimitHit,
   windowStartOf,
 } from './rate-limiter.js';
+import { limitReached, type Reservation, reservationSize, reserve, spend } from './reservation.js';
 
 export interface PostgresRateLimiterOptions {
   /** The gateway's own schema; tests pass a throwaway one. */
@@ -33,6 +34,8 @@ const TABLE = 'rate_limit_windows';
 export class PostgresRateLimiter implements RateLimiter {
   private readonly schemaName: string;
   private readonly table: string;
+  /** Blocks reserved in the store and not yet spent, per API user (see reservation.ts). */
+  private readonly reservations = new Map<string, Reservation>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -74,16 +77,27 @@ export class PostgresRateLimiter implements RateLimiter {
   }
 
   async hit({ key, limit, now }: RateLimitHit): Promise<RateLimitDecision> {
-    const result = await this.pool.query<{ hits: number }>(
-      `INSERT INTO ${this.table} AS counter (api_user_id, window_start, hits)
-       VALUES ($1, $2, 1)
-       ON CONFLICT (api_user_id, window_start) DO UPDATE SET hits = counter.hits + 1
-       RETURNING hits`,
-      [key, windowStartOf(now)],
-    );
+    const windowStart = windowStartOf(now).getTime();
+    const held = this.reservations.get(key);
+    const local = spend(held, windowStart);
+    if (local !== null) return decide(local, limit, now);
+    if (limitReached(held, windowStart, limit)) return decide(limit + 1, limit, now);
+
+    const size = reservationSize(limit);
+    const result = await this.pool.query<{ hits: number }>({
+      name: `rate-limit-hit:${this.schemaName}`,
+      text: `INSERT INTO ${this.table} AS counter (api_user_id, window_start, hits)
+             VALUES ($1, $2, $3)
+             ON CONFLICT (api_user_id, window_start) DO UPDATE SET hits = counter.hits + $3
+             RETURNING hits`,
+      values: [key, new Date(windowStart), size],
+    });
     const hits = result.rows[0]?.hits;
     if (hits === undefined) throw new Error('Rate limit counter upsert returned no row');
-    return decide(hits, limit, now);
+    const reservation = reserve(windowStart, hits, size, limit);
+    this.reservations.set(key, reservation);
+    // A block with nothing granted means the limit was already reached: this request is over it.
+    return decide(spend(reservation, windowStart) ?? reservation.base + 1, limit, now);
   }
 
   /**
@@ -92,6 +106,9 @@ export class PostgresRateLimiter implements RateLimiter {
    */
   async deleteExpiredWindows(now: Date): Promise<number> {
     const cutoff = new Date(windowStartOf(now).getTime() - RATE_LIMIT_WINDOW_MS);
+    for (const [key, reservation] of this.reservations) {
+      if (reservation.windowStart < cutoff.getTime()) this.reservations.delete(key);
+    }
     const result = await this.pool.query(`DELETE FROM ${this.table} WHERE window_start < $1`, [cutoff]);
     return result.rowCount ?? 0;
   }

@@ -130,6 +130,25 @@ describe('PostgresRateLimiter store', () => {
   });
   afterAll(() => database.drop());
 
+  it('reserves blocks for large limits and still grants exactly the limit across replicas', async () => {
+    // 2,000 a minute reserves 2 at a time; two replicas taking turns must let exactly 2,000 through.
+    const replicas = [1, 2].map(() => new PostgresRateLimiter(database.pool, { schema: database.schema }));
+    await replicas[0]!.ensureSchema();
+    const now = new Date(START);
+    let allowed = 0;
+    for (let i = 0; i < 2_100; i++) {
+      const decision = await replicas[i % 2]!.hit({ key: 'bulk-user', limit: 2_000, now });
+      if (decision.allowed) allowed += 1;
+    }
+    expect(allowed).toBe(2_000);
+    const { rows } = await database.pool.query(
+      `select hits from "${database.schema}".rate_limit_windows where api_user_id = 'bulk-user'`,
+    );
+    // Counted in blocks of 2; once a replica saw the limit reached it stops asking the store.
+    expect(rows[0].hits).toBeGreaterThanOrEqual(2_000);
+    expect(rows[0].hits).toBeLessThanOrEqual(2_004);
+  });
+
   it('creates its schema and table once, even when replicas start together', async () => {
     const limiters = [1, 2, 3, 4].map(() => new PostgresRateLimiter(database.pool, { schema: database.schema }));
 

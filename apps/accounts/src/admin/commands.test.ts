@@ -1,0 +1,149 @@
+/**
+ * The admin commands' option handling, without a database: which operation each command calls with
+ * which arguments, and which command lines are refused before any operation runs.
+ */
+import { describe, expect, it } from 'vitest';
+import type { OrganizationRow } from '../db/entities/organization.entity.js';
+import { type AdminOperations, parseAdminCommand, runAdminCommand } from './commands.js';
+
+const ORG_ID = '0d1f6c1e-5a55-4c2b-9a8e-3f1d2c4b5a69';
+const TOKEN_ID = '7b7e1c2a-0e0f-4d8c-8c3e-2f9a6b1d4e57';
+
+const organization: OrganizationRow = {
+  id: ORG_ID,
+  name: 'Acme',
+  country: 'SE',
+  base_currency: 'SEK',
+  time_zone: 'Europe/Stockholm',
+  default_payment_terms: 30,
+  default_collection_method: 'invoice',
+  rate_limit_per_minute: 120,
+  features: [],
+  created_at: new Date('2026-01-15T09:00:00Z'),
+};
+
+const ORGANIZATION_JSON = {
+  id: ORG_ID,
+  name: 'Acme',
+  country: 'SE',
+  base_currency: 'SEK',
+  time_zone: 'Europe/Stockholm',
+  default_payment_terms: 30,
+  default_collection_method: 'invoice',
+  rate_limit_per_minute: 120,
+  created_at: '2026-01-15T09:00:00.000Z',
+};
+
+/** Operations that record their calls and answer with fixed rows. */
+function recordingOperations() {
+  const calls: Array<[string, ...unknown[]]> = [];
+  const token = { id: TOKEN_ID, name: 'API USER', token: 'a'.repeat(40), organization_id: ORG_ID };
+  const listing = { id: TOKEN_ID, name: 'API USER', token_prefix: 'aaaaaa', created_at: '', disabled_at: null };
+  const record = <T>(call: [string, ...unknown[]], result: T): T => {
+    calls.push(call);
+    return result;
+  };
+  const operations: AdminOperations = {
+    createOrganization: async (settings) => record(['createOrganization', settings], { organization, token }),
+    listOrganizations: async () => record(['listOrganizations'], [organization]),
+    createApiToken: async (id, name) => record(['createApiToken', id, name], token),
+    listApiTokens: async (id) => record(['listApiTokens', id], [listing]),
+    disableApiToken: async (id) => record(['disableApiToken', id], listing),
+    setRateLimit: async (id, perMinute) => record(['setRateLimit', id, perMinute], organization),
+  };
+
+  return { calls, operations, token, listing };
+}
+
+describe('admin commands', () => {
+  it('create-org passes only the settings given, leaving the rest to the defaults', async () => {
+    const { calls, operations, token } = recordingOperations();
+    expect(await runAdminCommand('create-org', { name: 'Acme' }, operations)).toEqual({
+      organization: ORGANIZATION_JSON,
+      token,
+    });
+    expect(calls).toEqual([['createOrganization', { name: 'Acme' }]]);
+  });
+
+  it('create-org maps every option to its organization setting', async () => {
+    const { calls, operations } = recordingOperations();
+    const options = {
+      name: 'Acme',
+      country: 'SE',
+      currency: 'SEK',
+      'time-zone': 'Europe/Stockholm',
+      'payment-terms': '30',
+      'collection-method': 'invoice',
+      'rate-limit': '120',
+    };
+    await runAdminCommand('create-org', options, operations);
+    expect(calls).toEqual([
+      [
+        'createOrganization',
+        {
+          name: 'Acme',
+          country: 'SE',
+          base_currency: 'SEK',
+          time_zone: 'Europe/Stockholm',
+          default_payment_terms: 30,
+          default_collection_method: 'invoice',
+          rate_limit_per_minute: 120,
+        },
+      ],
+    ]);
+  });
+
+  it('the token commands and set-rate-limit call their operation with the parsed options', async () => {
+    const { calls, operations, token, listing } = recordingOperations();
+    expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([ORGANIZATION_JSON]);
+    expect(await runAdminCommand('create-token', { org: ORG_ID, name: 'CI' }, operations)).toEqual(token);
+    expect(await runAdminCommand('list-tokens', { org: ORG_ID }, operations)).toEqual([listing]);
+    expect(await runAdminCommand('disable-token', { id: TOKEN_ID }, operations)).toEqual(listing);
+    expect(await runAdminCommand('set-rate-limit', { org: ORG_ID, 'per-minute': '120' }, operations)).toEqual(
+      ORGANIZATION_JSON,
+    );
+    expect(calls).toEqual([
+      ['listOrganizations'],
+      ['createApiToken', ORG_ID, 'CI'],
+      ['listApiTokens', ORG_ID],
+      ['disableApiToken', TOKEN_ID],
+      ['setRateLimit', ORG_ID, 120],
+    ]);
+  });
+
+  it.each([
+    ['create-org', {}, 'name', '--name is required.'],
+    ['create-org', { name: '' }, 'name', '--name is required.'],
+    ['create-org', { name: 'Acme', 'rate-limit': 'fast' }, 'rate-limit', '--rate-limit must be a whole number.'],
+    [
+      'create-org',
+      { name: 'Acme', 'payment-terms': '1.5' },
+      'payment-terms',
+      '--payment-terms must be a whole number.',
+    ],
+    ['create-token', {}, 'org', '--org is required.'],
+    ['create-token', { org: 'acme' }, 'org', '--org must be a UUID.'],
+    ['list-tokens', { org: `${ORG_ID}x` }, 'org', '--org must be a UUID.'],
+    ['disable-token', { id: '42' }, 'id', '--id must be a UUID.'],
+    ['set-rate-limit', { org: ORG_ID }, 'per-minute', '--per-minute is required.'],
+    ['set-rate-limit', { 'per-minute': '5' }, 'org', '--org is required.'],
+  ])('%s %j is refused before any operation: %s', (command, options, field, description) => {
+    expect(() => parseAdminCommand(command, options)).toThrow(
+      expect.objectContaining({ reason: 'VALIDATION_FAILED', fieldViolations: [{ field, description }] }),
+    );
+  });
+
+  it('an unknown command is refused, naming the known ones', () => {
+    expect(() => parseAdminCommand('drop-org', {})).toThrow(
+      expect.objectContaining({
+        fieldViolations: [
+          {
+            field: 'command',
+            description:
+              'Unknown command "drop-org"; one of create-org, list-orgs, create-token, list-tokens, disable-token, set-rate-limit.',
+          },
+        ],
+      }),
+    );
+  });
+});

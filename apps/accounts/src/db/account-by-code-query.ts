@@ -1,0 +1,44 @@
+import type pg from 'pg';
+import type { AccountView } from '../domain/account-view.js';
+import { toAccountView } from './account-views.js';
+import type { AccountRow } from './entities/account.entity.js';
+import type { PaymentGatewayAccountRow } from './entities/payment-gateway-account.entity.js';
+import type { RecipientRow } from './entities/recipient.entity.js';
+
+/**
+ * GET /accounts/{code}/ is the hottest read of the API, so it is one prepared statement on the raw
+ * pool: the account, its recipients and gateway accounts (as JSON arrays, in their order) and its
+ * reseller's code, in one round trip and without entity hydration. Same rows, same view as the ORM
+ * path (loadAccountViews).
+ */
+const ACCOUNT_BY_CODE = `
+select a.*,
+       coalesce(reseller.code, '') as reseller_code,
+       coalesce((select json_agg(r order by r.created_at, r.id) from recipient r
+                  where r.organization_id = a.organization_id and r.account_id = a.id), '[]') as recipient_rows,
+       coalesce((select json_agg(g order by g.position) from payment_gateway_account g
+                  where g.organization_id = a.organization_id and g.account_id = a.id), '[]') as gateway_rows
+  from account a
+  left join account reseller on reseller.organization_id = a.organization_id and reseller.id = a.reseller
+ where a.organization_id = $1 and a.code = $2`;
+
+interface AccountByCodeRow extends AccountRow {
+  reseller_code: string;
+  recipient_rows: RecipientRow[];
+  gateway_rows: PaymentGatewayAccountRow[];
+}
+
+export async function findAccountViewByCode(
+  pool: pg.Pool,
+  organizationId: string,
+  code: string,
+): Promise<AccountView | null> {
+  const result = await pool.query<AccountByCodeRow>({
+    name: 'account-by-code',
+    text: ACCOUNT_BY_CODE,
+    values: [organizationId, code],
+  });
+  const row = result.rows[0];
+  if (!row) return null;
+  return toAccountView(row, row.recipient_rows, row.gateway_rows, row.reseller_code);
+}

@@ -1,0 +1,92 @@
+/**
+ * The all-in-one runner with NATS_URL: the accounts service's outbox is relayed to JetStream, so a
+ * consumer outside the process reads the account events of a change made through the REST API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeEnvelope, JetStreamBus, streamNameFor } from '@billing/events';
+import { testNatsUrl, uniqueName, waitFor } from '@billing/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type LocalPlatform, startLocalPlatform } from '../src/local-platform.js';
+import { createDedicatedDatabase, type DedicatedDatabase } from './support/dedicated-database.js';
+import { accountRoundTrip } from './support/rest-client.js';
+
+interface SeenEvent {
+  subject: string;
+  event_type: string;
+  organization_id: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  payload_type: string;
+}
+
+const durable = uniqueName('local_platform');
+let database: DedicatedDatabase;
+let dataDir: string;
+let platform: LocalPlatform;
+let bus: JetStreamBus;
+let consumer: { stop(): Promise<void> } | undefined;
+/** Events of every organization on the shared server; each test filters by its own. */
+const seen: SeenEvent[] = [];
+
+beforeAll(async () => {
+  database = await createDedicatedDatabase('billing_local_nats');
+  dataDir = mkdtempSync(join(tmpdir(), 'billing-local-nats-'));
+  platform = await startLocalPlatform({
+    databaseUrl: database.url,
+    natsUrl: testNatsUrl(),
+    gatewayPort: 0,
+    logLevel: 'silent',
+    dataDir,
+  });
+  // The platform has ensured the ACCOUNTS stream by now; a fresh durable reads it from the start.
+  bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: durable });
+  consumer = await bus.consume({
+    stream: streamNameFor('accounts'),
+    durable,
+    filterSubject: 'accounts.>',
+    handler: async (message) => {
+      const { event_type, organization_id, aggregate_type, aggregate_id, payload_type } = decodeEnvelope(message.data);
+      seen.push({ subject: message.subject, event_type, organization_id, aggregate_type, aggregate_id, payload_type });
+      await message.ack();
+    },
+  });
+});
+
+afterAll(async () => {
+  await consumer?.stop();
+  await bus?.close();
+  await platform?.stop();
+  await database?.drop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // The durable would otherwise stay on the shared server forever.
+  const nc = await connect({ servers: testNatsUrl() });
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.consumers.delete(streamNameFor('accounts'), durable).catch(() => false);
+  } finally {
+    await nc.close();
+  }
+});
+
+it('publishes the account.created event of a REST write to JetStream stream ACCOUNTS', async () => {
+  const { organizationId, token } = await platform.createOrganization({ name: 'Events ApS' });
+  const { created } = await accountRoundTrip(platform.gatewayUrl, token, 'nats-1');
+  expect(created.status).toBe(201);
+
+  const ofOrganization = () => seen.filter((event) => event.organization_id === organizationId);
+  await waitFor(() => ofOrganization().length > 0, { timeoutMs: 15_000, description: 'account.created on JetStream' });
+  expect(ofOrganization()).toEqual([
+    {
+      subject: 'accounts.account.created',
+      event_type: 'account.created',
+      organization_id: organizationId,
+      aggregate_type: 'account',
+      aggregate_id: created.body.uuid,
+      payload_type: 'billing.events.v1.AccountChanged',
+    },
+  ]);
+});

@@ -1,0 +1,158 @@
+/**
+ * The production shape: the accounts service and the gateway as separate processes, each started
+ * from its built entry point and configured only by environment, talking over gRPC; an operator
+ * creates the organization with the admin CLI. SIGTERM stops each with exit status 0, and a bad
+ * environment stops a service at once with a message naming the variable.
+ */
+import { createTestSchema, type TestSchema, testDatabaseUrl, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  type ChildHandle,
+  ENTRY_POINTS,
+  exitWithin,
+  runEntryPoint,
+  startEntryPoint,
+} from './support/entry-points.js';
+import { freePort } from './support/ports.js';
+import { accountInput, restClient } from './support/rest-client.js';
+
+/** A graceful stop drains gRPC calls (up to 5 s when busy); an idle process needs far less. */
+const STOP_WITHIN_MS = 5_000;
+
+let accountsSchema: TestSchema;
+let gatewaySchema: TestSchema;
+let accounts: ChildHandle | undefined;
+let gateway: ChildHandle | undefined;
+let gatewayUrl: string;
+/** PGAPPNAME tags every database connection of a process, so a test can find and cut them. */
+const applicationNames = { accounts: uniqueName('accounts_process'), gateway: uniqueName('gateway_process') };
+
+/** What a PostgreSQL restart or failover does to a running service: its connections are cut. */
+async function terminateConnections(names: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'select count(pg_terminate_backend(pid))::int as terminated from pg_stat_activity where application_name = any($1)',
+      [names],
+    );
+    return rows[0].terminated;
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  accountsSchema = await createTestSchema('accounts');
+  gatewaySchema = await createTestSchema('gateway');
+  const grpcPort = await freePort();
+  const httpPort = await freePort();
+  accounts = startEntryPoint(ENTRY_POINTS.accounts, {
+    DATABASE_URL: accountsSchema.databaseUrl,
+    DB_SCHEMA: accountsSchema.schema,
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(grpcPort),
+    LOG_LEVEL: 'warn',
+    PGAPPNAME: applicationNames.accounts,
+  });
+  gateway = startEntryPoint(ENTRY_POINTS.gateway, {
+    DATABASE_URL: gatewaySchema.databaseUrl,
+    DB_SCHEMA: gatewaySchema.schema,
+    HOST: '127.0.0.1',
+    PORT: String(httpPort),
+    ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
+    LOG_LEVEL: 'warn',
+    PGAPPNAME: applicationNames.gateway,
+  });
+  gatewayUrl = `http://127.0.0.1:${httpPort}`;
+});
+
+afterAll(async () => {
+  // Only if a test failed before stopping them: nothing may outlive the suite.
+  for (const handle of [gateway, accounts]) {
+    if (handle && !handle.exited()) {
+      handle.child.kill('SIGKILL');
+      await handle.exit;
+    }
+  }
+  await accountsSchema?.drop();
+  await gatewaySchema?.drop();
+});
+
+describe('accounts and gateway as separate processes', () => {
+  let token: string;
+
+  it('an organization made with the admin CLI can POST and GET an account through the gateway process', async () => {
+    const created = await runEntryPoint(ENTRY_POINTS.admin, ['create-org', '--name', 'Standalone ApS'], {
+      DATABASE_URL: accountsSchema.databaseUrl,
+      DB_SCHEMA: accountsSchema.schema,
+    });
+    expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: '' });
+    token = JSON.parse(created.stdout).token.token;
+    const api = restClient(gatewayUrl, token);
+
+    // Bounded wait for both processes to be up; a process that died ends the wait at once.
+    const ready = await waitFor(
+      async () => {
+        if (accounts!.exited() || gateway!.exited()) return 'a process exited';
+        return (await api.get('/api/v1/accounts/')).status === 200 && 'ready';
+      },
+      { timeoutMs: 30_000, intervalMs: 100, description: 'the gateway and accounts processes to serve' },
+    );
+    expect(ready, `accounts:\n${accounts!.output()}\ngateway:\n${gateway!.output()}`).toBe('ready');
+
+    const posted = await api.post('/api/v1/accounts/', accountInput('standalone-1'));
+    expect(posted.status).toBe(201);
+    expect(posted.body).toMatchObject(accountInput('standalone-1'));
+    expect(await api.get('/api/v1/accounts/standalone-1/')).toEqual({ status: 200, body: posted.body });
+  });
+
+  it('both survive their database connections being cut, and serve again on fresh ones', async () => {
+    // Idle pooled connections are among those cut: an unhandled pool 'error' event would kill the process.
+    expect(await terminateConnections(Object.values(applicationNames))).toBeGreaterThan(1);
+    const api = restClient(gatewayUrl, token);
+    const served = await waitFor(
+      async () => {
+        if (accounts!.exited() || gateway!.exited()) return 'a process exited';
+        return (await api.get('/api/v1/accounts/standalone-1/')).status === 200 && 'served';
+      },
+      { timeoutMs: 10_000, intervalMs: 100, description: 'a request served after the connections were cut' },
+    );
+    expect(served, `accounts:\n${accounts!.output()}\ngateway:\n${gateway!.output()}`).toBe('served');
+  });
+
+  it('SIGTERM stops the gateway and then the accounts service, each with exit status 0', async () => {
+    for (const handle of [gateway!, accounts!]) {
+      expect(handle.exited(), handle.output()).toBeNull();
+      handle.child.kill('SIGTERM');
+      expect(await exitWithin(handle, STOP_WITHIN_MS), handle.output()).toEqual({ code: 0, signal: null });
+    }
+    // Gone for real: the gateway's port no longer answers.
+    await expect(fetch(`${gatewayUrl}/api/v1/accounts/`)).rejects.toThrow();
+  });
+});
+
+describe('a bad environment', () => {
+  it.each([
+    [
+      'accounts without DATABASE_URL',
+      ENTRY_POINTS.accounts,
+      { NATS_URL: testNatsUrl() },
+      'accounts: invalid configuration\n  DATABASE_URL: required, but not set\n',
+    ],
+    [
+      'the gateway with a DATABASE_URL that is not PostgreSQL',
+      ENTRY_POINTS.gateway,
+      { DATABASE_URL: 'mysql://root@127.0.0.1/billing' },
+      'gateway: invalid configuration\n  DATABASE_URL: Invalid URL\n',
+    ],
+  ])('%s: exits 1 at once, printing which variable is wrong', async (_, script, env, message) => {
+    const handle = startEntryPoint(script, env);
+    expect(await exitWithin(handle, 10_000)).toEqual({ code: 1, signal: null });
+    expect(handle.stderr()).toBe(message);
+  });
+});

@@ -1,0 +1,97 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** The built entry points, as a container image runs them. */
+export const ENTRY_POINTS = {
+  accounts: `${ROOT}apps/accounts/dist/main.js`,
+  gateway: `${ROOT}apps/gateway/dist/main.js`,
+  admin: `${ROOT}apps/accounts/dist/admin/cli.js`,
+} as const;
+
+/** These tests run what was built; a missing build is a failure to fix, never a reason to skip. */
+export function assertBuilt(): void {
+  const missing = Object.values(ENTRY_POINTS).filter((path) => !existsSync(path));
+  if (missing.length > 0) {
+    throw new Error(`Not built: ${missing.join(', ')}. Run \`npx nx run-many -t build\` before these tests.`);
+  }
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ChildHandle {
+  child: ChildProcess;
+  /** Everything it wrote so far (stdout and stderr interleaved), for failure messages. */
+  output(): string;
+  stderr(): string;
+  /** Resolves when it has exited; null while it runs. */
+  exit: Promise<Exit>;
+  exited(): Exit | null;
+}
+
+/**
+ * Starts an entry point configured only by `env` (plus PATH), with `process.execPath`: the Node
+ * running vitest (the workspace's Node 24), not whatever `node` is first on PATH.
+ */
+export function startEntryPoint(script: string, env: Record<string, string>, args: string[] = []): ChildHandle {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
+  let result: Exit | null = null;
+  const exit = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      result = { code, signal };
+      resolve(result);
+    });
+  });
+  return { child, output: () => output, stderr: () => stderr, exit, exited: () => result };
+}
+
+/** Waits for an exit, at most `timeoutMs`; a process that overstays is killed and reported. */
+export async function exitWithin(handle: ChildHandle, timeoutMs: number): Promise<Exit> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const outcome = await Promise.race([handle.exit, timeout]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    handle.child.kill('SIGKILL');
+    throw new Error(`still running after ${timeoutMs} ms; output:\n${handle.output()}`);
+  }
+  return outcome;
+}
+
+/** Runs a command to completion (the admin CLI) and returns its status and output. */
+export function runEntryPoint(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
+  });
+}
