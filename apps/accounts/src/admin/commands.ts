@@ -1,6 +1,6 @@
 import { AppError } from '@billing/errors';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
-import type { OrganizationSettings } from '../domain/organization.js';
+import { type OrganizationSettings, organizationSettingsOf } from '../domain/organization.js';
 import type { ApiTokenListing, IssuedToken } from '../use-cases/organizations.js';
 
 export const ADMIN_USAGE = `usage: npm run admin -- <command> [options]
@@ -58,17 +58,7 @@ function integer(options: Options, name: string): number | undefined {
 }
 
 export function organizationJson(organization: OrganizationRow) {
-  return {
-    id: organization.id,
-    name: organization.name,
-    country: organization.country,
-    base_currency: organization.base_currency,
-    time_zone: organization.time_zone,
-    default_payment_terms: organization.default_payment_terms,
-    default_collection_method: organization.default_collection_method,
-    rate_limit_per_minute: organization.rate_limit_per_minute,
-    created_at: organization.created_at.toISOString(),
-  };
+  return { ...organizationSettingsOf(organization), created_at: organization.created_at.toISOString() };
 }
 
 export const ADMIN_COMMANDS = [

@@ -54,3 +54,19 @@ export function validateRateLimit(perMinute: number): FieldViolation[] {
   const problem = integerViolation(perMinute, 1);
   return problem ? [{ field: 'rate_limit_per_minute', description: problem }] : [];
 }
+
+/** An organization's identity and settings, as every reader of it (gRPC, admin CLI) shows them. */
+export function organizationSettingsOf(
+  organization: OrganizationSettings & { id: string },
+): Omit<OrganizationSettings, 'features'> & { id: string } {
+  return {
+    id: organization.id,
+    name: organization.name,
+    country: organization.country,
+    base_currency: organization.base_currency,
+    time_zone: organization.time_zone,
+    default_payment_terms: organization.default_payment_terms,
+    default_collection_method: organization.default_collection_method,
+    rate_limit_per_minute: organization.rate_limit_per_minute,
+  };
+}

@@ -1,5 +1,6 @@
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { accountsV1 } from '@billing/proto';
+import { organizationSettingsOf } from '../domain/organization.js';
 import { authenticate } from '../use-cases/authenticate.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
 import { getOrganization } from '../use-cases/organizations.js';
@@ -19,17 +20,7 @@ export function identityService(deps: AccountsDeps): GrpcService {
     getOrganization: async (_request, context) => {
       const organization = await getOrganization(deps, context);
       return {
-        organization: {
-          id: organization.id,
-          name: organization.name,
-          country: organization.country,
-          base_currency: organization.base_currency,
-          time_zone: organization.time_zone,
-          default_payment_terms: organization.default_payment_terms,
-          default_collection_method: organization.default_collection_method,
-          rate_limit_per_minute: organization.rate_limit_per_minute,
-          features: organization.features,
-        },
+        organization: { ...organizationSettingsOf(organization), features: organization.features },
       };
     },
   });
