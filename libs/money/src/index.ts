@@ -1,0 +1,14 @@
+export {
+  type CurrencyCode,
+  currencyDecimals,
+  Decimal,
+  formatAmount,
+  formatExact,
+  InvalidAmountError,
+  isDecimalString,
+  MoneyDecimal,
+  money,
+  parseAmount,
+  roundToMinorUnit,
+  sum,
+} from './money.js';
