@@ -10,6 +10,7 @@ const gatewayEnv = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: port(8000),
   ACCOUNTS_ADDRESS: z.string().min(1).default('accounts:50051'),
+  SUBSCRIPTIONS_ADDRESS: z.string().min(1).default('subscriptions:50052'),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000),
   TRUST_PROXY: z

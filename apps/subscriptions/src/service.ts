@@ -1,16 +1,18 @@
 import type { ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { catalogService } from './grpc/catalog-service.js';
 
 /**
- * The subscriptions service. It owns the `subscriptions` schema and answers the gRPC health check; its
- * capability arrives with its own issue (see docs/architecture.md).
+ * The subscriptions service. It owns the `subscriptions` schema: the catalog (plans and plan
+ * terms) now; contracts, subscriptions and the renewal engine arrive with the rest of issue 3
+ * (see docs/architecture.md).
  */
 export const subscriptionsModule: ServiceModule = {
   name: 'subscriptions',
   defaultGrpcPort: 50052,
   entities: subscriptionsEntities,
   migrations,
-  publishesEvents: false,
-  grpcServices: () => [],
+  publishesEvents: true,
+  grpcServices: (deps) => [catalogService(deps)],
 };

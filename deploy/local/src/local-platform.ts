@@ -83,7 +83,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       host: options.gatewayHost ?? '127.0.0.1',
       port: options.gatewayPort ?? 0,
       databaseUrl,
-      services: { accounts: services.get('accounts')!.address },
+      services: {
+        accounts: services.get('accounts')!.address,
+        subscriptions: services.get('subscriptions')!.address,
+      },
       clock,
       logger: createLogger('gateway', logLevel),
     });

@@ -2,7 +2,9 @@
 export * as accountsV1 from './gen/billing/accounts/v1/accounts.js';
 export * as commonV1 from './gen/billing/common/v1/common.js';
 export * as accountEventsV1 from './gen/billing/events/v1/accounts.js';
+export * as catalogEventsV1 from './gen/billing/events/v1/catalog.js';
 export * as eventsV1 from './gen/billing/events/v1/envelope.js';
+export * as catalogV1 from './gen/billing/subscriptions/v1/catalog.js';
 export * as protobufAny from './gen/google/protobuf/any.js';
 export * as rpcStatus from './gen/google/rpc/status.js';
 export * as healthV1 from './gen/grpc/health/v1/health.js';

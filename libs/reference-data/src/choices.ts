@@ -22,3 +22,10 @@ export const RESELLER_BILLING_GROUPINGS = [
 
 export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
 export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
+
+/** Plans and plan terms (gaps.md §5). */
+export const VAT_TYPES = ['physical', 'services', 'unknown'] as const;
+export const INTERVAL_TYPES = ['day', 'week', 'month', 'year'] as const;
+
+export type VatType = (typeof VAT_TYPES)[number];
+export type IntervalType = (typeof INTERVAL_TYPES)[number];

@@ -1,11 +1,6 @@
+import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import {
-  ACCOUNT_ORDERING,
-  type AccountListFilter,
-  DEFAULT_ACCOUNT_ORDERING,
-  type PageSpec,
-  resolveOrdering,
-} from '../domain/account-list.js';
+import { ACCOUNT_ORDERING, type AccountListFilter, DEFAULT_ACCOUNT_ORDERING } from '../domain/account-list.js';
 import { AccountEntity, type AccountRow } from './entities/account.entity.js';
 import {
   AccountBillingSummaryEntity,

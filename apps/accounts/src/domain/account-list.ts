@@ -24,12 +24,6 @@ export interface AccountListFilter {
   registered_for_direct_debit?: boolean;
 }
 
-export interface PageSpec {
-  page: number;
-  pageSize: number;
-  ordering: string;
-}
-
 /** Orderable fields of the account list (REST name → column); the default is oldest first. */
 export const ACCOUNT_ORDERING: Readonly<Record<string, string>> = {
   code: 'code',
@@ -40,16 +34,3 @@ export const ACCOUNT_ORDERING: Readonly<Record<string, string>> = {
 };
 
 export const DEFAULT_ACCOUNT_ORDERING = 'created_date';
-
-/** `-created_date` → { column: 'created_at', direction: 'desc' }; unknown names fall back to the default. */
-export function resolveOrdering(
-  ordering: string,
-  whitelist: Readonly<Record<string, string>>,
-  fallback: string,
-): { column: string; direction: 'asc' | 'desc' } {
-  const descending = ordering.startsWith('-');
-  const name = descending ? ordering.slice(1) : ordering;
-  const column = whitelist[name];
-  if (column) return { column, direction: descending ? 'desc' : 'asc' };
-  return resolveOrdering(fallback, whitelist, fallback);
-}

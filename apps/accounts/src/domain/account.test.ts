@@ -1,3 +1,4 @@
+import { applyWrite, type Write } from '@billing/domain-kit';
 import { describe, expect, it } from 'vitest';
 import {
   ACCOUNT_DEFAULTS,
@@ -7,7 +8,6 @@ import {
   effectiveType,
   euVatStatus,
 } from './account.js';
-import { applyWrite, type Write } from './apply-write.js';
 
 const required = {
   code: 'acme',

@@ -1,5 +1,5 @@
+import type { WritableShape } from '@billing/domain-kit';
 import { isEuCountry } from '@billing/reference-data';
-import type { WritableShape } from './apply-write.js';
 
 /**
  * An account as the accounts service keeps it. Field names are the REST contract's (snake_case):

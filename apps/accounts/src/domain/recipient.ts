@@ -1,4 +1,4 @@
-import type { WritableShape } from './apply-write.js';
+import type { WritableShape } from '@billing/domain-kit';
 
 export interface RecipientFields {
   account: string;

@@ -1,7 +1,7 @@
+import type { Write } from '@billing/domain-kit';
 import type { accountsV1 } from '@billing/proto';
 import type { AccountFieldName, AccountFields } from '../domain/account.js';
 import type { AccountView, PaymentGatewayAccountView, RecipientView } from '../domain/account-view.js';
-import type { Write } from '../domain/apply-write.js';
 import type { RecipientFields } from '../domain/recipient.js';
 
 /** proto optional fields are `undefined` when unset; the domain says null. */

@@ -1,3 +1,4 @@
+import { pageSpec } from '@billing/domain-kit';
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { accountsV1 } from '@billing/proto';
 import type { AccountListFilter } from '../domain/account-list.js';
@@ -21,7 +22,6 @@ import {
   recipientMessage,
   recipientWrite,
 } from './account-mapper.js';
-import { pageSpec } from './page.js';
 
 /** Transport only: decode, call the use case, encode. */
 export function accountsService(deps: AccountsDeps): GrpcService {

@@ -1,8 +1,8 @@
+import { applyWrite, type Write, type WriteMode } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import { codeTaken } from '../db/account-store.js';
 import type { AccountFields } from '../domain/account.js';
 import { ACCOUNT_SHAPE } from '../domain/account.js';
-import { applyWrite, type Write, type WriteMode } from '../domain/apply-write.js';
 import type { ChangeScope } from './change-transaction.js';
 import { resolveReseller } from './resolve-reseller.js';
 

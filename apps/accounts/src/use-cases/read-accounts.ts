@@ -1,9 +1,10 @@
+import type { PageSpec } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
 import { findAccountPage } from '../db/list-accounts-query.js';
-import type { AccountListFilter, PageSpec } from '../domain/account-list.js';
+import type { AccountListFilter } from '../domain/account-list.js';
 import type { AccountView } from '../domain/account-view.js';
 import { requireOrganization } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';

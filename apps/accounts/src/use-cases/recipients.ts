@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -6,10 +7,7 @@ import { accountView, findAccountById } from '../db/account-store.js';
 import { toRecipientView } from '../db/account-views.js';
 import { AccountEntity } from '../db/entities/account.entity.js';
 import { RecipientEntity, type RecipientRow } from '../db/entities/recipient.entity.js';
-import type { PageSpec } from '../domain/account-list.js';
-import { resolveOrdering } from '../domain/account-list.js';
 import type { RecipientView } from '../domain/account-view.js';
-import { applyWrite, type Write } from '../domain/apply-write.js';
 import { RECIPIENT_SHAPE, type RecipientFields } from '../domain/recipient.js';
 import { publishAccountEvent } from '../events/account-events.js';
 import { type ChangeScope, requireOrganization, runChange } from './change-transaction.js';

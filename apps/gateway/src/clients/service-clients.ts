@@ -1,27 +1,32 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1 } from '@billing/proto';
+import { accountsV1, catalogV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
   accounts: string;
+  subscriptions: string;
 }
 
 /** The gateway's only way to data: one gRPC client per service. */
 export interface ServiceClients {
   accounts: GrpcClient<typeof accountsV1.AccountsServiceService>;
   identity: GrpcClient<typeof accountsV1.IdentityServiceService>;
+  catalog: GrpcClient<typeof catalogV1.CatalogServiceService>;
   close(): void;
 }
 
 export function connectServiceClients(addresses: ServiceAddresses, defaultDeadlineMs = 5_000): ServiceClients {
   const accounts = createGrpcClient(accountsV1.AccountsServiceClient, addresses.accounts, { defaultDeadlineMs });
   const identity = createGrpcClient(accountsV1.IdentityServiceClient, addresses.accounts, { defaultDeadlineMs });
+  const catalog = createGrpcClient(catalogV1.CatalogServiceClient, addresses.subscriptions, { defaultDeadlineMs });
   return {
     accounts,
     identity,
+    catalog,
     close() {
       accounts.close();
       identity.close();
+      catalog.close();
     },
   };
 }

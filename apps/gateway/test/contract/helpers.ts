@@ -226,3 +226,74 @@ export function pathOf(absoluteUrl: string): string {
 export function sortBy<T extends Json>(items: T[], key: string): T[] {
   return [...items].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
 }
+
+export const PLANS = '/api/v1/plans/';
+export const PLANTERMS = '/api/v1/planterms/';
+export const planPath = (uuid: string): string => `${PLANS}${uuid}/`;
+export const planTermsPath = (uuid: string): string => `${PLANTERMS}${uuid}/`;
+
+/** A valid plan create body. */
+export function planInput(code: string = uniqueCode('plan'), overrides: Json = {}): Json {
+  return { name: 'Pro', code, collect_vat: true, vat_type: 'services', ...overrides };
+}
+
+/** The whole plan the API must return for `input` (a create body). */
+export function expectedPlan(input: Json, overrides: Json = {}): Json {
+  return {
+    uuid: expect.stringMatching(UUID_PATTERN),
+    name: input.name,
+    code: input.code,
+    description: input.description ?? '',
+    collect_vat: input.collect_vat,
+    vat_type: input.vat_type,
+    planterms_set: [],
+    model: 'plan',
+    schema: expect.stringMatching(SCHEMA_PATTERN),
+    ...overrides,
+  };
+}
+
+export async function createPlan(api: ApiClient, code: string = uniqueCode('plan'), overrides: Json = {}) {
+  const response = await api.post(PLANS, planInput(code, overrides));
+  expectStatus(response, 201);
+  return response.body;
+}
+
+/** A valid plan terms create body for `planUuid`: monthly, forward-charging, 100.00 DKK. */
+export function planTermsInput(planUuid: string, overrides: Json = {}): Json {
+  return {
+    plan: planUuid,
+    code: uniqueCode('terms'),
+    interval_type: 'month',
+    interval_count: 1,
+    price: '100.00',
+    currency: 'DKK',
+    backwards_charging: false,
+    ...overrides,
+  };
+}
+
+/** The plan terms the API must return for `input`; `price` as the API normalises it. */
+export function expectedPlanTerms(input: Json, overrides: Json = {}): Json {
+  return {
+    uuid: expect.stringMatching(UUID_PATTERN),
+    plan: input.plan,
+    code: input.code,
+    interval_type: input.interval_type,
+    interval_count: input.interval_count,
+    price: input.price,
+    currency: input.currency,
+    backwards_charging: input.backwards_charging,
+    active: true,
+    revenue_group: input.revenue_group ?? null,
+    model: 'planterms',
+    schema: expect.stringMatching(SCHEMA_PATTERN),
+    ...overrides,
+  };
+}
+
+export async function createPlanTerms(api: ApiClient, planUuid: string, overrides: Json = {}) {
+  const response = await api.post(PLANTERMS, planTermsInput(planUuid, overrides));
+  expectStatus(response, 201);
+  return response.body;
+}

@@ -4,7 +4,7 @@ import { usePlatform } from './helpers.js';
 const platform = usePlatform();
 
 describe('API description', () => {
-  it('serves the OpenAPI 3.1 document of every accounts operation, without a token', async () => {
+  it('serves the OpenAPI 3.1 document of every accounts and catalog operation, without a token', async () => {
     const response = await fetch(`${platform().baseUrl}/api/schema/`);
     expect(response.status).toBe(200);
     const document = (await response.json()) as {
@@ -31,6 +31,16 @@ describe('API description', () => {
         'PUT /api/v1/recipients/{uuid}/ replaceRecipient',
         'PATCH /api/v1/recipients/{uuid}/ updateRecipient',
         'DELETE /api/v1/recipients/{uuid}/ deleteRecipient',
+        'GET /api/v1/plans/ listPlans',
+        'POST /api/v1/plans/ createPlan',
+        'GET /api/v1/plans/{uuid}/ getPlan',
+        'PUT /api/v1/plans/{uuid}/ replacePlan',
+        'PATCH /api/v1/plans/{uuid}/ updatePlan',
+        'GET /api/v1/planterms/ listPlanTerms',
+        'POST /api/v1/planterms/ createPlanTerms',
+        'GET /api/v1/planterms/{uuid}/ getPlanTerms',
+        'PATCH /api/v1/planterms/{uuid}/ updatePlanTerms',
+        'DELETE /api/v1/planterms/{uuid}/ deletePlanTerms',
       ]),
     );
   });

@@ -2,8 +2,9 @@ import { accountsModule, createApiToken, createOrganization, disableApiToken } f
 import { TestClock } from '@billing/clock';
 import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
 import { createLogger } from '@billing/observability';
-import { accountEventsV1 } from '@billing/proto';
-import { startService } from '@billing/runtime';
+import { accountEventsV1, catalogEventsV1 } from '@billing/proto';
+import { type RunningService, startService } from '@billing/runtime';
+import { subscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
 import { startGateway } from '../../src/start-gateway.js';
 import { type ApiClient, apiClient } from './api-client.js';
@@ -24,6 +25,19 @@ export interface AccountEvent {
   request_id: string;
   // biome-ignore lint/suspicious/noExplicitAny: the proto Account, read loosely by tests
   account: any;
+}
+
+/** An event of the subscriptions service (plan.*, plan_terms.*) with its decoded payload. */
+export interface CatalogEvent {
+  event_type: string;
+  organization_id: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  request_id: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the proto Plan / PlanTerms, read loosely by tests
+  plan?: any;
+  // biome-ignore lint/suspicious/noExplicitAny: the proto Plan / PlanTerms, read loosely by tests
+  plan_terms?: any;
 }
 
 export interface AuditRecord {
@@ -53,6 +67,10 @@ export interface TestPlatform {
   accountEvents(): Promise<AccountEvent[]>;
   /** The accounts service's audit log for one organization, oldest first. */
   auditLog(organizationId: string): Promise<AuditRecord[]>;
+  /** The subscriptions service's events so far (relayed and delivered), in publish order. */
+  catalogEvents(): Promise<CatalogEvent[]>;
+  /** The subscriptions service's audit log for one organization, oldest first. */
+  subscriptionsAuditLog(organizationId: string): Promise<AuditRecord[]>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
   eventRequestIds(): Promise<Array<{ event_type: string; aggregate_id: string; request_id: string }>>;
   stop(): Promise<void>;
@@ -67,6 +85,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const accountsSchema = await createTestSchema('accounts');
+  const subscriptionsSchema = await createTestSchema('subscriptions');
   const gatewaySchema = await createTestSchema('gateway');
   const bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'contract-tests' });
   const accounts = await startService(accountsModule, {
@@ -80,10 +99,21 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
+  const subscriptions = await startService(subscriptionsModule, {
+    databaseUrl: subscriptionsSchema.databaseUrl,
+    schema: subscriptionsSchema.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger,
+    bus,
+    migrateOnStart: true,
+    relay: { pollIntervalMs: 50 },
+  });
   const gateway = await startGateway({
     host: '127.0.0.1',
     port: 0,
-    services: { accounts: accounts.address },
+    services: { accounts: accounts.address, subscriptions: subscriptions.address },
     databaseUrl: gatewaySchema.databaseUrl,
     schema: gatewaySchema.schema,
     clock,
@@ -110,6 +140,31 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       await message.ack();
     },
   });
+  const catalogReceived = new Map<string, CatalogEvent>();
+  const catalogConsumer = await bus.consume({
+    stream: streamNameFor('subscriptions'),
+    durable: uniqueName('contract-catalog'),
+    filterSubject: 'subscriptions.>',
+    handler: async (message) => {
+      const envelope = decodeEnvelope(message.data);
+      if (organizations.has(envelope.organization_id)) {
+        const event: CatalogEvent = {
+          event_type: envelope.event_type,
+          organization_id: envelope.organization_id,
+          aggregate_type: envelope.aggregate_type,
+          aggregate_id: envelope.aggregate_id,
+          request_id: envelope.request_id,
+        };
+        if (envelope.payload_type === 'billing.events.v1.PlanChanged') {
+          event.plan = catalogEventsV1.PlanChanged.decode(envelope.payload).plan;
+        } else if (envelope.payload_type === 'billing.events.v1.PlanTermsChanged') {
+          event.plan_terms = catalogEventsV1.PlanTermsChanged.decode(envelope.payload).plan_terms;
+        }
+        catalogReceived.set(envelope.event_id, event);
+      }
+      await message.ack();
+    },
+  });
   const deps = { orm: accounts.orm, clock };
   /** Everything committed so far, once the relay has published it and the bus delivered it. */
   const accountEvents = async (): Promise<AccountEvent[]> => {
@@ -119,6 +174,21 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     await waitFor(() => received.size >= committed, { timeoutMs: 10_000, description: `${committed} account events` });
     return [...received.values()];
   };
+
+  /** Every outbox row of `service` is relayed and the consumer has seen at least that many. */
+  const drained = async (service: RunningService, seen: () => number, what: string) => {
+    const relayed = await service.relay!.drainOnce();
+    if (relayed.error) throw relayed.error;
+    const committed = await service.orm.em.fork().count(OutboxMessage, {});
+    await waitFor(() => seen() >= committed, { timeoutMs: 10_000, description: `${committed} ${what}` });
+  };
+  const auditOf = (service: RunningService, organizationId: string) =>
+    service.orm.em
+      .getConnection()
+      .execute<AuditRecord[]>(
+        'select organization_id, api_user_id, client_system, external_user, request_id, action, object_type, object_id from audit_log where organization_id = ? order by occurred_at, action',
+        [organizationId],
+      );
 
   return {
     baseUrl: gateway.url,
@@ -142,12 +212,14 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     },
     accountEvents,
     async auditLog(organizationId) {
-      return accounts.orm.em
-        .getConnection()
-        .execute<AuditRecord[]>(
-          'select organization_id, api_user_id, client_system, external_user, request_id, action, object_type, object_id from audit_log where organization_id = ? order by occurred_at, action',
-          [organizationId],
-        );
+      return auditOf(accounts, organizationId);
+    },
+    async catalogEvents() {
+      await drained(subscriptions, () => catalogReceived.size, 'subscriptions events');
+      return [...catalogReceived.values()];
+    },
+    async subscriptionsAuditLog(organizationId) {
+      return auditOf(subscriptions, organizationId);
     },
     async eventRequestIds() {
       return (await accountEvents()).map(({ event_type, aggregate_id, request_id }) => ({
@@ -159,8 +231,11 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     async stop() {
       await gateway.stop();
       await consumer.stop();
+      await catalogConsumer.stop();
+      await subscriptions.stop();
       await accounts.stop();
       await bus.close();
+      await subscriptionsSchema.drop();
       await accountsSchema.drop();
       await gatewaySchema.drop();
     },

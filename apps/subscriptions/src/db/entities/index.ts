@@ -1,5 +1,7 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { PlanEntity } from './plan.entity.js';
+import { PlanTermsEntity } from './plan-terms.entity.js';
 
-/** The subscriptions schema so far: the audit log, outbox and inbox every service keeps. */
-export const subscriptionsEntities = [AuditLogEntry, OutboxMessage, InboxMessage];
+/** Every table of the subscriptions schema (migrations are generated from this list). */
+export const subscriptionsEntities = [PlanEntity, PlanTermsEntity, AuditLogEntry, OutboxMessage, InboxMessage];

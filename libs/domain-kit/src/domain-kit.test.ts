@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { applyWrite, pageSpec, resolveOrdering, type WritableShape } from './index.js';
+
+interface Widget {
+  name: string;
+  color: string | null;
+  size: number;
+}
+const SHAPE: WritableShape<Widget> = { required: ['name'], defaults: { color: null, size: 1 } };
+const write = (values: Partial<Record<keyof Widget, unknown>>) => ({
+  values: values as Partial<{ [K in keyof Widget]: Widget[K] | null }>,
+  present: new Set(Object.keys(values)),
+});
+
+describe('applyWrite (DRF write semantics)', () => {
+  it('creates from defaults, requires required fields on create and PUT, patches only what was sent', () => {
+    expect(applyWrite(SHAPE, null, write({ name: 'a' }), 'create')).toEqual({
+      fields: { name: 'a', color: null, size: 1 },
+      violations: [],
+    });
+    expect(applyWrite(SHAPE, null, write({}), 'create').violations).toEqual([
+      { field: 'name', description: 'This field is required.' },
+    ]);
+    const current = { name: 'a', color: 'red', size: 2 };
+    expect(applyWrite(SHAPE, current, write({ size: 3 }), 'replace').violations).toHaveLength(1);
+    expect(applyWrite(SHAPE, current, write({ color: null, other: 'x' } as never), 'patch').fields).toEqual({
+      name: 'a',
+      color: null,
+      size: 2,
+    });
+    expect(applyWrite(SHAPE, current, write({ size: null }), 'patch').violations).toEqual([
+      { field: 'size', description: 'This field may not be null.' },
+    ]);
+  });
+});
+
+describe('paging and ordering', () => {
+  it('defaults and bounds paging, and resolves the first ordering term through the whitelist', () => {
+    expect(pageSpec(undefined)).toEqual({ page: 1, pageSize: 20, ordering: '' });
+    expect(pageSpec({ page: 3, page_size: 500, ordering: '-code' })).toEqual({
+      page: 3,
+      pageSize: 100,
+      ordering: '-code',
+    });
+    const whitelist = { code: 'code', created_date: 'created_at' };
+    expect(resolveOrdering('-created_date,code', whitelist, 'code')).toEqual({
+      column: 'created_at',
+      direction: 'desc',
+    });
+    expect(resolveOrdering('bogus', whitelist, 'created_date')).toEqual({ column: 'created_at', direction: 'asc' });
+  });
+});

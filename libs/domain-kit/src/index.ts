@@ -1,0 +1,2 @@
+export { applyWrite, type WritableShape, type Write, type WriteMode } from './apply-write.js';
+export { type PageSpec, pageSpec, resolveOrdering } from './list-page.js';

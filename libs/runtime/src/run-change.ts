@@ -1,0 +1,70 @@
+import type { Clock } from '@billing/clock';
+import { inTransaction, recordAudit } from '@billing/db';
+import { AppError } from '@billing/errors';
+import { appendToOutbox } from '@billing/events';
+import type { RequestContext } from '@billing/observability';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+
+export interface ChangeScope {
+  em: EntityManager;
+  organizationId: string;
+  now: Date;
+  /** Records who did what to which object, in this transaction. */
+  audit(action: string, objectType: string, objectId: string, details?: Record<string, unknown>): void;
+  /** Appends an event to the outbox, in this transaction; the relay publishes it after commit. */
+  publish(event: {
+    eventType: string;
+    aggregateType: string;
+    aggregateId: string;
+    payloadType: string;
+    payload: Uint8Array;
+  }): void;
+}
+
+/**
+ * One change = one transaction: the use case loads and changes rows, and its audit entry and its
+ * events commit with it or not at all.
+ */
+export async function runChange<T>(
+  deps: { orm: MikroORM; clock: Clock },
+  producer: string,
+  context: RequestContext,
+  change: (scope: ChangeScope) => Promise<T>,
+): Promise<T> {
+  const organizationId = requireOrganization(context);
+  return inTransaction(deps.orm, async (em) => {
+    const now = deps.clock.now();
+    const scope: ChangeScope = {
+      em,
+      organizationId,
+      now,
+      audit: (action, objectType, objectId, details = {}) =>
+        void recordAudit(em, {
+          organizationId,
+          apiUserId: context.apiUserId ?? null,
+          clientSystem: context.clientSystem ?? null,
+          externalUser: context.externalUser ?? null,
+          requestId: context.requestId,
+          action,
+          objectType,
+          objectId,
+          occurredAt: now,
+          details,
+        }),
+      publish: (event) =>
+        appendToOutbox(em, {
+          producer,
+          organizationId,
+          requestId: context.requestId,
+          occurredAt: now,
+          ...event,
+        }),
+    };
+    return change(scope);
+  });
+}
+
+export function requireOrganization(context: RequestContext): string {
+  if (!context.organizationId) throw AppError.unauthenticated('No organization in the call.');
+  return context.organizationId;
+}
