@@ -36,6 +36,8 @@ export class PostgresRateLimiter implements RateLimiter {
   private readonly table: string;
   /** Blocks reserved in the store and not yet spent, per API user (see reservation.ts). */
   private readonly reservations = new Map<string, Reservation>();
+  /** The block reservation under way per API user, shared by the requests waiting for it. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -78,12 +80,37 @@ export class PostgresRateLimiter implements RateLimiter {
 
   async hit({ key, limit, now }: RateLimitHit): Promise<RateLimitDecision> {
     const windowStart = windowStartOf(now).getTime();
-    const held = this.reservations.get(key);
-    const local = spend(held, windowStart);
-    if (local !== null) return decide(local, limit, now);
-    if (limitReached(held, windowStart, limit)) return decide(limit + 1, limit, now);
-
     const size = reservationSize(limit);
+    for (;;) {
+      const held = this.reservations.get(key);
+      const position = spend(held, windowStart);
+      if (position !== null) return decide(position, limit, now);
+      if (limitReached(held, windowStart, limit)) return decide(limit + 1, limit, now);
+      if (size === 1) {
+        // A block of one is spent by the request that reserved it: nothing to share or wait for.
+        const own = await this.reserve(key, windowStart, 1, limit);
+        this.reservations.set(key, own);
+        return decide(spend(own, windowStart) ?? own.base + 1, limit, now);
+      }
+      // Larger blocks are shared: one reservation in flight per API user, the other requests wait
+      // for it and spend from it, so concurrency never reserves more than it uses.
+      await this.reserveShared(key, windowStart, size, limit);
+    }
+  }
+
+  private reserveShared(key: string, windowStart: number, size: number, limit: number): Promise<void> {
+    let inFlight = this.inFlight.get(key);
+    if (!inFlight) {
+      inFlight = this.reserve(key, windowStart, size, limit)
+        .then((reservation) => void this.reservations.set(key, reservation))
+        .finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, inFlight);
+    }
+    return inFlight;
+  }
+
+  /** Adds `size` to the window's shared count in one round trip and returns the block it bought. */
+  private async reserve(key: string, windowStart: number, size: number, limit: number): Promise<Reservation> {
     const result = await this.pool.query<{ hits: number }>({
       name: `rate-limit-hit:${this.schemaName}`,
       text: `INSERT INTO ${this.table} AS counter (api_user_id, window_start, hits)
@@ -94,10 +121,7 @@ export class PostgresRateLimiter implements RateLimiter {
     });
     const hits = result.rows[0]?.hits;
     if (hits === undefined) throw new Error('Rate limit counter upsert returned no row');
-    const reservation = reserve(windowStart, hits, size, limit);
-    this.reservations.set(key, reservation);
-    // A block with nothing granted means the limit was already reached: this request is over it.
-    return decide(spend(reservation, windowStart) ?? reservation.base + 1, limit, now);
+    return reserve(windowStart, hits, size, limit);
   }
 
   /**

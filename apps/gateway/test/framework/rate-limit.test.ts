@@ -149,6 +149,22 @@ describe('PostgresRateLimiter store', () => {
     expect(rows[0].hits).toBeLessThanOrEqual(2_004);
   });
 
+  it('does not overcount concurrent requests of a large limit: they share one reservation', async () => {
+    const limiter = new PostgresRateLimiter(database.pool, { schema: database.schema });
+    await limiter.ensureSchema();
+    const now = new Date(START);
+    const decisions = await Promise.all(
+      Array.from({ length: 500 }, () => limiter.hit({ key: 'concurrent-user', limit: 1_000_000, now })),
+    );
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    // Blocks of 100: 500 requests need exactly 5 blocks, however they interleave.
+    const { rows } = await database.pool.query(
+      `select hits from "${database.schema}".rate_limit_windows where api_user_id = 'concurrent-user'`,
+    );
+    expect(rows[0].hits).toBe(500);
+    expect(decisions.map((decision) => decision.remaining).sort((a, b) => b - a)[0]).toBe(999_999);
+  });
+
   it('creates its schema and table once, even when replicas start together', async () => {
     const limiters = [1, 2, 3, 4].map(() => new PostgresRateLimiter(database.pool, { schema: database.schema }));
 
