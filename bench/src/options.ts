@@ -1,0 +1,124 @@
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  /** Seconds of measured load per phase. */
+  durationSeconds: number;
+  /** Concurrent HTTP connections (keep-alive) the load generator holds open. */
+  connections: number;
+  /** Seconds of unrecorded load before each measured phase (JIT, pools, caches). */
+  warmupSeconds: number;
+  /** Baseline/platform phase pairs; the best phase of each side is compared. */
+  rounds: number;
+  /** Accounts seeded and spread over by the GETs. */
+  accounts: number;
+  databaseUrl: string;
+  json: boolean;
+  /** Measure only the bare baseline against a scratch schema (validates the harness without the platform). */
+  baselineOnly: boolean;
+  /**
+   * Run the platform inside the bench process (`startLocalPlatform`, in-process bus) instead of the
+   * production shape (gateway and accounts service as separate processes, events on NATS).
+   */
+  inProcess: boolean;
+  /** NATS JetStream for the accounts process in the production shape. */
+  natsUrl: string;
+  /** When set, the gateway and accounts processes run with `--cpu-prof` and write their profiles here. */
+  cpuProfDir: string | undefined;
+  /** Extra NODE_OPTIONS for the gateway and accounts processes. */
+  serverNodeOptions: string | undefined;
+}
+
+const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/billing_bench';
+const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --duration <s>       measured seconds per phase (default 10)
+  --connections <n>    concurrent connections (default 32)
+  --warmup <s>         unrecorded warm-up seconds before each phase (default 3)
+  --rounds <n>         baseline/platform phase pairs, best of each is compared (default 2)
+  --accounts <n>       accounts seeded and read (default 1000)
+  --database-url <url> Postgres for the platform and the baseline
+                       (default $BENCH_DATABASE_URL or ${DEFAULT_DATABASE_URL}; created if missing)
+  --nats-url <url>     NATS JetStream for the accounts process
+                       (default $BENCH_NATS_URL or ${DEFAULT_NATS_URL})
+  --in-process         run the platform inside the bench process (in-process bus, no NATS)
+                       instead of the default production shape: gateway and accounts service
+                       as two separate processes
+  --cpu-prof <dir>     run the gateway and accounts processes with --cpu-prof, profiles in
+                       <dir>/gateway and <dir>/accounts (summarise: bench/dist/cpu-profile-summary.js)
+  --server-node-options <flags>
+                       NODE_OPTIONS for the gateway and accounts processes (e.g. --perf-basic-prof)
+  --json               also print the result as one JSON line
+  --baseline-only      only the bare express + pg baseline, against a scratch schema
+  --help               this text`;
+
+/** A mistake on the command line: reported with the usage text, not a stack trace. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  readonly usage = USAGE;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  try {
+    return parse(argv, env);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // parseArgs throws plain TypeErrors (ERR_PARSE_ARGS_*) for unknown flags and missing values.
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '32' },
+      warmup: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '2' },
+      accounts: { type: 'string', default: '1000' },
+      'database-url': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'baseline-only': { type: 'boolean', default: false },
+      'in-process': { type: 'boolean', default: false },
+      'nats-url': { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      'server-node-options': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (values['cpu-prof'] !== undefined && (values['in-process'] || values['baseline-only'])) {
+    throw new UsageError(
+      '--cpu-prof profiles the gateway and accounts processes: not with --in-process or --baseline-only',
+    );
+  }
+  return {
+    // Upper bounds keep a typo from turning into an hour-long run or a connection storm.
+    durationSeconds: boundedInteger('--duration', values.duration, 1, 600),
+    connections: boundedInteger('--connections', values.connections, 1, 1024),
+    warmupSeconds: boundedInteger('--warmup', values.warmup, 0, 120),
+    rounds: boundedInteger('--rounds', values.rounds, 1, 10),
+    accounts: boundedInteger('--accounts', values.accounts, 1, 100_000),
+    databaseUrl: values['database-url'] ?? env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    json: values.json,
+    baselineOnly: values['baseline-only'],
+    inProcess: values['in-process'],
+    natsUrl: values['nats-url'] ?? env.BENCH_NATS_URL ?? DEFAULT_NATS_URL,
+    cpuProfDir: values['cpu-prof'],
+    serverNodeOptions: values['server-node-options'],
+  };
+}
+
+function boundedInteger(flag: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}

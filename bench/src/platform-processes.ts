@@ -1,0 +1,345 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  BENCH_RATE_LIMIT_PER_MINUTE,
+  type BenchPlatform,
+  benchOrganizationName,
+  SetupError,
+} from './bench-platform.js';
+import { apiHeaders } from './seed-accounts.js';
+
+export interface ProcessPlatformOptions {
+  databaseUrl: string;
+  natsUrl: string;
+  /** Run both servers with --cpu-prof, each writing into its own folder under this one. */
+  cpuProfDir?: string | undefined;
+  /** Extra NODE_OPTIONS for both servers (e.g. --perf-basic-prof for `perf record`). */
+  nodeOptions?: string | undefined;
+  log(message: string): void;
+}
+
+// Migrations run at the first start against a fresh database; a loaded 2-core machine is slow.
+const READY_TIMEOUT_MS = 90_000;
+const POLL_INTERVAL_MS = 100;
+// Both servers stop gracefully within a second or two (in-flight calls drain, pools close).
+const STOP_TIMEOUT_MS = 15_000;
+const OUTPUT_TAIL_LINES = 40;
+
+/**
+ * The production shape (README "Configuration"): the accounts service and the gateway as two
+ * separate processes, started from their built entry points with this Node (`process.execPath`)
+ * and configured by environment only, exactly like `node apps/accounts/dist/main.js` in a
+ * container. The accounts service publishes its events to NATS JetStream, as it must when it runs
+ * alone. The benchmark organization is created with the admin CLI, also a separate process.
+ */
+export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<BenchPlatform> {
+  const entries = entryPoints();
+  await assertNatsReachable(options.natsUrl);
+
+  const grpcPort = await freePort();
+  const httpPort = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+  const children: ServerChild[] = [];
+  const stop = async () => {
+    const errors: unknown[] = [];
+    // The gateway first, so nothing calls the accounts service while it drains.
+    for (const child of [...children].reverse()) await child.stop().catch((error: unknown) => errors.push(error));
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'stopping the platform processes failed');
+  };
+  try {
+    const profile = (name: string): Record<string, string> => {
+      const flags = options.nodeOptions ? [options.nodeOptions] : [];
+      if (options.cpuProfDir) {
+        const dir = resolve(options.cpuProfDir, name);
+        mkdirSync(dir, { recursive: true });
+        flags.push(`--cpu-prof --cpu-prof-dir=${dir}`);
+      }
+      return flags.length ? { NODE_OPTIONS: flags.join(' ') } : {};
+    };
+    children.push(
+      new ServerChild('accounts', entries.accounts, {
+        DATABASE_URL: options.databaseUrl,
+        NATS_URL: options.natsUrl,
+        DB_SCHEMA: 'accounts',
+        GRPC_HOST: '127.0.0.1',
+        GRPC_PORT: String(grpcPort),
+        LOG_LEVEL: 'warn',
+        ...profile('accounts'),
+      }),
+    );
+    children.push(
+      new ServerChild('gateway', entries.gateway, {
+        DATABASE_URL: options.databaseUrl,
+        DB_SCHEMA: 'gateway',
+        HOST: '127.0.0.1',
+        PORT: String(httpPort),
+        ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
+        LOG_LEVEL: 'warn',
+        ...profile('gateway'),
+      }),
+    );
+    options.log(
+      `started accounts (pid ${children[0]!.pid}, gRPC 127.0.0.1:${grpcPort}) and ` +
+        `gateway (pid ${children[1]!.pid}, ${gatewayUrl}) with ${process.execPath}`,
+    );
+
+    // Without a token the gateway answers 401 by itself: it is listening.
+    await waitUntil('the gateway to answer', children, async () => (await probe(gatewayUrl, {})) === 401);
+
+    const { organizationId, token } = await createOrganizationWithCli(entries.adminCli, options.databaseUrl);
+
+    // An authenticated request goes through the accounts service (token check, then the list call):
+    // 200 means the gRPC hop works end to end. Until the service listens the gateway answers 503.
+    await waitUntil('the accounts service to answer through the gateway', children, async () => {
+      return (await probe(gatewayUrl, apiHeaders(token))) === 200;
+    });
+
+    return {
+      label: 'platform (gateway + accounts processes)',
+      gatewayUrl,
+      accountsSchema: 'accounts',
+      organizationId,
+      token,
+      servers: children.map((child) => ({ name: child.name, pid: child.pid })),
+      stop,
+    };
+  } catch (error) {
+    await stop().catch((stopError: unknown) => options.log(`stopping after a failed start: ${String(stopError)}`));
+    throw error;
+  }
+}
+
+/** The built entry points, found through the workspace packages this one depends on. */
+function entryPoints() {
+  const dist = (pkg: string) => fileURLToPath(new URL('.', import.meta.resolve(pkg)));
+  const entries = {
+    accounts: resolve(dist('@billing/accounts'), 'main.js'),
+    adminCli: resolve(dist('@billing/accounts'), 'admin/cli.js'),
+    gateway: resolve(dist('@billing/gateway'), 'main.js'),
+  };
+  for (const path of Object.values(entries)) {
+    if (!existsSync(path)) {
+      throw new SetupError(`${path} is missing: build first (npx nx run-many -t build, or npm run bench)`);
+    }
+  }
+  return entries;
+}
+
+/**
+ * Fails early, with a message saying what to do, when NATS is not there: the accounts process would
+ * otherwise exit with a connection error of its own. NATS greets every client with an INFO line,
+ * which also tells whether JetStream is enabled.
+ */
+async function assertNatsReachable(natsUrl: string): Promise<void> {
+  const first = natsUrl.split(',')[0]!.trim();
+  const url = new URL(first.includes('://') ? first : `nats://${first}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port || 4222);
+  const hint =
+    'the production shape needs NATS with JetStream (e.g. `nats-server -js`); ' +
+    'point --nats-url or BENCH_NATS_URL at it, or run the platform in this process with --in-process';
+  const info = await new Promise<string>((resolveInfo, reject) => {
+    const socket = connect({ host, port });
+    let received = '';
+    const fail = (reason: string) => {
+      socket.destroy();
+      reject(new SetupError(`NATS is not reachable at ${natsUrl} (${reason}): ${hint}`));
+    };
+    socket.setTimeout(3_000, () => fail('no answer within 3 s'));
+    socket.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+      if (!received.includes('\n')) return;
+      socket.destroy();
+      resolveInfo(received.split('\n')[0]!);
+    });
+  });
+  // A TLS-only server or another protocol answers differently; leave that to the client to report.
+  if (!info.startsWith('INFO ')) return;
+  const { jetstream } = JSON.parse(info.slice(5)) as { jetstream?: boolean };
+  if (jetstream === false) throw new SetupError(`NATS at ${natsUrl} has JetStream disabled: ${hint}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** One GET /api/v1/accounts/; the status, or 0 when the connection failed. */
+async function probe(gatewayUrl: string, headers: Record<string, string>): Promise<number> {
+  try {
+    const response = await fetch(new URL('/api/v1/accounts/', gatewayUrl), {
+      headers,
+      signal: AbortSignal.timeout(2_000),
+    });
+    await response.body?.cancel();
+    return response.status;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitUntil(what: string, children: ServerChild[], ready: () => Promise<boolean>): Promise<void> {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    for (const child of children) child.assertRunning(`while waiting for ${what}`);
+    if (await ready()) return;
+    if (performance.now() > deadline) {
+      throw new SetupError(`timed out after ${READY_TIMEOUT_MS / 1000} s waiting for ${what}`);
+    }
+    await new Promise((resolveDelay) => setTimeout(resolveDelay, POLL_INTERVAL_MS));
+  }
+}
+
+/**
+ * `npm run -s admin -- create-org ...` without npm and nx around it: the CLI's built entry point
+ * with the database and schema in its environment. It prints the organization and its first
+ * token as JSON on stdout.
+ */
+async function createOrganizationWithCli(
+  cli: string,
+  databaseUrl: string,
+): Promise<{ organizationId: string; token: string }> {
+  const args = [
+    cli,
+    'create-org',
+    '--name',
+    benchOrganizationName(),
+    '--rate-limit',
+    String(BENCH_RATE_LIMIT_PER_MINUTE),
+  ];
+  const child = spawn(process.execPath, args, {
+    env: baseEnvironment({ DATABASE_URL: databaseUrl, DB_SCHEMA: 'accounts' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolveExit, reject) => {
+    child.once('error', reject);
+    child.once('close', (exitCode) => resolveExit(exitCode));
+  });
+  if (code !== 0) throw new SetupError(`admin create-org exited with ${code}: ${stderr.trim() || stdout.trim()}`);
+  let parsed: { organization?: { id?: unknown }; token?: { token?: unknown } };
+  try {
+    parsed = JSON.parse(stdout);
+  } catch {
+    throw new Error(`admin create-org printed no JSON: ${stdout.trim()}`);
+  }
+  const organizationId = parsed.organization?.id;
+  const token = parsed.token?.token;
+  if (typeof organizationId !== 'string' || typeof token !== 'string') {
+    throw new Error(`admin create-org printed no organization id and token: ${stdout.trim()}`);
+  }
+  return { organizationId, token };
+}
+
+/**
+ * Only what a container would have besides the service's own variables: a process configured by
+ * variables left over in the caller's shell (AUTH_CACHE_TTL_MS, MIGRATE_ON_START, ...) would not
+ * be the default production configuration.
+ */
+function baseEnvironment(variables: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG']) {
+    if (process.env[name] !== undefined) inherited[name] = process.env[name];
+  }
+  return { ...inherited, ...variables };
+}
+
+/** A server process: output forwarded with its name, the last lines kept for error messages. */
+class ServerChild {
+  readonly pid: number;
+  private readonly child: ChildProcess;
+  private readonly tail: string[] = [];
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private readonly exited: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    entry: string,
+    variables: Record<string, string>,
+  ) {
+    this.child = spawn(process.execPath, [entry], {
+      env: baseEnvironment(variables),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: Ctrl-C reaches only the bench, which stops the servers with SIGTERM
+      // (one signal, one graceful stop) instead of racing a terminal SIGINT.
+      detached: true,
+    });
+    if (this.child.pid === undefined) throw new Error(`${name}: could not start ${process.execPath} ${entry}`);
+    this.pid = this.child.pid;
+    liveChildren.add(this.child);
+    this.exited = new Promise((resolveExit) => {
+      this.child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        liveChildren.delete(this.child);
+        resolveExit();
+      });
+    });
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        this.tail.push(line);
+        if (this.tail.length > OUTPUT_TAIL_LINES) this.tail.shift();
+        process.stderr.write(`[${name}] ${line}\n`);
+      });
+    }
+  }
+
+  assertRunning(context: string): void {
+    if (!this.exit) return;
+    const { code, signal } = this.exit;
+    throw new SetupError(
+      `${this.name} (pid ${this.pid}) exited (${signal ?? `code ${code}`}) ${context}` +
+        (this.tail.length ? `; its last output:\n${this.tail.join('\n')}` : ''),
+    );
+  }
+
+  /** SIGTERM, then asserts that the process exits, cleanly, within STOP_TIMEOUT_MS. */
+  async stop(): Promise<void> {
+    if (this.exit) {
+      this.assertRunning('before it was stopped');
+      return;
+    }
+    this.child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      this.exited.then(() => false),
+      new Promise<boolean>((resolveTimeout) => {
+        timer = setTimeout(() => resolveTimeout(true), STOP_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+      throw new Error(`${this.name} (pid ${this.pid}) did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM`);
+    }
+    const { code, signal } = this.exit!;
+    if (code !== 0)
+      throw new Error(`${this.name} (pid ${this.pid}) exited with ${signal ?? `code ${code}`} on SIGTERM`);
+  }
+}
+
+// Last resort: if the bench process exits without stopping them (a bug, an uncaught error), the
+// servers must not outlive it and keep their ports and database connections.
+const liveChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of liveChildren) child.kill('SIGKILL');
+});
