@@ -8,7 +8,16 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
   try {
     expect(await bootCheck(subscriptionsModule, database)).toEqual({
       health: 'SERVING',
-      tables: ['audit_log', 'inbox', 'mikro_orm_migrations', 'outbox', 'plan', 'plan_terms'],
+      tables: [
+        'audit_log',
+        'contract',
+        'contract_tier',
+        'inbox',
+        'mikro_orm_migrations',
+        'outbox',
+        'plan',
+        'plan_terms',
+      ],
     });
   } finally {
     await database.drop();

@@ -1,5 +1,5 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1 } from '@billing/proto';
+import { accountsV1, catalogV1, contractsV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
@@ -12,6 +12,7 @@ export interface ServiceClients {
   accounts: GrpcClient<typeof accountsV1.AccountsServiceService>;
   identity: GrpcClient<typeof accountsV1.IdentityServiceService>;
   catalog: GrpcClient<typeof catalogV1.CatalogServiceService>;
+  contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   close(): void;
 }
 
@@ -19,14 +20,17 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
   const accounts = createGrpcClient(accountsV1.AccountsServiceClient, addresses.accounts, { defaultDeadlineMs });
   const identity = createGrpcClient(accountsV1.IdentityServiceClient, addresses.accounts, { defaultDeadlineMs });
   const catalog = createGrpcClient(catalogV1.CatalogServiceClient, addresses.subscriptions, { defaultDeadlineMs });
+  const contracts = createGrpcClient(contractsV1.ContractServiceClient, addresses.subscriptions, { defaultDeadlineMs });
   return {
     accounts,
     identity,
     catalog,
+    contracts,
     close() {
       accounts.close();
       identity.close();
       catalog.close();
+      contracts.close();
     },
   };
 }

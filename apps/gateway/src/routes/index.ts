@@ -3,6 +3,7 @@ import type { Route } from '../http/index.js';
 import { accountRoutes } from './accounts/account-routes.js';
 import { paymentGatewayRoutes } from './accounts/payment-gateway-routes.js';
 import { catalogRoutes } from './catalog/catalog-routes.js';
+import { contractRoutes } from './contracts/contract-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
 
 /** Every REST operation the gateway serves. */
@@ -12,5 +13,6 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...paymentGatewayRoutes(clients),
     ...recipientRoutes(clients),
     ...catalogRoutes(clients),
+    ...contractRoutes(clients),
   ];
 }

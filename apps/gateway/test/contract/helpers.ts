@@ -297,3 +297,68 @@ export async function createPlanTerms(api: ApiClient, planUuid: string, override
   expectStatus(response, 201);
   return response.body;
 }
+
+/** Contracts of an account and their tiers (gaps.md §5). */
+export const contractsPath = (code: string): string => `${accountPath(code)}contracts/`;
+export const contractPath = (code: string, uuid: string): string => `${contractsPath(code)}${uuid}/`;
+export const tiersPath = (code: string, uuid: string): string => `${contractPath(code, uuid)}tiers/`;
+export const tierPath = (code: string, uuid: string, id: string): string => `${tiersPath(code, uuid)}${id}/`;
+
+/** An account and plan terms to make contracts with. */
+export async function contractFixture(api: ApiClient) {
+  const account = await createAccount(api);
+  const plan = await createPlan(api);
+  const terms = await createPlanTerms(api, plan.uuid);
+  return { account, plan, terms, code: account.code as string };
+}
+
+export function contractInput(termsUuid: string, overrides: Json = {}): Json {
+  return { plan_terms: termsUuid, start_date: '2026-01-01', end_date: '2026-12-31', ...overrides };
+}
+
+/** The whole contract the API must return for `input` (a create body) on `account`. */
+export function expectedContract(input: Json, account: { uuid: string; code: string }, overrides: Json = {}): Json {
+  return {
+    uuid: expect.stringMatching(UUID_PATTERN),
+    account: account.uuid,
+    account_code: account.code,
+    plan_terms: input.plan_terms,
+    start_date: input.start_date,
+    end_date: input.end_date ?? null,
+    commitment_length: input.commitment_length ?? 0,
+    exclusive_tiers: input.exclusive_tiers ?? true,
+    tiers: [],
+    model: 'contract',
+    schema: expect.stringMatching(SCHEMA_PATTERN),
+    ...overrides,
+  };
+}
+
+export async function createContract(api: ApiClient, code: string, termsUuid: string, overrides: Json = {}) {
+  const response = await api.post(contractsPath(code), contractInput(termsUuid, overrides));
+  expectStatus(response, 201);
+  return response.body;
+}
+
+export function tierInput(overrides: Json = {}): Json {
+  return { minimum_quantity: 5, discount: '10.00', discount_type: 'percentage', ...overrides };
+}
+
+export function expectedTier(input: Json, overrides: Json = {}): Json {
+  return {
+    id: expect.stringMatching(UUID_PATTERN),
+    minimum_quantity: input.minimum_quantity,
+    maximum_quantity: input.maximum_quantity ?? null,
+    discount: input.discount,
+    discount_type: input.discount_type,
+    model: 'contract_tier',
+    schema: expect.stringMatching(SCHEMA_PATTERN),
+    ...overrides,
+  };
+}
+
+export async function createTier(api: ApiClient, code: string, contractUuid: string, overrides: Json = {}) {
+  const response = await api.post(tiersPath(code, contractUuid), tierInput(overrides));
+  expectStatus(response, 201);
+  return response.body;
+}

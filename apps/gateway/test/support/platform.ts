@@ -2,7 +2,7 @@ import { accountsModule, createApiToken, createOrganization, disableApiToken } f
 import { TestClock } from '@billing/clock';
 import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
 import { createLogger } from '@billing/observability';
-import { accountEventsV1, catalogEventsV1 } from '@billing/proto';
+import { accountEventsV1, catalogEventsV1, contractEventsV1 } from '@billing/proto';
 import { type RunningService, startService } from '@billing/runtime';
 import { subscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
@@ -27,7 +27,7 @@ export interface AccountEvent {
   account: any;
 }
 
-/** An event of the subscriptions service (plan.*, plan_terms.*) with its decoded payload. */
+/** An event of the subscriptions service (plan.*, plan_terms.*, contract.*) with its decoded payload. */
 export interface CatalogEvent {
   event_type: string;
   organization_id: string;
@@ -38,6 +38,8 @@ export interface CatalogEvent {
   plan?: any;
   // biome-ignore lint/suspicious/noExplicitAny: the proto Plan / PlanTerms, read loosely by tests
   plan_terms?: any;
+  // biome-ignore lint/suspicious/noExplicitAny: the proto Contract, read loosely by tests
+  contract?: any;
 }
 
 export interface AuditRecord {
@@ -159,6 +161,8 @@ export async function startTestPlatform(): Promise<TestPlatform> {
           event.plan = catalogEventsV1.PlanChanged.decode(envelope.payload).plan;
         } else if (envelope.payload_type === 'billing.events.v1.PlanTermsChanged') {
           event.plan_terms = catalogEventsV1.PlanTermsChanged.decode(envelope.payload).plan_terms;
+        } else if (envelope.payload_type === 'billing.events.v1.ContractChanged') {
+          event.contract = contractEventsV1.ContractChanged.decode(envelope.payload).contract;
         }
         catalogReceived.set(envelope.event_id, event);
       }

@@ -1,6 +1,7 @@
 import { AppError } from '@billing/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { presentPrice } from '../catalog/catalog.js';
+import { ContractEntity } from './entities/contract.entity.js';
 import { PlanEntity, type PlanRow } from './entities/plan.entity.js';
 import { PlanTermsEntity, type PlanTermsRow } from './entities/plan-terms.entity.js';
 
@@ -83,6 +84,14 @@ export async function requirePlanTerms(em: EntityManager, organizationId: string
   return row;
 }
 
+export async function findPlanTerms(
+  em: EntityManager,
+  organizationId: string,
+  uuid: string,
+): Promise<PlanTermsRow | null> {
+  return em.findOne(PlanTermsEntity, { organization_id: organizationId, id: uuid });
+}
+
 export async function planCodeTaken(
   em: EntityManager,
   organizationId: string,
@@ -104,4 +113,13 @@ export async function subscriptionCountForTerms(
   _termsId: string,
 ): Promise<number> {
   return 0;
+}
+
+/** How many contracts name these terms (deleting terms a contract names is refused). */
+export async function contractCountForTerms(
+  em: EntityManager,
+  organizationId: string,
+  termsId: string,
+): Promise<number> {
+  return em.count(ContractEntity, { organization_id: organizationId, plan_terms_id: termsId });
 }

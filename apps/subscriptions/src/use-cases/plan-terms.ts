@@ -11,6 +11,7 @@ import {
   storedPrice,
 } from '../catalog/catalog.js';
 import {
+  contractCountForTerms,
   findPlan,
   type PlanTermsView,
   requirePlanTerms,
@@ -117,6 +118,12 @@ export async function deletePlanTerms(deps: SubscriptionsDeps, context: RequestC
       throw AppError.refused(
         'PLAN_TERMS_IN_USE',
         'Plan terms used by a subscription cannot be deleted; set active to false instead.',
+      );
+    }
+    if ((await contractCountForTerms(scope.em, scope.organizationId, row.id)) > 0) {
+      throw AppError.refused(
+        'PLAN_TERMS_IN_USE',
+        'Plan terms used by a contract cannot be deleted; set active to false instead.',
       );
     }
     const lastState = toPlanTermsView(row);

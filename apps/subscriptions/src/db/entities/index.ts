@@ -1,7 +1,17 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { ContractEntity } from './contract.entity.js';
+import { ContractTierEntity } from './contract-tier.entity.js';
 import { PlanEntity } from './plan.entity.js';
 import { PlanTermsEntity } from './plan-terms.entity.js';
 
 /** Every table of the subscriptions schema (migrations are generated from this list). */
-export const subscriptionsEntities = [PlanEntity, PlanTermsEntity, AuditLogEntry, OutboxMessage, InboxMessage];
+export const subscriptionsEntities = [
+  PlanEntity,
+  PlanTermsEntity,
+  ContractEntity,
+  ContractTierEntity,
+  AuditLogEntry,
+  OutboxMessage,
+  InboxMessage,
+];

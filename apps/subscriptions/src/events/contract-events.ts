@@ -1,0 +1,24 @@
+import { contractEventsV1 } from '@billing/proto';
+import type { ContractView } from '../db/contract-store.js';
+import { contractMessage } from '../grpc/contract-mapper.js';
+import type { ChangeScope } from '../use-cases/change-transaction.js';
+
+export type ContractEventType = 'contract.created' | 'contract.updated' | 'contract.deleted';
+
+/** Subjects this service publishes on (stream SUBSCRIPTIONS): subscriptions.contract.created, ... */
+export const CONTRACT_EVENT_TYPES: readonly ContractEventType[] = [
+  'contract.created',
+  'contract.updated',
+  'contract.deleted',
+];
+
+/** Appends a contract event carrying the contract's new (for deleted: last) state with its tiers. */
+export function publishContractEvent(scope: ChangeScope, eventType: ContractEventType, contract: ContractView): void {
+  scope.publish({
+    eventType,
+    aggregateType: 'contract',
+    aggregateId: contract.uuid,
+    payloadType: 'billing.events.v1.ContractChanged',
+    payload: contractEventsV1.ContractChanged.encode({ contract: contractMessage(contract) }).finish(),
+  });
+}
