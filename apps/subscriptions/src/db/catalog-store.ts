@@ -102,19 +102,6 @@ export async function planCodeTaken(
   return existing !== null && existing.id !== exceptId;
 }
 
-/**
- * How many subscriptions use these terms. There are no subscriptions yet: the subscriptions
- * capability replaces this with a count over its own table (same schema), and deleting terms in
- * use is then refused (gaps.md §5). Until then it is always 0 and a delete succeeds.
- */
-export async function subscriptionCountForTerms(
-  _em: EntityManager,
-  _organizationId: string,
-  _termsId: string,
-): Promise<number> {
-  return 0;
-}
-
 /** How many contracts name these terms (deleting terms a contract names is refused). */
 export async function contractCountForTerms(
   em: EntityManager,
