@@ -9,6 +9,8 @@ export const MetadataKeys = {
   clientSystem: 'x-client-system',
   /** The REST X-User header: the user of the calling system, recorded for audit. */
   externalUser: 'x-user',
+  organizationTimeZone: 'x-organization-time-zone',
+  organizationTime: 'x-organization-time',
 } as const;
 
 type OptionalContextField = Exclude<keyof RequestContext, 'requestId'>;
@@ -18,6 +20,8 @@ const OPTIONAL_FIELDS: ReadonlyArray<OptionalContextField> = [
   'apiUserId',
   'clientSystem',
   'externalUser',
+  'organizationTimeZone',
+  'organizationTime',
 ];
 
 /**

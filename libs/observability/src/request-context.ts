@@ -8,6 +8,13 @@ export interface RequestContext {
   apiUserId?: string;
   clientSystem?: string;
   externalUser?: string;
+  /** The organization's IANA time zone: calendar arithmetic (renewals, periods) happens in it. */
+  organizationTimeZone?: string;
+  /**
+   * The organization's own time (ISO 8601) when it runs on a test clock; absent on the real
+   * clock. Every service reads "now" for the organization from here first (see runtime's orgNow).
+   */
+  organizationTime?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

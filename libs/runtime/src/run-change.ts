@@ -33,7 +33,7 @@ export async function runChange<T>(
 ): Promise<T> {
   const organizationId = requireOrganization(context);
   return inTransaction(deps.orm, async (em) => {
-    const now = deps.clock.now();
+    const now = orgNow(deps.clock, context);
     const scope: ChangeScope = {
       em,
       organizationId,
@@ -62,6 +62,18 @@ export async function runChange<T>(
     };
     return change(scope);
   });
+}
+
+/**
+ * "Now" for the calling organization: its test clock's time when it runs on one (the gateway
+ * passes it with every call), otherwise the service's clock.
+ */
+export function orgNow(clock: Clock, context: RequestContext): Date {
+  if (context.organizationTime) {
+    const time = new Date(context.organizationTime);
+    if (!Number.isNaN(time.getTime())) return time;
+  }
+  return clock.now();
 }
 
 export function requireOrganization(context: RequestContext): string {
