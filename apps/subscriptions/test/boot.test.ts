@@ -10,6 +10,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       health: 'SERVING',
       tables: [
         'audit_log',
+        'charge',
         'contract',
         'contract_tier',
         'inbox',
@@ -17,6 +18,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'outbox',
         'plan',
         'plan_terms',
+        'subscription',
       ],
     });
   } finally {

@@ -34,34 +34,47 @@ export async function runChange<T>(
   const organizationId = requireOrganization(context);
   return inTransaction(deps.orm, async (em) => {
     const now = orgNow(deps.clock, context);
-    const scope: ChangeScope = {
-      em,
-      organizationId,
-      now,
-      audit: (action, objectType, objectId, details = {}) =>
-        void recordAudit(em, {
-          organizationId,
-          apiUserId: context.apiUserId ?? null,
-          clientSystem: context.clientSystem ?? null,
-          externalUser: context.externalUser ?? null,
-          requestId: context.requestId,
-          action,
-          objectType,
-          objectId,
-          occurredAt: now,
-          details,
-        }),
-      publish: (event) =>
-        appendToOutbox(em, {
-          producer,
-          organizationId,
-          requestId: context.requestId,
-          occurredAt: now,
-          ...event,
-        }),
-    };
-    return change(scope);
+    return change(changeScope(em, producer, organizationId, context, now));
   });
+}
+
+/**
+ * The scope of one change inside an open transaction: its audit rows and outbox events go with
+ * it. runChange makes one per call; a scheduler makes one per organization it works for.
+ */
+export function changeScope(
+  em: EntityManager,
+  producer: string,
+  organizationId: string,
+  context: RequestContext,
+  now: Date,
+): ChangeScope {
+  return {
+    em,
+    organizationId,
+    now,
+    audit: (action, objectType, objectId, details = {}) =>
+      void recordAudit(em, {
+        organizationId,
+        apiUserId: context.apiUserId ?? null,
+        clientSystem: context.clientSystem ?? null,
+        externalUser: context.externalUser ?? null,
+        requestId: context.requestId,
+        action,
+        objectType,
+        objectId,
+        occurredAt: now,
+        details,
+      }),
+    publish: (event) =>
+      appendToOutbox(em, {
+        producer,
+        organizationId,
+        requestId: context.requestId,
+        occurredAt: now,
+        ...event,
+      }),
+  };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { ChargeEntity } from './charge.entity.js';
 import { ContractEntity } from './contract.entity.js';
 import { ContractTierEntity } from './contract-tier.entity.js';
 import { PlanEntity } from './plan.entity.js';
 import { PlanTermsEntity } from './plan-terms.entity.js';
+import { SubscriptionEntity } from './subscription.entity.js';
 
 /** Every table of the subscriptions schema (migrations are generated from this list). */
 export const subscriptionsEntities = [
@@ -11,6 +13,8 @@ export const subscriptionsEntities = [
   PlanTermsEntity,
   ContractEntity,
   ContractTierEntity,
+  SubscriptionEntity,
+  ChargeEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,

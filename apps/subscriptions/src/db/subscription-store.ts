@@ -1,0 +1,107 @@
+import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
+import type { subscriptionsV1 } from '@billing/proto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { ChargeLineRecord } from '../domain/lifecycle/index.js';
+import { ChargeEntity } from './entities/charge.entity.js';
+import { PlanTermsEntity } from './entities/plan-terms.entity.js';
+import { SubscriptionEntity, type SubscriptionRow } from './entities/subscription.entity.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** The organization's subscription, or 404 (also another organization's). `lock`: FOR UPDATE. */
+export async function requireSubscription(
+  em: EntityManager,
+  organizationId: string,
+  uuid: string,
+  lock = false,
+): Promise<SubscriptionRow> {
+  if (!isUuid(uuid)) throw AppError.notFound();
+  const row = await em.findOne(
+    SubscriptionEntity,
+    { organization_id: organizationId, id: uuid },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+  if (!row) throw AppError.notFound();
+  return row;
+}
+
+/** Every line ever charged to the subscription, oldest first (full refunds, cancel_invalid). */
+export async function chargedLines(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+): Promise<ChargeLineRecord[]> {
+  const charges = await em.find(
+    ChargeEntity,
+    { organization_id: organizationId, subscription_id: subscriptionId },
+    { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
+  );
+  return charges.flatMap((charge) => charge.lines);
+}
+
+/** REST ordering names → columns (docs/api.md). */
+const SUBSCRIPTION_ORDERING: Readonly<Record<string, string>> = {
+  start_date: 'start_date',
+  next_renewal_date: 'next_renewal_date',
+  end_date: 'end_date',
+  created_date: 'created_at',
+  last_modified_date: 'updated_at',
+  status: 'status',
+};
+
+type Range = { $lte?: Date; $gte?: Date };
+function range(lte: Date | undefined, gte: Date | undefined): Range | undefined {
+  if (!lte && !gte) return undefined;
+  const condition: Range = {};
+  if (lte) condition.$lte = lte;
+  if (gte) condition.$gte = gte;
+  return condition;
+}
+
+/** One page of the organization's subscriptions matching the list filters. */
+export async function findSubscriptions(
+  em: EntityManager,
+  organizationId: string,
+  filter: subscriptionsV1.SubscriptionFilter | undefined,
+  page: PageSpec,
+): Promise<{ count: number; rows: SubscriptionRow[] }> {
+  const f = filter ?? ({} as Partial<subscriptionsV1.SubscriptionFilter>);
+  const and: FilterQuery<SubscriptionRow>[] = [{ organization_id: organizationId }];
+  const uuidOrNothing = (value: string) => (isUuid(value) ? value : '00000000-0000-0000-0000-000000000000');
+  if (f.account !== undefined) and.push({ account_id: uuidOrNothing(f.account) });
+  if (f.terms !== undefined) and.push({ plan_terms_id: uuidOrNothing(f.terms) });
+  if (f.plan !== undefined) {
+    const terms = isUuid(f.plan)
+      ? await em.find(PlanTermsEntity, { organization_id: organizationId, plan_id: f.plan }, { fields: ['id'] })
+      : [];
+    and.push({ plan_terms_id: { $in: terms.map((row) => row.id) } });
+  }
+  if (f.status !== undefined) and.push({ status: f.status });
+  if (f.collection_method !== undefined) and.push({ collection_method: f.collection_method });
+  if (f.set_to_expire !== undefined)
+    and.push(f.set_to_expire ? { status: 'not_renewing' } : { status: { $ne: 'not_renewing' } });
+  if (f.has_custom_price !== undefined) and.push({ override_price: f.has_custom_price ? { $ne: null } : null });
+  if (f.account_in_set) and.push({ account_id: { $in: f.account_in ?? [] } });
+  const ranges: [keyof SubscriptionRow, Range | undefined][] = [
+    ['start_date', range(f.start_date_lte, f.start_date_gte)],
+    ['next_renewal_date', range(f.next_renewal_date_lte, f.next_renewal_date_gte)],
+    ['end_date', range(f.end_date_lte, f.end_date_gte)],
+    ['updated_at', range(f.last_modified_date_lte, f.last_modified_date_gte)],
+  ];
+  for (const [column, condition] of ranges)
+    if (condition) and.push({ [column]: condition } as FilterQuery<SubscriptionRow>);
+  const { column, direction } = resolveOrdering(page.ordering, SUBSCRIPTION_ORDERING, 'created_date');
+  const [rows, count] = await em.findAndCount(
+    SubscriptionEntity,
+    { $and: and },
+    {
+      orderBy: [{ [column]: direction }, { created_at: 'asc' }, { id: 'asc' }],
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    },
+  );
+  return { count, rows };
+}

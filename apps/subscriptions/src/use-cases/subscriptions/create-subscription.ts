@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { applyWrite, type Write } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
+import type { RequestContext } from '@billing/observability';
+import type { subscriptionsV1 } from '@billing/proto';
+import { LockMode } from '@mikro-orm/core';
+import { findPlanTerms } from '../../db/catalog-store.js';
+import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
+import { type ChangeScope, runChange } from '../change-transaction.js';
+import { requireAccountId } from '../contracts.js';
+import type { SubscriptionsDeps } from '../deps.js';
+import { runEngine } from './persist-outcome.js';
+import { organizationTimeZone, subscriptionResponse } from './subscription-response.js';
+
+/** Terms a new subscription (or a change) may use: the organization's, and active. */
+export async function requireActiveTerms(scope: ChangeScope, uuid: string, field = 'terms') {
+  const terms = await findPlanTerms(scope.em, scope.organizationId, uuid);
+  if (!terms) throw AppError.invalidField(field, `Invalid pk "${uuid}" - object does not exist.`);
+  if (!terms.active)
+    throw AppError.invalidField(field, 'These plan terms are inactive; no new subscriptions can be started with them.');
+  return terms;
+}
+
+async function insertSubscription(
+  scope: ChangeScope,
+  context: RequestContext,
+  accountId: string,
+  fields: SubscriptionFields,
+): Promise<SubscriptionRow> {
+  const terms = await requireActiveTerms(scope, fields.terms);
+  const violations = subscriptionViolations(fields, terms.backwards_charging);
+  if (violations.length > 0) throw AppError.invalid(violations);
+  const start = fields.start_date ?? scope.now;
+  const row = scope.em.create(SubscriptionEntity, {
+    id: randomUUID(),
+    organization_id: scope.organizationId,
+    account_id: accountId,
+    plan_terms_id: terms.id,
+    quantity: fields.quantity,
+    override_price: fields.override_price,
+    status: 'scheduled',
+    time_zone: organizationTimeZone(context),
+    on_test_clock: Boolean(context.organizationTime),
+    start_date: start,
+    original_start_date: start,
+    base_renewal_date: null,
+    period_n: 0,
+    charged_through: null,
+    last_renewal_date: null,
+    next_renewal_date: null,
+    end_date: null,
+    cancellation_type: null,
+    cancel_at: null,
+    scheduled_change: null,
+    since: null,
+    pending_lines: [],
+    contract: null,
+    due_at: start,
+    collection_method: fields.collection_method,
+    group_on_invoice: fields.group_on_invoice,
+    is_auto_renew_enabled: fields.is_auto_renew_enabled,
+    payment_terms: fields.payment_terms,
+    pre_renewal_days_offset: fields.pre_renewal_days_offset,
+    pre_renewal_invoicing: fields.pre_renewal_invoicing,
+    po_number: fields.po_number,
+    invoice_supplement: fields.invoice_supplement,
+    reference_person: fields.reference_person,
+    account_reference_person: fields.account_reference_person,
+    case_number: fields.case_number,
+    churn_reason_id: fields.churn_reason,
+    custom_churn_reason: fields.custom_churn_reason,
+    custom_fields: fields.custom_fields,
+    created_at: scope.now,
+    updated_at: scope.now,
+  });
+  await runEngine(scope, row, (engine) => engine.created(scope.now), { catchUpFirst: false });
+  scope.audit('subscription.create', 'subscription', row.id, { account: accountId, terms: terms.id });
+  return row;
+}
+
+/** POST /subscriptions/: one new subscription; the account's others are not touched. */
+export async function createSubscription(
+  deps: SubscriptionsDeps,
+  context: RequestContext,
+  account: string,
+  write: Write<SubscriptionFields>,
+): Promise<subscriptionsV1.Subscription> {
+  return runChange(deps, context, async (scope) => {
+    const accountId = requireAccountId(account);
+    const applied = applyWrite(SUBSCRIPTION_SHAPE, null, write, 'create');
+    if (applied.violations.length > 0) throw AppError.invalid(applied.violations);
+    const row = await insertSubscription(scope, context, accountId, applied.fields as SubscriptionFields);
+    return subscriptionResponse(scope, row);
+  });
+}
+
+/**
+ * POST /accounts/{code}/subscribe/ (gaps §6): every other non-expired subscription of the account
+ * ends now with its unused remainder credited, and the new one starts now, in one transaction.
+ */
+export async function subscribe(
+  deps: SubscriptionsDeps,
+  context: RequestContext,
+  request: subscriptionsV1.SubscribeRequest,
+): Promise<subscriptionsV1.Subscription> {
+  return runChange(deps, context, async (scope) => {
+    const accountId = requireAccountId(request.account);
+    if (!Number.isInteger(request.quantity) || request.quantity < 1) {
+      throw AppError.invalidField('quantity', 'Ensure this value is greater than or equal to 1.');
+    }
+    const fields: SubscriptionFields = {
+      ...(SUBSCRIPTION_SHAPE.defaults as SubscriptionFields),
+      terms: request.terms,
+      quantity: request.quantity,
+      collection_method: request.collection_method,
+      group_on_invoice: request.group_on_invoice,
+    };
+    await requireActiveTerms(scope, fields.terms);
+    const others = await scope.em.find(
+      SubscriptionEntity,
+      { organization_id: scope.organizationId, account_id: accountId, status: { $ne: 'expired' } },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
+    );
+    for (const other of others) {
+      await runEngine(scope, other, (engine) => engine.endForReplacement(scope.now));
+      scope.audit('subscription.replace', 'subscription', other.id, { account: accountId });
+    }
+    const row = await insertSubscription(scope, context, accountId, fields);
+    return subscriptionResponse(scope, row);
+  });
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@billing/errors';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ChargeEntity } from '../../db/entities/charge.entity.js';
+import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { type CatalogEntry, contractResolver, loadCatalog, termsSnapshot } from '../../db/subscription-catalog.js';
+import { stateColumns, stateOf } from '../../db/subscription-state.js';
+import {
+  type LifecycleEvent,
+  LifecycleFieldError,
+  LifecycleRefusal,
+  linesTotal,
+  SubscriptionEngine,
+  type SubscriptionState,
+  type TermsSnapshot,
+} from '../../domain/lifecycle/index.js';
+import { publishChargeCreated, publishSubscriptionChanged } from '../../events/subscription-events.js';
+import { subscriptionMessage } from '../../grpc/subscription-mapper.js';
+import type { ChangeScope } from '../change-transaction.js';
+
+/** The pieces of a subscription's world an engine run needs, loaded in a few queries. */
+export interface EngineWorld {
+  catalog: Map<string, CatalogEntry>;
+  terms(uuid: string): TermsSnapshot;
+  entry(uuid: string): CatalogEntry;
+}
+
+export async function loadWorld(
+  em: EntityManager,
+  organizationId: string,
+  termsIds: Iterable<string>,
+): Promise<EngineWorld> {
+  const catalog = await loadCatalog(em, organizationId, termsIds);
+  const entry = (uuid: string): CatalogEntry => {
+    const found = catalog.get(uuid);
+    if (!found) throw AppError.internal(`Plan terms ${uuid} of a subscription are missing.`);
+    return found;
+  };
+  return { catalog, entry, terms: (uuid) => termsSnapshot(entry(uuid).terms) };
+}
+
+/** Engine refusals as the contract's 400s. */
+export function asAppError(error: unknown): unknown {
+  if (error instanceof LifecycleRefusal) return AppError.refused(error.reason, error.message);
+  if (error instanceof LifecycleFieldError) return AppError.invalidField(error.field, error.message);
+  return error;
+}
+
+/**
+ * Runs the engine over one (locked) subscription: first everything already due, then `operate`,
+ * then what became due by it; stores the state, the charges (unique per period or change) and
+ * the events, all in the scope's transaction.
+ */
+export async function runEngine(
+  scope: ChangeScope,
+  row: SubscriptionRow,
+  operate: (engine: SubscriptionEngine, world: EngineWorld) => void | Promise<void>,
+  options: { extraTerms?: string[]; catchUpFirst?: boolean } = {},
+): Promise<SubscriptionEngine> {
+  const extraTerms = options.extraTerms ?? [];
+  const termsIds = [row.plan_terms_id, ...extraTerms];
+  if (row.scheduled_change) termsIds.push(row.scheduled_change.terms_id);
+  const world = await loadWorld(scope.em, scope.organizationId, termsIds);
+  const contractFor = await contractResolver(scope.em, scope.organizationId, row.account_id, row.time_zone);
+  const engine = new SubscriptionEngine(stateOf(row, world.terms), { contractFor, newId: randomUUID });
+  try {
+    if (options.catchUpFirst !== false) engine.advance(scope.now);
+    await operate(engine, world);
+    engine.advance(scope.now);
+  } catch (error) {
+    throw asAppError(error);
+  }
+  await persistEngine(scope, row, engine, world);
+  return engine;
+}
+
+/** Stores an engine run: row columns, charge rows with charge.created, subscription.changed per event. */
+export async function persistEngine(
+  scope: ChangeScope,
+  row: SubscriptionRow,
+  engine: SubscriptionEngine,
+  world: EngineWorld,
+): Promise<void> {
+  const { state, charges, events } = engine.outcome();
+  const columns = stateColumns(state, engine.nextDueAt());
+  if (charges.length === 0 && events.length === 0) {
+    // Nothing happened, but the scheduler must not find the row due again for nothing.
+    scope.em.assign(row, { due_at: columns.due_at ?? null });
+    await scope.em.flush();
+    return;
+  }
+  scope.em.assign(row, { ...columns, updated_at: scope.now });
+  const chargeRows = charges.map((draft) =>
+    scope.em.create(ChargeEntity, {
+      id: randomUUID(),
+      organization_id: scope.organizationId,
+      subscription_id: row.id,
+      account_id: row.account_id,
+      kind: draft.kind,
+      period_start: draft.period_start,
+      change_key: draft.key,
+      due_at: draft.due_at,
+      currency: draft.currency,
+      amount: linesTotal(draft.lines, draft.currency),
+      lines: draft.lines,
+      credit_all_invoices: draft.credit_all_invoices,
+      created_at: scope.now,
+    }),
+  );
+  await scope.em.flush();
+  for (const charge of chargeRows) publishChargeCreated(scope, charge, row);
+  publishEvents(scope, row, state, events, world);
+}
+
+export function publishEvents(
+  scope: ChangeScope,
+  row: SubscriptionRow,
+  state: SubscriptionState,
+  events: readonly LifecycleEvent[],
+  world: EngineWorld,
+): void {
+  if (events.length === 0) return;
+  const message = subscriptionMessage(row, state, world.entry);
+  events.forEach((event, index) => {
+    const after = events[index + 1]?.old ?? { pricing: state.pricing, status: state.status };
+    publishSubscriptionChanged(scope, message, event, after);
+  });
+}

@@ -1,0 +1,83 @@
+import { AppError } from '@billing/errors';
+import type { RequestContext } from '@billing/observability';
+import type { subscriptionsV1 } from '@billing/proto';
+import { chargedLines, requireSubscription } from '../../db/subscription-store.js';
+import { CANCELLATION_TYPES, type CancellationType, chargedForPeriod } from '../../domain/lifecycle/index.js';
+import { runChange } from '../change-transaction.js';
+import type { SubscriptionsDeps } from '../deps.js';
+import { runEngine } from './persist-outcome.js';
+import { subscriptionResponse } from './subscription-response.js';
+
+function cancellationType(raw: string | undefined): CancellationType {
+  if (raw === undefined) throw AppError.invalidField('cancellation_type', 'This field is required.');
+  if (!(CANCELLATION_TYPES as readonly string[]).includes(raw)) {
+    throw AppError.invalidField('cancellation_type', `"${raw}" is not a valid choice.`);
+  }
+  return raw as CancellationType;
+}
+
+/** POST /subscriptions/{uuid}/cancel/ (gaps §6). */
+export async function cancelSubscription(
+  deps: SubscriptionsDeps,
+  context: RequestContext,
+  request: subscriptionsV1.CancelSubscriptionRequest,
+): Promise<subscriptionsV1.Subscription> {
+  return runChange(deps, context, async (scope) => {
+    const row = await requireSubscription(scope.em, scope.organizationId, request.uuid, true);
+    const type = cancellationType(request.cancellation_type);
+    if (request.cancel_renewal !== undefined) {
+      if (type !== 'at_renewal')
+        throw AppError.invalidField('cancel_renewal', 'Only allowed with cancellation_type at_renewal.');
+      if (!Number.isInteger(request.cancel_renewal) || request.cancel_renewal < 0 || request.cancel_renewal > 11) {
+        throw AppError.invalidField('cancel_renewal', 'Ensure this value is between 0 and 11.');
+      }
+    }
+    if (type === 'at_specified_time' && !request.cancel_date) {
+      throw AppError.invalidField('cancel_date', 'This field is required with cancellation_type at_specified_time.');
+    }
+    if (request.cancel_date && type !== 'at_specified_time') {
+      throw AppError.invalidField('cancel_date', 'Only allowed with cancellation_type at_specified_time.');
+    }
+    const needsLines = type === 'full_refund' || type === 'cancel_invalid';
+    const lines = needsLines ? await chargedLines(scope.em, scope.organizationId, row.id) : [];
+    await runEngine(scope, row, (engine) => {
+      const periodFrom = engine.currentPeriodDateFrom();
+      engine.cancel(scope.now, type, {
+        renewals: request.cancel_renewal ?? 0,
+        date: request.cancel_date,
+        charged: type === 'full_refund' && periodFrom ? chargedForPeriod(lines, periodFrom) : null,
+        allLines: lines,
+      });
+    });
+    scope.audit('subscription.cancel', 'subscription', row.id, { cancellation_type: type });
+    return subscriptionResponse(scope, row);
+  });
+}
+
+/** POST /subscriptions/{uuid}/reactivate/ (gaps §6). */
+export async function reactivateSubscription(
+  deps: SubscriptionsDeps,
+  context: RequestContext,
+  uuid: string,
+): Promise<subscriptionsV1.Subscription> {
+  return runChange(deps, context, async (scope) => {
+    const row = await requireSubscription(scope.em, scope.organizationId, uuid, true);
+    await runEngine(scope, row, (engine) => engine.reactivate(scope.now));
+    scope.audit('subscription.reactivate', 'subscription', row.id);
+    return subscriptionResponse(scope, row);
+  });
+}
+
+/** POST /subscriptions/{uuid}/renew-now/ (gaps §6). */
+export async function renewSubscriptionNow(
+  deps: SubscriptionsDeps,
+  context: RequestContext,
+  uuid: string,
+): Promise<subscriptionsV1.Subscription> {
+  return runChange(deps, context, async (scope) => {
+    const row = await requireSubscription(scope.em, scope.organizationId, uuid, true);
+    await runEngine(scope, row, (engine) => engine.renewNow(scope.now));
+    scope.audit('subscription.renew_now', 'subscription', row.id);
+    return subscriptionResponse(scope, row);
+  });
+}

@@ -1,0 +1,35 @@
+import type { RequestContext } from '@billing/observability';
+import type { subscriptionsV1 } from '@billing/proto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { stateOf } from '../../db/subscription-state.js';
+import { isValidTimeZone } from '../../domain/local-time.js';
+import { subscriptionMessage } from '../../grpc/subscription-mapper.js';
+import { loadWorld } from './persist-outcome.js';
+
+/** The organization's zone as the gateway sent it; UTC when a caller sent none. */
+export function organizationTimeZone(context: RequestContext): string {
+  const zone = context.organizationTimeZone;
+  return zone && isValidTimeZone(zone) ? zone : 'UTC';
+}
+
+/** Subscriptions as the proto carries them, with their terms and plans in two queries. */
+export async function subscriptionMessages(
+  em: EntityManager,
+  organizationId: string,
+  rows: readonly SubscriptionRow[],
+): Promise<subscriptionsV1.Subscription[]> {
+  const termsIds = rows.flatMap((row) =>
+    row.scheduled_change ? [row.plan_terms_id, row.scheduled_change.terms_id] : [row.plan_terms_id],
+  );
+  const world = await loadWorld(em, organizationId, termsIds);
+  return rows.map((row) => subscriptionMessage(row, stateOf(row, world.terms), world.entry));
+}
+
+export async function subscriptionResponse(
+  scope: { em: EntityManager; organizationId: string },
+  row: SubscriptionRow,
+): Promise<subscriptionsV1.Subscription> {
+  const [message] = await subscriptionMessages(scope.em, scope.organizationId, [row]);
+  return message!;
+}
