@@ -26,7 +26,12 @@ const context = (contract: FixedContract | null = null): EngineContext => ({
   newId: () => `id-${++ids}`,
 });
 
-function newSubscription(terms: TermsSnapshot, quantity: number, start: Date, extra: Partial<SubscriptionState> = {}): SubscriptionState {
+function newSubscription(
+  terms: TermsSnapshot,
+  quantity: number,
+  start: Date,
+  extra: Partial<SubscriptionState> = {},
+): SubscriptionState {
   return {
     status: 'scheduled',
     time_zone: TZ,
@@ -71,7 +76,12 @@ describe('renewals', () => {
   it('from 31 Jan renews on 28 Feb, 31 Mar, 30 Apr (29 Feb in a leap year)', () => {
     const engine = new SubscriptionEngine(newSubscription(monthly('100.00'), 1, cph('2026-01-31')), context());
     engine.advance(cph('2026-05-01'));
-    expect(engine.charges.map((c) => c.lines[0]!.date_from)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
+    expect(engine.charges.map((c) => c.lines[0]!.date_from)).toEqual([
+      '2026-01-31',
+      '2026-02-28',
+      '2026-03-31',
+      '2026-04-30',
+    ]);
     const leap = new SubscriptionEngine(newSubscription(monthly('100.00'), 1, cph('2028-01-31')), context());
     leap.advance(cph('2028-03-01'));
     expect(leap.charges.map((c) => c.lines[0]!.date_from)).toEqual(['2028-01-31', '2028-02-29']);
@@ -195,7 +205,9 @@ describe('cancellations', () => {
     engine.cancel(cph('2026-02-11'), 'at_renewal', { renewals: 1 });
     expect(engine.state.status).toBe('not_renewing');
     expect(engine.state.end_date).toEqual(cph('2026-04-01'));
-    expect(() => engine.cancel(cph('2026-02-12'), 'today')).toThrow(expect.objectContaining({ reason: 'CANNOT_CANCEL' }));
+    expect(() => engine.cancel(cph('2026-02-12'), 'today')).toThrow(
+      expect.objectContaining({ reason: 'CANNOT_CANCEL' }),
+    );
     engine.advance(cph('2026-04-01'));
     expect(lines(engine).map((l) => l[2])).toEqual(['2026-02-01', '2026-03-01']);
     expect(engine.state.status).toBe('expired');
@@ -219,10 +231,18 @@ describe('cancellations', () => {
   });
 
   it('a contract inside its commitment refuses the cancellation', () => {
-    const contract: FixedContract = { uuid: 'c', start_date: '2026-01-01', commitment_length: 12, exclusive_tiers: true, tiers: [] };
+    const contract: FixedContract = {
+      uuid: 'c',
+      start_date: '2026-01-01',
+      commitment_length: 12,
+      exclusive_tiers: true,
+      tiers: [],
+    };
     const engine = new SubscriptionEngine(newSubscription(monthly('100.00'), 1, cph('2026-02-01')), context(contract));
     engine.advance(cph('2026-02-01'));
-    expect(() => engine.cancel(cph('2026-02-11'), 'today')).toThrow(expect.objectContaining({ reason: 'WITHIN_COMMITMENT' }));
+    expect(() => engine.cancel(cph('2026-02-11'), 'today')).toThrow(
+      expect.objectContaining({ reason: 'WITHIN_COMMITMENT' }),
+    );
   });
 });
 
@@ -239,7 +259,9 @@ describe('reactivation', () => {
     engine.cancel(cph('2026-03-10'), 'today');
     engine.reactivate(cph('2026-03-20'));
     expect(lines(engine).at(-1)).toEqual(['reactivation', 'renewal', '2026-03-20', '2026-04-19', '100.00']);
-    expect(() => engine.reactivate(cph('2026-03-21'))).toThrow(expect.objectContaining({ reason: 'CANNOT_REACTIVATE' }));
+    expect(() => engine.reactivate(cph('2026-03-21'))).toThrow(
+      expect.objectContaining({ reason: 'CANNOT_REACTIVATE' }),
+    );
   });
 });
 
@@ -252,7 +274,10 @@ describe('tiers', () => {
     tiers: [{ minimum_quantity: 5, maximum_quantity: null, discount: '10', discount_type: 'percentage' }],
   };
   it('a 10% tier from quantity 5 applies to the terms price and to an override', () => {
-    const engine = new SubscriptionEngine(newSubscription(monthly('100.00'), 5, cph('2026-02-01')), context(tenPercentFrom5));
+    const engine = new SubscriptionEngine(
+      newSubscription(monthly('100.00'), 5, cph('2026-02-01')),
+      context(tenPercentFrom5),
+    );
     engine.advance(cph('2026-02-01'));
     expect(lines(engine)).toEqual([['renewal', 'renewal', '2026-02-01', '2026-02-28', '450.00']]);
     const state = newSubscription(monthly('100.00'), 5, cph('2026-02-01'));
@@ -260,7 +285,10 @@ describe('tiers', () => {
     const overridden = new SubscriptionEngine(state, context(tenPercentFrom5));
     overridden.advance(cph('2026-02-01'));
     expect(lines(overridden)).toEqual([['renewal', 'renewal', '2026-02-01', '2026-02-28', '360.00']]);
-    const below = new SubscriptionEngine(newSubscription(monthly('100.00'), 4, cph('2026-02-01')), context(tenPercentFrom5));
+    const below = new SubscriptionEngine(
+      newSubscription(monthly('100.00'), 4, cph('2026-02-01')),
+      context(tenPercentFrom5),
+    );
     below.advance(cph('2026-02-01'));
     expect(lines(below)[0]![4]).toBe('400.00');
   });
