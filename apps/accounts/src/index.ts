@@ -8,5 +8,6 @@ export {
   type IssuedToken,
   listApiTokens,
   listOrganizations,
+  type NewOrganization,
   setRateLimit,
 } from './use-cases/organizations.js';

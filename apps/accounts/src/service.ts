@@ -1,15 +1,22 @@
 import type { ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { accountsWorkers } from './events/workers.js';
 import { accountsService } from './grpc/accounts-service.js';
+import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
 
-/** The accounts service: organizations, API tokens, accounts, recipients, payment gateway accounts. */
+/**
+ * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
+ * recipients, payment gateway accounts.
+ */
 export const accountsModule: ServiceModule = {
   name: 'accounts',
   defaultGrpcPort: 50051,
   entities: accountsEntities,
   migrations,
   publishesEvents: true,
-  grpcServices: (deps) => [accountsService(deps), identityService(deps)],
+  grpcServices: (deps) => [accountsService(deps), identityService(deps), churnReasonService(deps)],
+  /** The subscription read model's consumer (subscriptions.subscription.changed). */
+  workers: accountsWorkers,
 };

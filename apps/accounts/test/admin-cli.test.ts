@@ -70,6 +70,7 @@ describe('create-org', () => {
         default_collection_method: 'invoice',
         rate_limit_per_minute: 60,
         created_at: expect.stringMatching(ISO_Z),
+        test_clock_time: null,
       },
       token: {
         id: expect.stringMatching(UUID),
@@ -148,7 +149,63 @@ describe('create-org', () => {
       default_collection_method: 'invoice',
       rate_limit_per_minute: 120,
       created_at: expect.stringMatching(ISO_Z),
+      test_clock_time: null,
     });
+  });
+
+  it('--test-clock-time puts the organization in test mode at that time, as the row and list-orgs show', async () => {
+    const { organization } = await succeeds(
+      'create-org',
+      '--name',
+      'Test Mode ApS',
+      '--test-clock',
+      '--test-clock-time',
+      '2026-03-01T10:00:00+01:00',
+    );
+    expect(organization).toEqual({
+      id: expect.stringMatching(UUID),
+      name: 'Test Mode ApS',
+      country: 'DK',
+      base_currency: 'DKK',
+      time_zone: 'Europe/Copenhagen',
+      default_payment_terms: 14,
+      default_collection_method: 'invoice',
+      rate_limit_per_minute: 60,
+      created_at: expect.stringMatching(ISO_Z),
+      test_clock_time: '2026-03-01T09:00:00.000Z',
+    });
+    const [row] = await sql<{ test_clock_time: string }>(
+      `select to_char(test_clock_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as test_clock_time from organization where id = ?`,
+      [organization.id],
+    );
+    expect(row).toEqual({ test_clock_time: '2026-03-01T09:00:00' });
+    const organizations: Array<{ id: string }> = await succeeds('list-orgs');
+    expect(organizations.find((listed) => listed.id === organization.id)).toEqual(organization);
+    const [audit] = await sql<{ action: string; details: unknown }>(
+      `select action, details from audit_log where organization_id = ? order by occurred_at`,
+      [organization.id],
+    );
+    expect(audit).toEqual({ action: 'organization.create', details: { test_clock_time: '2026-03-01T09:00:00.000Z' } });
+  });
+
+  it('--test-clock alone starts the test clock at the current time', async () => {
+    const before = Date.now();
+    const { organization } = await succeeds('create-org', '--name', 'Clock Now ApS', '--test-clock');
+    const after = Date.now();
+    const time = Date.parse(organization.test_clock_time);
+    expect(time).toBeGreaterThanOrEqual(before - 1);
+    expect(time).toBeLessThanOrEqual(after);
+    // The clock starts where the organization was created: the same service clock reading.
+    expect(organization.test_clock_time).toBe(organization.created_at);
+  });
+
+  it('refuses a --test-clock-time that is no ISO 8601 timestamp, and creates nothing', async () => {
+    expect(await failsWith(['create-org', '--name', 'Bad Clock ApS', '--test-clock-time', '2026-02-30'], 1)).toEqual({
+      error: 'Invalid input.',
+      reason: 'VALIDATION_FAILED',
+      fields: [{ field: 'test-clock-time', description: '--test-clock-time must be an ISO 8601 timestamp.' }],
+    });
+    expect(await sql(`select id from organization where name = 'Bad Clock ApS'`)).toEqual([]);
   });
 
   it('refuses invalid values with a JSON error naming each field, and creates nothing', async () => {

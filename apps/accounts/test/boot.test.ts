@@ -11,8 +11,10 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       tables: [
         'account',
         'account_billing_summary',
+        'account_subscription',
         'api_user',
         'audit_log',
+        'churn_reason',
         'inbox',
         'mikro_orm_migrations',
         'organization',

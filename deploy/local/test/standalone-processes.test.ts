@@ -1,5 +1,6 @@
 /**
- * The production shape: the accounts service and the gateway as separate processes, each started
+ * The production shape: the accounts and subscriptions services and the gateway as separate
+ * processes (an account's GET embeds its subscriptions), each started
  * from its built entry point and configured only by environment, talking over gRPC; an operator
  * creates the organization with the admin CLI. SIGTERM stops each with exit status 0, and a bad
  * environment stops a service at once with a message naming the variable.
@@ -22,12 +23,18 @@ import { accountInput, restClient } from './support/rest-client.js';
 const STOP_WITHIN_MS = 5_000;
 
 let accountsSchema: TestSchema;
+let subscriptionsSchema: TestSchema;
 let gatewaySchema: TestSchema;
 let accounts: ChildHandle | undefined;
+let subscriptions: ChildHandle | undefined;
 let gateway: ChildHandle | undefined;
 let gatewayUrl: string;
 /** PGAPPNAME tags every database connection of a process, so a test can find and cut them. */
-const applicationNames = { accounts: uniqueName('accounts_process'), gateway: uniqueName('gateway_process') };
+const applicationNames = {
+  accounts: uniqueName('accounts_process'),
+  subscriptions: uniqueName('subscriptions_process'),
+  gateway: uniqueName('gateway_process'),
+};
 
 /** What a PostgreSQL restart or failover does to a running service: its connections are cut. */
 async function terminateConnections(names: string[]): Promise<number> {
@@ -47,8 +54,10 @@ async function terminateConnections(names: string[]): Promise<number> {
 beforeAll(async () => {
   assertBuilt();
   accountsSchema = await createTestSchema('accounts');
+  subscriptionsSchema = await createTestSchema('subscriptions');
   gatewaySchema = await createTestSchema('gateway');
   const grpcPort = await freePort();
+  const subscriptionsPort = await freePort();
   const httpPort = await freePort();
   accounts = startEntryPoint(ENTRY_POINTS.accounts, {
     DATABASE_URL: accountsSchema.databaseUrl,
@@ -59,12 +68,22 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.accounts,
   });
+  subscriptions = startEntryPoint(ENTRY_POINTS.subscriptions, {
+    DATABASE_URL: subscriptionsSchema.databaseUrl,
+    DB_SCHEMA: subscriptionsSchema.schema,
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(subscriptionsPort),
+    LOG_LEVEL: 'warn',
+    PGAPPNAME: applicationNames.subscriptions,
+  });
   gateway = startEntryPoint(ENTRY_POINTS.gateway, {
     DATABASE_URL: gatewaySchema.databaseUrl,
     DB_SCHEMA: gatewaySchema.schema,
     HOST: '127.0.0.1',
     PORT: String(httpPort),
     ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
+    SUBSCRIPTIONS_ADDRESS: `127.0.0.1:${subscriptionsPort}`,
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.gateway,
   });
@@ -73,17 +92,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Only if a test failed before stopping them: nothing may outlive the suite.
-  for (const handle of [gateway, accounts]) {
+  for (const handle of [gateway, subscriptions, accounts]) {
     if (handle && !handle.exited()) {
       handle.child.kill('SIGKILL');
       await handle.exit;
     }
   }
   await accountsSchema?.drop();
+  await subscriptionsSchema?.drop();
   await gatewaySchema?.drop();
 });
 
-describe('accounts and gateway as separate processes', () => {
+describe('accounts, subscriptions and gateway as separate processes', () => {
   let token: string;
 
   it('an organization made with the admin CLI can POST and GET an account through the gateway process', async () => {
@@ -98,12 +118,15 @@ describe('accounts and gateway as separate processes', () => {
     // Bounded wait for both processes to be up; a process that died ends the wait at once.
     const ready = await waitFor(
       async () => {
-        if (accounts!.exited() || gateway!.exited()) return 'a process exited';
+        if (accounts!.exited() || subscriptions!.exited() || gateway!.exited()) return 'a process exited';
         return (await api.get('/api/v1/accounts/')).status === 200 && 'ready';
       },
       { timeoutMs: 30_000, intervalMs: 100, description: 'the gateway and accounts processes to serve' },
     );
-    expect(ready, `accounts:\n${accounts!.output()}\ngateway:\n${gateway!.output()}`).toBe('ready');
+    expect(
+      ready,
+      `accounts:\n${accounts!.output()}\nsubscriptions:\n${subscriptions!.output()}\ngateway:\n${gateway!.output()}`,
+    ).toBe('ready');
 
     const posted = await api.post('/api/v1/accounts/', accountInput('standalone-1'));
     expect(posted.status).toBe(201);
@@ -117,7 +140,7 @@ describe('accounts and gateway as separate processes', () => {
     const api = restClient(gatewayUrl, token);
     const served = await waitFor(
       async () => {
-        if (accounts!.exited() || gateway!.exited()) return 'a process exited';
+        if (accounts!.exited() || subscriptions!.exited() || gateway!.exited()) return 'a process exited';
         return (await api.get('/api/v1/accounts/standalone-1/')).status === 200 && 'served';
       },
       { timeoutMs: 10_000, intervalMs: 100, description: 'a request served after the connections were cut' },
@@ -125,8 +148,8 @@ describe('accounts and gateway as separate processes', () => {
     expect(served, `accounts:\n${accounts!.output()}\ngateway:\n${gateway!.output()}`).toBe('served');
   });
 
-  it('SIGTERM stops the gateway and then the accounts service, each with exit status 0', async () => {
-    for (const handle of [gateway!, accounts!]) {
+  it('SIGTERM stops the gateway and then the services, each with exit status 0', async () => {
+    for (const handle of [gateway!, subscriptions!, accounts!]) {
       expect(handle.exited(), handle.output()).toBeNull();
       handle.child.kill('SIGTERM');
       expect(await exitWithin(handle, STOP_WITHIN_MS), handle.output()).toEqual({ code: 0, signal: null });

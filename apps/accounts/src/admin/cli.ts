@@ -48,6 +48,8 @@ function parseCommandLine() {
         org: { type: 'string' },
         id: { type: 'string' },
         'per-minute': { type: 'string' },
+        'test-clock': { type: 'boolean' },
+        'test-clock-time': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

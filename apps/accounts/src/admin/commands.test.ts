@@ -20,6 +20,7 @@ const organization: OrganizationRow = {
   rate_limit_per_minute: 120,
   features: [],
   created_at: new Date('2026-01-15T09:00:00Z'),
+  test_clock_time: null,
 };
 
 const ORGANIZATION_JSON = {
@@ -32,6 +33,7 @@ const ORGANIZATION_JSON = {
   default_collection_method: 'invoice',
   rate_limit_per_minute: 120,
   created_at: '2026-01-15T09:00:00.000Z',
+  test_clock_time: null,
 };
 
 /** Operations that record their calls and answer with fixed rows. */
@@ -93,6 +95,36 @@ describe('admin commands', () => {
     ]);
   });
 
+  it("create-org --test-clock asks for test mode at the service clock's now; list-orgs shows the clock", async () => {
+    const { calls, operations } = recordingOperations();
+    await runAdminCommand('create-org', { name: 'Acme', 'test-clock': true }, operations);
+    expect(calls).toEqual([['createOrganization', { name: 'Acme', test_clock: {} }]]);
+
+    const inTestMode = { ...organization, test_clock_time: new Date('2026-03-01T00:00:00Z') };
+    operations.listOrganizations = async () => [inTestMode];
+    expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([
+      { ...ORGANIZATION_JSON, test_clock_time: '2026-03-01T00:00:00.000Z' },
+    ]);
+  });
+
+  it.each([
+    ['2026-01-15T09:00:00Z', '2026-01-15T09:00:00.000Z'],
+    ['2026-01-15T09:00:00.5+01:00', '2026-01-15T08:00:00.500Z'],
+    ['2026-01-15T09:00', '2026-01-15T09:00:00.000Z'],
+    ['2026-01-15', '2026-01-15T00:00:00.000Z'],
+    ['2026-01-15T23:30:00-0230', '2026-01-16T02:00:00.000Z'],
+  ])('create-org --test-clock-time %s starts the clock at %s (no offset: UTC)', async (given, expected) => {
+    const { calls, operations } = recordingOperations();
+    await runAdminCommand('create-org', { name: 'Acme', 'test-clock': true, 'test-clock-time': given }, operations);
+    // --test-clock-time alone implies --test-clock.
+    await runAdminCommand('create-org', { name: 'Acme', 'test-clock-time': given }, operations);
+    const settings = { name: 'Acme', test_clock: { time: new Date(expected) } };
+    expect(calls).toEqual([
+      ['createOrganization', settings],
+      ['createOrganization', settings],
+    ]);
+  });
+
   it('the token commands and set-rate-limit call their operation with the parsed options', async () => {
     const { calls, operations, token, listing } = recordingOperations();
     expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([ORGANIZATION_JSON]);
@@ -121,6 +153,14 @@ describe('admin commands', () => {
       'payment-terms',
       '--payment-terms must be a whole number.',
     ],
+    ...['tomorrow', '2026-02-30T00:00:00Z', '2026-01-15T25:00:00Z', '15/01/2026', '2026-01-15T09:00:00+25:00'].map(
+      (time): [string, Record<string, string>, string, string] => [
+        'create-org',
+        { name: 'Acme', 'test-clock-time': time },
+        'test-clock-time',
+        '--test-clock-time must be an ISO 8601 timestamp.',
+      ],
+    ),
     ['create-token', {}, 'org', '--org is required.'],
     ['create-token', { org: 'acme' }, 'org', '--org must be a UUID.'],
     ['list-tokens', { org: `${ORG_ID}x` }, 'org', '--org must be a UUID.'],

@@ -1,14 +1,18 @@
 import { AppError } from '@billing/errors';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
-import { type OrganizationSettings, organizationSettingsOf } from '../domain/organization.js';
-import type { ApiTokenListing, IssuedToken } from '../use-cases/organizations.js';
+import { organizationSettingsOf } from '../domain/organization.js';
+import { parseTimestamp } from '../domain/test-clock.js';
+import type { ApiTokenListing, IssuedToken, NewOrganization } from '../use-cases/organizations.js';
 
 export const ADMIN_USAGE = `usage: npm run admin -- <command> [options]
 
   create-org --name <name> [--country DK] [--currency DKK] [--time-zone Europe/Copenhagen]
              [--payment-terms 14] [--collection-method invoice] [--rate-limit 60]
-                                  create an organization and its first API token (printed once)
-  list-orgs                       list organizations
+             [--test-clock [--test-clock-time <ISO 8601, default now>]]
+                                  create an organization and its first API token (printed once);
+                                  --test-clock: in test mode, on its own clock (--test-clock-time
+                                  alone implies it; a time without an offset is UTC)
+  list-orgs                       list organizations (test_clock_time: null unless in test mode)
   create-token --org <id> [--name <name>]
                                   create another API token for an organization (printed once)
   list-tokens --org <id>          list an organization's tokens (prefix only, never the token)
@@ -19,9 +23,7 @@ export const ADMIN_USAGE = `usage: npm run admin -- <command> [options]
 DATABASE_URL selects the database (default: the embedded one of \`npm start\`); DB_SCHEMA the schema.`;
 
 export interface AdminOperations {
-  createOrganization(
-    settings: Partial<OrganizationSettings> & { name: string },
-  ): Promise<{ organization: OrganizationRow; token: IssuedToken }>;
+  createOrganization(settings: NewOrganization): Promise<{ organization: OrganizationRow; token: IssuedToken }>;
   listOrganizations(): Promise<OrganizationRow[]>;
   createApiToken(organizationId: string, name?: string): Promise<IssuedToken>;
   listApiTokens(organizationId: string): Promise<ApiTokenListing[]>;
@@ -58,7 +60,24 @@ function integer(options: Options, name: string): number | undefined {
 }
 
 export function organizationJson(organization: OrganizationRow) {
-  return { ...organizationSettingsOf(organization), created_at: organization.created_at.toISOString() };
+  return {
+    ...organizationSettingsOf(organization),
+    created_at: organization.created_at.toISOString(),
+    test_clock_time: organization.test_clock_time ? organization.test_clock_time.toISOString() : null,
+  };
+}
+
+/** `--test-clock` and/or `--test-clock-time`: test mode, now or at the given time; neither: none. */
+function testClock(options: Options): NewOrganization['test_clock'] {
+  const time = text(options, 'test-clock-time');
+  if (time !== undefined) {
+    const parsed = parseTimestamp(time);
+    if (!parsed) {
+      throw AppError.invalidField('test-clock-time', '--test-clock-time must be an ISO 8601 timestamp.');
+    }
+    return { time: parsed };
+  }
+  return options['test-clock'] === true ? {} : undefined;
 }
 
 export const ADMIN_COMMANDS = [
@@ -83,7 +102,7 @@ type AdminRun = (operations: AdminOperations) => Promise<unknown>;
 export function parseAdminCommand(command: string, options: Options): AdminRun {
   switch (command) {
     case 'create-org': {
-      const settings: Partial<OrganizationSettings> & { name: string } = { name: required(options, 'name') };
+      const settings: NewOrganization = { name: required(options, 'name') };
       const country = text(options, 'country');
       const currency = text(options, 'currency');
       const timeZone = text(options, 'time-zone');
@@ -96,6 +115,8 @@ export function parseAdminCommand(command: string, options: Options): AdminRun {
       if (paymentTerms !== undefined) settings.default_payment_terms = paymentTerms;
       if (collectionMethod !== undefined) settings.default_collection_method = collectionMethod;
       if (rateLimit !== undefined) settings.rate_limit_per_minute = rateLimit;
+      const clock = testClock(options);
+      if (clock !== undefined) settings.test_clock = clock;
       return async (operations) => {
         const { organization, token } = await operations.createOrganization(settings);
         return { organization: organizationJson(organization), token };

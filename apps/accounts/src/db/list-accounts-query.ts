@@ -1,6 +1,7 @@
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { ACCOUNT_ORDERING, type AccountListFilter, DEFAULT_ACCOUNT_ORDERING } from '../domain/account-list.js';
+import { subscriptionFilterConstraints } from './account-subscription-store.js';
 import { AccountEntity, type AccountRow } from './entities/account.entity.js';
 import {
   AccountBillingSummaryEntity,
@@ -31,7 +32,11 @@ export async function findAccountPage(
   return { rows, count };
 }
 
-async function buildWhere(em: EntityManager, organizationId: string, filter: AccountListFilter): Promise<AccountWhere> {
+export async function buildWhere(
+  em: EntityManager,
+  organizationId: string,
+  filter: AccountListFilter,
+): Promise<AccountWhere> {
   const and: AccountWhere[] = [{ organization_id: organizationId }];
   const equal = <K extends keyof AccountRow>(field: K, value: AccountRow[K] | undefined) => {
     if (value !== undefined) and.push({ [field]: value } as AccountWhere);
@@ -86,14 +91,18 @@ async function buildWhere(em: EntityManager, organizationId: string, filter: Acc
     const ids = [...new Set(receiving.map((row) => row.account_id))];
     and.push(filter.has_recipient_receiving_invoices ? { id: { $in: ids } } : { id: { $nin: ids } });
   }
+  for (const constraint of await subscriptionFilterConstraints(em, organizationId, filter)) {
+    and.push('in' in constraint ? { id: { $in: constraint.in } } : { id: { $nin: constraint.notIn } });
+  }
   const summaryIds = await billingSummaryMatches(em, organizationId, filter);
   if (summaryIds) and.push({ id: { $in: summaryIds } });
   return { $and: and };
 }
 
 /**
- * Filters served by the billing read model (fed by the subscriptions, invoicing and payments
- * services' events). Returns the matching account ids, or null when no such filter was asked for.
+ * Filters served by the billing read model (to be fed by the invoicing and payments services'
+ * events; the subscription filters are served by account_subscription). Returns the matching
+ * account ids, or null when no such filter was asked for.
  */
 async function billingSummaryMatches(
   em: EntityManager,
@@ -101,17 +110,6 @@ async function billingSummaryMatches(
   filter: AccountListFilter,
 ): Promise<string[] | null> {
   const conditions: FilterQuery<AccountBillingSummaryRow>[] = [];
-  if (filter.subscription_status !== undefined) {
-    conditions.push({ subscription_statuses: { $contains: [filter.subscription_status] } } as never);
-  }
-  if (filter.subscription_collection_method !== undefined) {
-    conditions.push({
-      subscription_collection_methods: { $contains: [filter.subscription_collection_method] },
-    } as never);
-  }
-  if (filter.subscription_set_to_expire !== undefined) {
-    conditions.push({ subscription_set_to_expire: filter.subscription_set_to_expire });
-  }
   if (filter.balance !== undefined) conditions.push({ balance: filter.balance });
   if (filter.active_payment_method !== undefined)
     conditions.push({ active_payment_method: filter.active_payment_method });

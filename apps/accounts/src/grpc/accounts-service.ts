@@ -22,10 +22,12 @@ import {
   recipientMessage,
   recipientWrite,
 } from './account-mapper.js';
+import { accountSummaryHandlers } from './account-summaries-handlers.js';
 
 /** Transport only: decode, call the use case, encode. */
 export function accountsService(deps: AccountsDeps): GrpcService {
   return unaryService(accountsV1.AccountsServiceService, {
+    ...accountSummaryHandlers(deps),
     createAccount: async (request, context) => {
       const view = await createAccount(deps, context, accountWrite(request.account, request.present_fields));
       return { account: accountMessage(view) };

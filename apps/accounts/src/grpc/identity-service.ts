@@ -1,9 +1,11 @@
+import { AppError } from '@billing/errors';
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { accountsV1 } from '@billing/proto';
 import { organizationSettingsOf } from '../domain/organization.js';
 import { authenticate } from '../use-cases/authenticate.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
 import { getOrganization } from '../use-cases/organizations.js';
+import { advanceTestClock } from '../use-cases/test-clock.js';
 
 export function identityService(deps: AccountsDeps): GrpcService {
   return unaryService(accountsV1.IdentityServiceService, {
@@ -15,13 +17,24 @@ export function identityService(deps: AccountsDeps): GrpcService {
         api_user_name: principal.apiUserName,
         rate_limit_per_minute: principal.rateLimitPerMinute,
         permissions: principal.permissions,
+        organization_time_zone: principal.organizationTimeZone,
+        ...(principal.organizationTime ? { organization_time: principal.organizationTime } : {}),
       };
     },
     getOrganization: async (_request, context) => {
       const organization = await getOrganization(deps, context);
       return {
-        organization: { ...organizationSettingsOf(organization), features: organization.features },
+        organization: {
+          ...organizationSettingsOf(organization),
+          features: organization.features,
+          ...(organization.test_clock_time ? { test_clock_time: organization.test_clock_time } : {}),
+        },
       };
+    },
+    advanceTestClock: async (request, context) => {
+      if (!request.to) throw AppError.invalidField('to', 'This field is required.');
+      const move = await advanceTestClock(deps, context, request.to);
+      return { time: move.time, previous_time: move.previousTime, time_zone: move.timeZone };
     },
   });
 }

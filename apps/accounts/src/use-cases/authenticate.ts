@@ -10,6 +10,9 @@ export interface Principal {
   apiUserName: string;
   rateLimitPerMinute: number;
   permissions: string[];
+  organizationTimeZone: string;
+  /** Test mode only: the organization's own clock, read at this moment (never cache it). */
+  organizationTime: Date | null;
 }
 
 /** Unknown and disabled tokens are the same failure: the caller learns nothing about which. */
@@ -25,5 +28,7 @@ export async function authenticate(deps: AccountsDeps, token: string): Promise<P
     apiUserName: user.name,
     rateLimitPerMinute: organization.rate_limit_per_minute,
     permissions: user.permissions,
+    organizationTimeZone: organization.time_zone,
+    organizationTime: organization.test_clock_time ?? null,
   };
 }

@@ -1,6 +1,7 @@
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { accountView, requireAccountByCode } from '../db/account-store.js';
+import { countNonExpiredSubscriptions } from '../db/account-subscription-store.js';
 import { AccountBillingSummaryEntity } from '../db/entities/account-billing-summary.entity.js';
 import { PaymentGatewayAccountEntity } from '../db/entities/payment-gateway-account.entity.js';
 import { RecipientEntity } from '../db/entities/recipient.entity.js';
@@ -19,7 +20,7 @@ export async function deleteAccount(deps: AccountsDeps, context: RequestContext,
     if (summary && summary.invoices > 0) {
       throw AppError.refused('ACCOUNT_HAS_INVOICES', 'An account with invoices cannot be deleted.');
     }
-    if (summary && summary.non_expired_subscriptions > 0) {
+    if ((await countNonExpiredSubscriptions(scope.em, scope.organizationId, row.id)) > 0) {
       throw AppError.refused(
         'ACCOUNT_HAS_SUBSCRIPTIONS',
         'An account with non-expired subscriptions cannot be deleted.',

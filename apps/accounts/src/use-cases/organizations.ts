@@ -64,20 +64,44 @@ function issueToken(em: EntityManager, clock: Clock, organizationId: string, nam
   return { id, name, token, organization_id: organizationId };
 }
 
+export type NewOrganization = Partial<OrganizationSettings> & {
+  name: string;
+  /** Test mode: the organization runs on its own clock, starting at `time` (default: now). */
+  test_clock?: { time?: Date };
+};
+
 /** Creates an organization and its first API user; the token is returned once and never stored. */
 export async function createOrganization(
   deps: IdentityDeps,
-  settings: Partial<OrganizationSettings> & { name: string },
+  settings: NewOrganization,
   apiUserName = 'API USER',
 ): Promise<{ organization: OrganizationRow; token: IssuedToken }> {
-  const complete: OrganizationSettings = { ...ORGANIZATION_DEFAULTS, ...settings };
+  const { test_clock: testClock, ...given } = settings;
+  const complete: OrganizationSettings = { ...ORGANIZATION_DEFAULTS, ...given };
   const violations = validateOrganization(complete);
+  if (testClock?.time && Number.isNaN(testClock.time.getTime())) {
+    violations.push({ field: 'test_clock_time', description: 'Enter a valid date/time.' });
+  }
   if (violations.length > 0) throw AppError.invalid(violations);
   return inTransaction(deps.orm, async (em) => {
     const now = deps.clock.now();
-    const organization = em.create(OrganizationEntity, { id: randomUUID(), ...complete, created_at: now });
+    const testClockTime = testClock ? (testClock.time ?? now) : null;
+    const organization = em.create(OrganizationEntity, {
+      id: randomUUID(),
+      ...complete,
+      created_at: now,
+      test_clock_time: testClockTime,
+    });
     const token = issueToken(em, deps.clock, organization.id, apiUserName);
-    audit(em, organization.id, now, 'organization.create', 'organization', organization.id);
+    audit(
+      em,
+      organization.id,
+      now,
+      'organization.create',
+      'organization',
+      organization.id,
+      testClockTime ? { test_clock_time: testClockTime.toISOString() } : {},
+    );
     await em.flush();
     return { organization, token };
   });

@@ -15,6 +15,8 @@ export class IdentityAuthenticator implements Authenticator {
         apiUserName: reply.api_user_name,
         rateLimitPerMinute: reply.rate_limit_per_minute,
         permissions: reply.permissions,
+        ...(reply.organization_time_zone ? { organizationTimeZone: reply.organization_time_zone } : {}),
+        ...(reply.organization_time ? { organizationTime: reply.organization_time.toISOString() } : {}),
       };
     } catch (error) {
       // Unknown and disabled tokens are an answer (401); anything else is an outage (503).

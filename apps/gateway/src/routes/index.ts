@@ -3,8 +3,12 @@ import type { Route } from '../http/index.js';
 import { accountRoutes } from './accounts/account-routes.js';
 import { paymentGatewayRoutes } from './accounts/payment-gateway-routes.js';
 import { catalogRoutes } from './catalog/catalog-routes.js';
+import { planCalculateRoutes } from './catalog/plan-calculate-routes.js';
+import { churnReasonRoutes } from './churn-reasons/churn-reason-routes.js';
 import { contractRoutes } from './contracts/contract-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
+import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
+import { testClockRoutes } from './test-clock/test-clock-routes.js';
 
 /** Every REST operation the gateway serves. */
 export function allRoutes(clients: ServiceClients): Route[] {
@@ -13,6 +17,10 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...paymentGatewayRoutes(clients),
     ...recipientRoutes(clients),
     ...catalogRoutes(clients),
+    ...planCalculateRoutes(clients),
     ...contractRoutes(clients),
+    ...churnReasonRoutes(clients),
+    ...testClockRoutes(clients),
+    ...subscriptionRoutes(clients),
   ];
 }

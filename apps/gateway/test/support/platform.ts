@@ -2,7 +2,7 @@ import { accountsModule, createApiToken, createOrganization, disableApiToken } f
 import { TestClock } from '@billing/clock';
 import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
 import { createLogger } from '@billing/observability';
-import { accountEventsV1, catalogEventsV1, contractEventsV1 } from '@billing/proto';
+import { accountEventsV1, catalogEventsV1, contractEventsV1, subscriptionEventsV1 } from '@billing/proto';
 import { type RunningService, startService } from '@billing/runtime';
 import { subscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
@@ -27,7 +27,7 @@ export interface AccountEvent {
   account: any;
 }
 
-/** An event of the subscriptions service (plan.*, plan_terms.*, contract.*) with its decoded payload. */
+/** An event of the subscriptions service (plan.*, plan_terms.*, contract.*, subscription.changed, charge.created) with its decoded payload. */
 export interface CatalogEvent {
   event_type: string;
   organization_id: string;
@@ -40,6 +40,8 @@ export interface CatalogEvent {
   plan_terms?: any;
   // biome-ignore lint/suspicious/noExplicitAny: the proto Contract, read loosely by tests
   contract?: any;
+  charge?: subscriptionEventsV1.Charge;
+  subscription_changed?: subscriptionEventsV1.SubscriptionChanged;
 }
 
 export interface AuditRecord {
@@ -62,6 +64,9 @@ export interface TestPlatform {
     base_currency?: string;
     time_zone?: string;
     rate_limit_per_minute?: number;
+    default_payment_terms?: number;
+    /** Test mode: the organization's own clock starts at this ISO 8601 time. */
+    test_clock_time?: string;
   }): Promise<TestOrganization>;
   createToken(organizationId: string): Promise<{ apiUserId: string; token: string; api: ApiClient }>;
   disableToken(apiUserId: string): Promise<void>;
@@ -73,6 +78,10 @@ export interface TestPlatform {
   catalogEvents(): Promise<CatalogEvent[]>;
   /** The subscriptions service's audit log for one organization, oldest first. */
   subscriptionsAuditLog(organizationId: string): Promise<AuditRecord[]>;
+  /** charge.created events of one organization (what invoicing receives), in publish order. */
+  charges(organizationId: string): Promise<subscriptionEventsV1.Charge[]>;
+  /** subscription.changed events of one organization, in publish order. */
+  subscriptionChanges(organizationId: string): Promise<subscriptionEventsV1.SubscriptionChanged[]>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
   eventRequestIds(): Promise<Array<{ event_type: string; aggregate_id: string; request_id: string }>>;
   stop(): Promise<void>;
@@ -163,6 +172,10 @@ export async function startTestPlatform(): Promise<TestPlatform> {
           event.plan_terms = catalogEventsV1.PlanTermsChanged.decode(envelope.payload).plan_terms;
         } else if (envelope.payload_type === 'billing.events.v1.ContractChanged') {
           event.contract = contractEventsV1.ContractChanged.decode(envelope.payload).contract;
+        } else if (envelope.payload_type === 'billing.events.v1.ChargeCreated') {
+          event.charge = subscriptionEventsV1.ChargeCreated.decode(envelope.payload).charge;
+        } else if (envelope.payload_type === 'billing.events.v1.SubscriptionChanged') {
+          event.subscription_changed = subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload);
         }
         catalogReceived.set(envelope.event_id, event);
       }
@@ -175,7 +188,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     const relayed = await accounts.relay!.drainOnce();
     if (relayed.error) throw relayed.error;
     const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
-    await waitFor(() => received.size >= committed, { timeoutMs: 10_000, description: `${committed} account events` });
+    await waitFor(() => received.size >= committed, { timeoutMs: 30_000, description: `${committed} account events` });
     return [...received.values()];
   };
 
@@ -184,7 +197,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     const relayed = await service.relay!.drainOnce();
     if (relayed.error) throw relayed.error;
     const committed = await service.orm.em.fork().count(OutboxMessage, {});
-    await waitFor(() => seen() >= committed, { timeoutMs: 10_000, description: `${committed} ${what}` });
+    await waitFor(() => seen() >= committed, { timeoutMs: 30_000, description: `${committed} ${what}` });
   };
   const auditOf = (service: RunningService, organizationId: string) =>
     service.orm.em
@@ -197,8 +210,12 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   return {
     baseUrl: gateway.url,
     clock,
-    async createOrganization(settings = {}) {
-      const { organization, token } = await createOrganization(deps, { name: 'Test Organization', ...settings });
+    async createOrganization({ test_clock_time, ...settings } = {}) {
+      const { organization, token } = await createOrganization(deps, {
+        name: 'Test Organization',
+        ...settings,
+        ...(test_clock_time !== undefined ? { test_clock: { time: new Date(test_clock_time) } } : {}),
+      });
       organizations.add(organization.id);
       return {
         organizationId: organization.id,
@@ -224,6 +241,18 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     },
     async subscriptionsAuditLog(organizationId) {
       return auditOf(subscriptions, organizationId);
+    },
+    async charges(organizationId) {
+      await drained(subscriptions, () => catalogReceived.size, 'subscriptions events');
+      return [...catalogReceived.values()].flatMap((event) =>
+        event.organization_id === organizationId && event.charge ? [event.charge] : [],
+      );
+    },
+    async subscriptionChanges(organizationId) {
+      await drained(subscriptions, () => catalogReceived.size, 'subscriptions events');
+      return [...catalogReceived.values()].flatMap((event) =>
+        event.organization_id === organizationId && event.subscription_changed ? [event.subscription_changed] : [],
+      );
     },
     async eventRequestIds() {
       return (await accountEvents()).map(({ event_type, aggregate_id, request_id }) => ({

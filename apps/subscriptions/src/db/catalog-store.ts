@@ -110,3 +110,16 @@ export async function contractCountForTerms(
 ): Promise<number> {
   return em.count(ContractEntity, { organization_id: organizationId, plan_terms_id: termsId });
 }
+
+/** How many subscriptions use these terms, now or in a waiting change (deleting such terms is refused). */
+export async function subscriptionCountForTerms(
+  em: EntityManager,
+  organizationId: string,
+  termsId: string,
+): Promise<number> {
+  const [row] = await em.execute<{ n: string }[]>(
+    `select count(*) as n from subscription where organization_id = ? and (plan_terms_id = ? or scheduled_change->>'terms_id' = ?)`,
+    [organizationId, termsId, termsId],
+  );
+  return Number(row?.n ?? 0);
+}

@@ -6,7 +6,7 @@ import { formatLocalDate, localDateOf } from '../domain/local-time.js';
 import type { IntervalType } from '../domain/periods.js';
 import type { DiscountType } from '../domain/pricing.js';
 import { type PlanTermsView, type PlanView, toPlanTermsView } from './catalog-store.js';
-import { loadContractViews } from './contract-store.js';
+import { type ContractView, loadContractViews } from './contract-store.js';
 import { ContractEntity } from './entities/contract.entity.js';
 import { PlanEntity, type PlanRow } from './entities/plan.entity.js';
 import { PlanTermsEntity, type PlanTermsRow } from './entities/plan-terms.entity.js';
@@ -63,19 +63,26 @@ export async function loadCatalog(
   return catalog;
 }
 
-/**
- * The account's contracts, loaded once; `contractFor` picks the one applying on a day (gaps §5)
- * and returns what is fixed into the subscription.
- */
-export async function contractResolver(
+/** Terms (with plans) of any organization by uuid: the scheduler's batch spans organizations. */
+export async function loadCatalogByIds(
   em: EntityManager,
-  organizationId: string,
-  accountId: string,
-  timeZone: string,
-): Promise<(terms: TermsSnapshot, at: Date) => FixedContract | null> {
-  const rows = await em.find(ContractEntity, { organization_id: organizationId, account_id: accountId });
-  if (rows.length === 0) return () => null;
-  const contracts = await loadContractViews(em, organizationId, rows);
+  termsIds: Iterable<string>,
+): Promise<Map<string, CatalogEntry>> {
+  const ids = [...new Set(termsIds)];
+  const catalog = new Map<string, CatalogEntry>();
+  if (ids.length === 0) return catalog;
+  const terms = await em.find(PlanTermsEntity, { id: { $in: ids } });
+  const plans = await em.find(PlanEntity, { id: { $in: [...new Set(terms.map((row) => row.plan_id))] } });
+  const planById = new Map(plans.map((plan) => [plan.id, plan]));
+  for (const row of terms) catalog.set(row.id, { terms: row, plan: planById.get(row.plan_id)! });
+  return catalog;
+}
+
+export type ContractFor = (terms: TermsSnapshot, at: Date) => FixedContract | null;
+
+/** Picks, among an account's contracts, the one applying on the local day of `at` (gaps §5). */
+function resolverOf(contracts: readonly ContractView[], timeZone: string): ContractFor {
+  if (contracts.length === 0) return () => null;
   return (terms, at) => {
     const day = formatLocalDate(localDateOf(at, timeZone));
     const contract = applicableContract(contracts, terms.uuid, day);
@@ -93,4 +100,39 @@ export async function contractResolver(
       })),
     };
   };
+}
+
+/** The account's contracts, loaded once, as the engine's contract lookup. */
+export async function contractResolver(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+  timeZone: string,
+): Promise<ContractFor> {
+  const rows = await em.find(ContractEntity, { organization_id: organizationId, account_id: accountId });
+  return resolverOf(await loadContractViews(em, organizationId, rows), timeZone);
+}
+
+/** Contract lookups for many subscriptions (of any organizations) in a few queries. */
+export async function contractResolversOf(
+  em: EntityManager,
+  subscriptions: readonly { organization_id: string; account_id: string; time_zone: string }[],
+): Promise<(subscription: { organization_id: string; account_id: string; time_zone: string }) => ContractFor> {
+  const accountIds = [...new Set(subscriptions.map((row) => row.account_id))];
+  const rows = accountIds.length > 0 ? await em.find(ContractEntity, { account_id: { $in: accountIds } }) : [];
+  const byOrganization = new Map<string, typeof rows>();
+  for (const row of rows)
+    byOrganization.set(row.organization_id, [...(byOrganization.get(row.organization_id) ?? []), row]);
+  const byAccount = new Map<string, ContractView[]>();
+  for (const [organizationId, ofOrganization] of byOrganization) {
+    for (const view of await loadContractViews(em, organizationId, ofOrganization)) {
+      const key = `${organizationId}:${view.account}`;
+      byAccount.set(key, [...(byAccount.get(key) ?? []), view]);
+    }
+  }
+  return (subscription) =>
+    resolverOf(
+      byAccount.get(`${subscription.organization_id}:${subscription.account_id}`) ?? [],
+      subscription.time_zone,
+    );
 }

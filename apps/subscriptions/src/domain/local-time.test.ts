@@ -69,6 +69,32 @@ describe('toLocal / fromLocal', () => {
     expect(iso(fromLocal(at(2026, 10, 25, 3, 0), CPH))).toBe('2026-10-25T02:00:00.000Z');
   });
 
+  it('reads the same wall clock as Intl itself, across transitions, half-hour zones and old offsets', () => {
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const intl = (ms: number, zone: string) => {
+      if (!formats.has(zone)) {
+        const fields = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric' } as const;
+        const time = { minute: 'numeric', second: 'numeric' } as const;
+        formats.set(zone, new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', ...fields, ...time }));
+      }
+      const parts = formats.get(zone)!.formatToParts(ms);
+      const field = (type: string) => Number(parts.find((part) => part.type === type)!.value);
+      const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map(field);
+      return at(year!, month!, day!, hour!, minute!, second!, ((ms % 1000) + 1000) % 1000);
+    };
+    // Lord Howe and St John's change offset at :30 past a UTC hour, Dublin's DST is negative,
+    // Casablanca switches for Ramadan; Amsterdam in 1920 was 19 min 32 s ahead of UTC.
+    const zones = [CPH, 'Australia/Lord_Howe', 'America/St_Johns', 'Europe/Dublin', 'Africa/Casablanca'];
+    for (const zone of zones) {
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 31 * 60_000 + 1_234) {
+        expect(toLocal(new Date(ms), zone)).toEqual(intl(ms, zone));
+      }
+    }
+    for (const ms of [Date.UTC(1920, 5, 1, 12, 0, 0, 7), Date.UTC(1920, 0, 1), Date.UTC(1890, 6, 1, 23, 59, 59)]) {
+      expect(toLocal(new Date(ms), 'Europe/Amsterdam')).toEqual(intl(ms, 'Europe/Amsterdam'));
+    }
+  });
+
   it('handles a whole skipped day (Samoa, 30 Dec 2011)', () => {
     const local = toLocal(fromLocal(at(2011, 12, 30, 10), 'Pacific/Apia'), 'Pacific/Apia');
     expect(local).toEqual(at(2011, 12, 31, 10));

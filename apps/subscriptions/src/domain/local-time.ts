@@ -63,11 +63,10 @@ function assertInstant(instant: Date): number {
   return ms;
 }
 
-/** The wall-clock reading of `instant` in `timeZone`. */
-export function toLocal(instant: Date, timeZone: string): LocalDateTime {
-  const ms = assertInstant(instant);
+/** The wall-clock reading of `ms` in `timeZone` as Intl gives it (the reference, but slow). */
+function intlLocal(ms: number, timeZone: string): LocalDateTime {
   const fields: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(instant)) {
+  for (const part of formatter(timeZone).formatToParts(ms)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
   }
   return {
@@ -78,6 +77,55 @@ export function toLocal(instant: Date, timeZone: string): LocalDateTime {
     minute: fields.minute ?? Number.NaN,
     second: fields.second ?? Number.NaN,
     millisecond: ((ms % 1000) + 1000) % 1000,
+  };
+}
+
+const HOUR_MS = 3_600_000;
+const MAX_CACHED_HOURS = 100_000;
+/** Per zone, the UTC offset in force during a whole UTC hour, or null when it changes within that hour. */
+const hourOffsets = new Map<string, Map<number, number | null>>();
+
+/**
+ * formatToParts costs microseconds and the engine reads the wall clock dozens of times per
+ * subscription, so the offset is cached per UTC hour: Intl is asked at the hour's first and last
+ * millisecond, and when both agree no transition lies between them (no zone changes its offset
+ * twice within an hour). An hour with a transition (e.g. Lord Howe's at :30 UTC) keeps using Intl.
+ */
+function hourOffset(ms: number, timeZone: string): number | null {
+  let zone = hourOffsets.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    hourOffsets.set(timeZone, zone);
+  }
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = zone.get(hour);
+  if (offset === undefined) {
+    const start = hour * HOUR_MS;
+    const end = start + HOUR_MS - 1;
+    const first = wallMs(intlLocal(start, timeZone)) - start;
+    offset = first === wallMs(intlLocal(end, timeZone)) - end ? first : null;
+    if (zone.size >= MAX_CACHED_HOURS) zone.clear();
+    zone.set(hour, offset);
+  }
+  return offset;
+}
+
+/** The wall-clock reading of `instant` in `timeZone`. */
+export function toLocal(instant: Date, timeZone: string): LocalDateTime {
+  const ms = assertInstant(instant);
+  const offset = hourOffset(ms, timeZone);
+  const wall = offset === null ? Number.NaN : ms + offset;
+  const date = new Date(wall);
+  // Years before 1 (Intl counts eras) and the far end of the Date range stay with Intl.
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1) return intlLocal(ms, timeZone);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+    second: date.getUTCSeconds(),
+    millisecond: date.getUTCMilliseconds(),
   };
 }
 

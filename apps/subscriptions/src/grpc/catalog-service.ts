@@ -1,6 +1,7 @@
 import { pageSpec } from '@billing/domain-kit';
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { catalogV1 } from '@billing/proto';
+import { calculatePrice } from '../use-cases/calculate-price.js';
 import type { SubscriptionsDeps } from '../use-cases/deps.js';
 import {
   createPlanTerms,
@@ -46,5 +47,13 @@ export function catalogService(deps: SubscriptionsDeps): GrpcService {
       await deletePlanTerms(deps, context, request.uuid);
       return {};
     },
+    calculatePrice: async (request, context) =>
+      calculatePrice(deps, context, {
+        terms: request.terms,
+        quantity: request.quantity,
+        account: request.account ?? null,
+        buyer: { country: request.buyer?.country ?? '', vat_number: request.buyer?.vat_number ?? '' },
+        seller_country: request.seller_country,
+      }),
   });
 }

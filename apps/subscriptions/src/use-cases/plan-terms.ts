@@ -15,6 +15,7 @@ import {
   findPlan,
   type PlanTermsView,
   requirePlanTerms,
+  subscriptionCountForTerms,
   toPlanTermsView,
 } from '../db/catalog-store.js';
 import { PlanTermsEntity } from '../db/entities/plan-terms.entity.js';
@@ -109,13 +110,16 @@ export async function updatePlanTerms(
   });
 }
 
-/**
- * Refused while a contract names the terms (set `active` false instead). The same refusal for
- * terms used by a subscription (gaps.md §5) arrives with the subscriptions table.
- */
+/** Refused while a subscription uses the terms (gaps.md §5) or a contract names them: set `active` false instead. */
 export async function deletePlanTerms(deps: SubscriptionsDeps, context: RequestContext, uuid: string): Promise<void> {
   await runChange(deps, context, async (scope) => {
     const row = await requirePlanTerms(scope.em, scope.organizationId, uuid);
+    if ((await subscriptionCountForTerms(scope.em, scope.organizationId, row.id)) > 0) {
+      throw AppError.refused(
+        'PLAN_TERMS_IN_USE',
+        'Plan terms used by a subscription cannot be deleted; set active to false instead.',
+      );
+    }
     if ((await contractCountForTerms(scope.em, scope.organizationId, row.id)) > 0) {
       throw AppError.refused(
         'PLAN_TERMS_IN_USE',

@@ -8,6 +8,7 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const ENTRY_POINTS = {
   accounts: `${ROOT}apps/accounts/dist/main.js`,
   gateway: `${ROOT}apps/gateway/dist/main.js`,
+  subscriptions: `${ROOT}apps/subscriptions/dist/main.js`,
   admin: `${ROOT}apps/accounts/dist/admin/cli.js`,
 } as const;
 

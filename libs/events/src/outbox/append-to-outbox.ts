@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { currentContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type EventEnvelope, encodeEnvelope } from '../envelope/envelope-codec.js';
-import { subjectFor } from '../envelope/subjects.js';
+import type { EventEnvelope } from '../envelope/envelope-codec.js';
 import { OutboxMessage } from './outbox-message.entity.js';
+import { outboxRecord } from './outbox-record.js';
 
 export interface AppendToOutboxInput {
   /** The service that owns the event, e.g. `accounts`; it names the subject and the stream. */
@@ -27,26 +25,7 @@ export interface AppendToOutboxInput {
  * it describes and published later by the OutboxRelay, so an event is never lost nor invented.
  */
 export function appendToOutbox(em: EntityManager, input: AppendToOutboxInput): EventEnvelope {
-  const envelope: EventEnvelope = {
-    event_id: randomUUID(),
-    event_type: input.eventType,
-    schema_version: input.schemaVersion ?? 1,
-    organization_id: input.organizationId,
-    occurred_at: input.occurredAt,
-    request_id: input.requestId ?? currentContext()?.requestId ?? '',
-    aggregate_type: input.aggregateType,
-    aggregate_id: input.aggregateId,
-    payload_type: input.payloadType,
-    payload: Buffer.from(input.payload),
-  };
-  em.create(OutboxMessage, {
-    id: envelope.event_id,
-    subject: subjectFor(input.producer, input.eventType),
-    payload: Buffer.from(encodeEnvelope(envelope)),
-    createdAt: input.occurredAt,
-    publishedAt: null,
-    attempts: 0,
-    lastError: null,
-  });
+  const { envelope, record } = outboxRecord(input);
+  em.create(OutboxMessage, record);
   return envelope;
 }

@@ -2,7 +2,9 @@ import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountEntity } from './account.entity.js';
 import { AccountBillingSummaryEntity } from './account-billing-summary.entity.js';
+import { AccountSubscriptionEntity } from './account-subscription.entity.js';
 import { ApiUserEntity } from './api-user.entity.js';
+import { ChurnReasonEntity } from './churn-reason.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
@@ -15,6 +17,8 @@ export const accountsEntities = [
   RecipientEntity,
   PaymentGatewayAccountEntity,
   AccountBillingSummaryEntity,
+  AccountSubscriptionEntity,
+  ChurnReasonEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,

@@ -14,6 +14,8 @@ export const OrganizationEntity = defineEntity({
     rate_limit_per_minute: p.integer(),
     features: p.json<string[]>(),
     created_at: p.datetime(),
+    /** Test mode: the organization's own clock. Null for an organization on the real clock. */
+    test_clock_time: p.datetime().nullable(),
   },
 });
 

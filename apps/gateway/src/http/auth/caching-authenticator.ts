@@ -16,6 +16,10 @@ interface CacheEntry {
  * Entries are keyed by the token's SHA-256, so the cache never holds a usable secret. Concurrent
  * lookups of one token share a single call. Failures are not cached. Time comes from the clock so
  * tests move it past the TTL instead of sleeping.
+ *
+ * A principal of an organization in test mode (it carries `organizationTime`) is never cached: its
+ * clock may be moved at any moment, through any gateway replica, and a cached answer would send
+ * services a stale "now". Such tokens cost one identity call per request, which test mode can afford.
  */
 export class CachingAuthenticator implements Authenticator {
   private readonly entries = new Map<string, CacheEntry>();
@@ -39,7 +43,7 @@ export class CachingAuthenticator implements Authenticator {
     const lookup = this.inner
       .authenticate(token)
       .then((principal) => {
-        this.remember(key, principal);
+        if (principal?.organizationTime === undefined) this.remember(key, principal);
         return principal;
       })
       .finally(() => this.inFlight.delete(key));

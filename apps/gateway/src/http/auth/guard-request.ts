@@ -40,7 +40,14 @@ export async function guardRequest(
   if (principal === null) throw invalidToken();
 
   const state = requestState(req);
-  state.context = { ...state.context, organizationId: principal.organizationId, apiUserId: principal.apiUserId };
+  // The organization's time zone and (test mode) time travel to every service in call metadata.
+  state.context = {
+    ...state.context,
+    organizationId: principal.organizationId,
+    apiUserId: principal.apiUserId,
+    ...(principal.organizationTimeZone ? { organizationTimeZone: principal.organizationTimeZone } : {}),
+    ...(principal.organizationTime ? { organizationTime: principal.organizationTime } : {}),
+  };
   if (state.context.clientSystem === undefined) throw clientSystemRequired();
 
   await applyRateLimit(res, principal, dependencies);

@@ -1,5 +1,6 @@
 import type { accountsV1 } from '@billing/proto';
 import { nullable, tagged } from '../shared/representation.js';
+import type { SubscriptionRepresentation } from '../subscriptions/subscription-representation.js';
 
 export function presentRecipient(recipient: accountsV1.Recipient) {
   return tagged('recipient', {
@@ -66,10 +67,11 @@ export function presentAccount(account: accountsV1.Account) {
     custom_fields: account.custom_fields ?? {},
     override_business_entity: nullable(account.override_business_entity),
     payment_gateway_account_set: account.payment_gateway_accounts.map(presentPaymentGatewayAccount),
-    // Cards, subscriptions and draft invoice lines are owned by services whose capabilities come
-    // with later issues; the sets are part of the representation already (docs/api.md).
+    // Cards and draft invoice lines are owned by services whose capabilities come with later
+    // issues; the sets are part of the representation already (docs/api.md). Subscriptions are
+    // the subscriptions service's: presentAccountWithSubscriptions fills them in.
     paymentcard_set: [],
-    subscription_set: [],
+    subscription_set: [] as SubscriptionRepresentation[],
     recipient_set: account.recipients.map(presentRecipient),
     draftinvoiceline_set: [],
     created_date: account.created_date?.toISOString() ?? null,
@@ -79,4 +81,12 @@ export function presentAccount(account: accountsV1.Account) {
     industry: account.industry,
     is_archived: account.is_archived,
   });
+}
+
+/** The account with its `subscription_set`: its subscriptions, already presented (routes/subscriptions). */
+export function presentAccountWithSubscriptions(
+  account: accountsV1.Account,
+  subscriptionSet: readonly SubscriptionRepresentation[],
+) {
+  return { ...presentAccount(account), subscription_set: [...subscriptionSet] };
 }

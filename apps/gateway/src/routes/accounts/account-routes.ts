@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, instantRange, type Route } from '../../http/index.js';
+import { presentAccountsWithSubscriptions } from '../subscriptions/account-subscription-sets.js';
 import { accountInput } from './account-input.js';
 import { presentAccount } from './account-representation.js';
 import {
@@ -16,6 +17,7 @@ const TAGS = ['accounts'];
 
 export function accountRoutes(clients: ServiceClients): Route[] {
   const { accounts } = clients;
+  const withSubscriptions = presentAccountsWithSubscriptions(clients);
 
   const list = defineListRoute({
     path: '/api/v1/accounts/',
@@ -28,7 +30,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
     query: AccountFilters,
     ordering: ACCOUNT_ORDERING_FIELDS,
     fieldsHeader: true,
-    handler: async ({ query, page }) => {
+    handler: async ({ query, page, headers }) => {
       const created = instantRange(query, 'created_date');
       const modified = instantRange(query, 'last_modified_date');
       const reply = await accounts.call('listAccounts', {
@@ -58,7 +60,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
           registered_for_direct_debit: query.registered_for_direct_debit,
         },
       });
-      return { count: reply.count, results: reply.accounts.map(presentAccount) };
+      return { count: reply.count, results: await withSubscriptions(reply.accounts, headers) };
     },
   });
 
@@ -82,7 +84,10 @@ export function accountRoutes(clients: ServiceClients): Route[] {
     params: CodeParams,
     fieldsHeader: true,
     response: { status: 200, schema: AccountSchema },
-    handler: async ({ params }) => presentAccount((await accounts.call('getAccount', { code: params.code })).account!),
+    handler: async ({ params, headers }) => {
+      const { account } = await accounts.call('getAccount', { code: params.code });
+      return (await withSubscriptions([account!], headers))[0]!;
+    },
   });
 
   const update = (method: 'put' | 'patch') =>
@@ -96,13 +101,13 @@ export function accountRoutes(clients: ServiceClients): Route[] {
       params: CodeParams,
       body: method === 'put' ? AccountBody : AccountPatchBody,
       response: { status: 200, schema: AccountSchema },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body, headers }) => {
         const reply = await accounts.call('updateAccount', {
           code: params.code,
           replace: method === 'put',
           ...accountInput(body),
         });
-        return presentAccount(reply.account!);
+        return (await withSubscriptions([reply.account!], headers))[0]!;
       },
     });
 

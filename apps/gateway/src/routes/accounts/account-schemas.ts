@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { field, filterField, rangeFilters } from '../../http/index.js';
 import { PaymentGatewayAccountSchema, RecipientSchema } from '../shared/object-schemas.js';
+import { SubscriptionSchema } from '../subscriptions/subscription-schemas.js';
 
 /** The writable account fields with the contract's lengths and value sets (api-spec: Account). */
 const accountFields = {
@@ -110,7 +111,7 @@ export const AccountSchema = z
     override_business_entity: nullableText,
     payment_gateway_account_set: z.array(PaymentGatewayAccountSchema),
     paymentcard_set: z.array(z.unknown()),
-    subscription_set: z.array(z.unknown()),
+    subscription_set: z.array(SubscriptionSchema),
     recipient_set: z.array(RecipientSchema),
     draftinvoiceline_set: z.array(z.unknown()),
     created_date: z.string().nullable(),

@@ -293,3 +293,19 @@ describe('tiers', () => {
     expect(lines(below)[0]![4]).toBe('400.00');
   });
 });
+
+describe('renew-now ahead', () => {
+  it('an active forward subscription renewed ahead and cancelled today gets the unserved period credited whole', () => {
+    const engine = new SubscriptionEngine(newSubscription(monthly('100.00'), 1, cph('2026-02-01')), context());
+    engine.advance(cph('2026-02-01'));
+    engine.renewNow(cph('2026-02-11'));
+    expect(engine.state.next_renewal).toEqual(cph('2026-04-01'));
+    expect(lines(engine)[1]).toEqual(['renewal', 'renewal', '2026-03-01', '2026-03-31', '100.00']);
+    engine.cancel(cph('2026-02-11', '12:00'), 'today');
+    // 100 × 18/28 = 64.285… → 64.29 for February, and March (not begun) whole.
+    expect(lines(engine).slice(2)).toEqual([
+      ['cancellation', 'cancel_credit', '2026-02-11', '2026-02-28', '-64.29'],
+      ['cancellation', 'cancel_credit', '2026-03-01', '2026-03-31', '-100.00'],
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import {
   lineRecord,
   reversedLine,
 } from './charge-records.js';
+import { cloneData } from './clone.js';
 import {
   type CancellationType,
   type ChangeType,
@@ -93,7 +94,7 @@ export class SubscriptionEngine {
     state: SubscriptionState,
     private readonly context: EngineContext,
   ) {
-    this.state = structuredClone(state);
+    this.state = cloneData(state);
   }
 
   outcome(): Outcome {
@@ -264,7 +265,7 @@ export class SubscriptionEngine {
   }
 
   private snapshot(): { pricing: SubscriptionPricing; status: SubscriptionStatus } {
-    return structuredClone({ pricing: this.state.pricing, status: this.state.status });
+    return cloneData({ pricing: this.state.pricing, status: this.state.status });
   }
 
   private emit(
@@ -573,6 +574,12 @@ export class SubscriptionEngine {
       if (s.pricing.terms.backwards_charging && chargeType === 'today') records.push(...s.pending_lines);
       records.push(...lines.map((line) => lineRecord(line, s.pricing.terms)));
       records.push(...this.creditChargedAhead(at, 'cancel_credit'));
+      const current = this.period();
+      if (!s.pricing.terms.backwards_charging && current.start.getTime() > at.getTime()) {
+        // Renewed ahead (renew-now): the period not yet begun is credited whole.
+        const ahead = renewalCharge(chargePricing(s.pricing), current, s.time_zone);
+        records.push(reversedLine(lineRecord(ahead, s.pricing.terms), 'cancel_credit'));
+      }
       this.record('cancellation', `cancel:${at.toISOString()}`, this.period().start, at, records);
     }
     this.expire(at);

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@billing/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ChargeEntity } from '../../db/entities/charge.entity.js';
+import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
-import { type CatalogEntry, contractResolver, loadCatalog, termsSnapshot } from '../../db/subscription-catalog.js';
+import {
+  type CatalogEntry,
+  type ContractFor,
+  contractResolver,
+  loadCatalog,
+  termsSnapshot,
+} from '../../db/subscription-catalog.js';
 import { stateColumns, stateOf } from '../../db/subscription-state.js';
 import {
   type LifecycleEvent,
@@ -30,7 +36,11 @@ export async function loadWorld(
   organizationId: string,
   termsIds: Iterable<string>,
 ): Promise<EngineWorld> {
-  const catalog = await loadCatalog(em, organizationId, termsIds);
+  return worldOf(await loadCatalog(em, organizationId, termsIds));
+}
+
+/** Lookups over loaded catalog entries; a missing entry is a broken invariant (terms are never deleted while used). */
+export function worldOf(catalog: Map<string, CatalogEntry>): EngineWorld {
   const entry = (uuid: string): CatalogEntry => {
     const found = catalog.get(uuid);
     if (!found) throw AppError.internal(`Plan terms ${uuid} of a subscription are missing.`);
@@ -49,7 +59,7 @@ export function asAppError(error: unknown): unknown {
 /**
  * Runs the engine over one (locked) subscription: first everything already due, then `operate`,
  * then what became due by it; stores the state, the charges (unique per period or change) and
- * the events, all in the scope's transaction.
+ * the events, all in the scope's transaction (written at its flush).
  */
 export async function runEngine(
   scope: ChangeScope,
@@ -57,41 +67,66 @@ export async function runEngine(
   operate: (engine: SubscriptionEngine, world: EngineWorld) => void | Promise<void>,
   options: { extraTerms?: string[]; catchUpFirst?: boolean } = {},
 ): Promise<SubscriptionEngine> {
-  const extraTerms = options.extraTerms ?? [];
-  const termsIds = [row.plan_terms_id, ...extraTerms];
+  const termsIds = [row.plan_terms_id, ...(options.extraTerms ?? [])];
   if (row.scheduled_change) termsIds.push(row.scheduled_change.terms_id);
   const world = await loadWorld(scope.em, scope.organizationId, termsIds);
   const contractFor = await contractResolver(scope.em, scope.organizationId, row.account_id, row.time_zone);
+  return runLoadedEngine(scope, row, world, contractFor, operate, options.catchUpFirst ?? true);
+}
+
+/** runEngine with the catalog and contracts already loaded (the scheduler loads them per batch). */
+export async function runLoadedEngine(
+  scope: ChangeScope,
+  row: SubscriptionRow,
+  world: EngineWorld,
+  contractFor: ContractFor,
+  operate: (engine: SubscriptionEngine, world: EngineWorld) => void | Promise<void>,
+  catchUpFirst = true,
+  writes: EngineWrites = unitOfWork(scope.em),
+): Promise<SubscriptionEngine> {
   const engine = new SubscriptionEngine(stateOf(row, world.terms), { contractFor, newId: randomUUID });
   try {
-    if (options.catchUpFirst !== false) engine.advance(scope.now);
+    if (catchUpFirst) engine.advance(scope.now);
     await operate(engine, world);
     engine.advance(scope.now);
   } catch (error) {
     throw asAppError(error);
   }
-  await persistEngine(scope, row, engine, world);
+  persistEngine(scope, row, engine, world, writes);
   return engine;
 }
 
-/** Stores an engine run: row columns, charge rows with charge.created, subscription.changed per event. */
-export async function persistEngine(
+/** Where an engine run's row changes and charges go: the unit of work, or a batch writer (the scheduler). */
+export interface EngineWrites {
+  update(row: SubscriptionRow, columns: Partial<SubscriptionRow>): void;
+  insertCharge(charge: ChargeRow): ChargeRow;
+}
+
+export function unitOfWork(em: EntityManager): EngineWrites {
+  return {
+    update: (row, columns) => void em.assign(row, columns),
+    insertCharge: (charge) => em.create(ChargeEntity, charge),
+  };
+}
+
+/** Stages an engine run in `writes` (the unit of work): row columns, charge rows with charge.created, subscription.changed per event. */
+export function persistEngine(
   scope: ChangeScope,
   row: SubscriptionRow,
   engine: SubscriptionEngine,
   world: EngineWorld,
-): Promise<void> {
+  writes: EngineWrites = unitOfWork(scope.em),
+): void {
   const { state, charges, events } = engine.outcome();
   const columns = stateColumns(state, engine.nextDueAt());
   if (charges.length === 0 && events.length === 0) {
     // Nothing happened, but the scheduler must not find the row due again for nothing.
-    scope.em.assign(row, { due_at: columns.due_at ?? null });
-    await scope.em.flush();
+    writes.update(row, { due_at: columns.due_at ?? null });
     return;
   }
-  scope.em.assign(row, { ...columns, updated_at: scope.now });
-  const chargeRows = charges.map((draft) =>
-    scope.em.create(ChargeEntity, {
+  writes.update(row, { ...columns, updated_at: scope.now });
+  for (const draft of charges) {
+    const charge = writes.insertCharge({
       id: randomUUID(),
       organization_id: scope.organizationId,
       subscription_id: row.id,
@@ -105,10 +140,9 @@ export async function persistEngine(
       lines: draft.lines,
       credit_all_invoices: draft.credit_all_invoices,
       created_at: scope.now,
-    }),
-  );
-  await scope.em.flush();
-  for (const charge of chargeRows) publishChargeCreated(scope, charge, row);
+    });
+    publishChargeCreated(scope, charge, row);
+  }
   publishEvents(scope, row, state, events, world);
 }
 

@@ -304,6 +304,42 @@ export interface DeleteRecipientRequest {
 export interface DeleteRecipientResponse {
 }
 
+/**
+ * The minimal account embedded in other objects (api-spec: uuid, display_name, company_name, code,
+ * type), plus what those objects derive from the account.
+ */
+export interface AccountSummary {
+  uuid: string;
+  code: string;
+  display_name: string;
+  company_name?:
+    | string
+    | undefined;
+  /** company or person: the explicit type, else company when the account has a company name. */
+  type: string;
+  /** The account's default_payment_terms; unset when the organization's setting applies. */
+  payment_terms?: number | undefined;
+}
+
+export interface GetAccountSummariesRequest {
+  uuids: string[];
+  codes: string[];
+}
+
+export interface GetAccountSummariesResponse {
+  /** Oldest first; each account once, whether named by uuid, by code or both. */
+  accounts: AccountSummary[];
+}
+
+export interface ListAccountUuidsRequest {
+  /** The account list's filters, same meaning as in ListAccounts. */
+  filter?: AccountFilter | undefined;
+}
+
+export interface ListAccountUuidsResponse {
+  uuids: string[];
+}
+
 export interface AuthenticateRequest {
   /** The token as the client sent it; only its hash is ever compared or stored. */
   token: string;
@@ -315,6 +351,13 @@ export interface AuthenticateResponse {
   api_user_name: string;
   rate_limit_per_minute: number;
   permissions: string[];
+  /** The organization's IANA time zone (always set). */
+  organization_time_zone: string;
+  /**
+   * The organization's test clock time; set only for an organization in test mode. Answers that
+   * carry it must not be cached: the clock may move at any moment.
+   */
+  organization_time?: Date | undefined;
 }
 
 export interface Organization {
@@ -327,6 +370,8 @@ export interface Organization {
   default_collection_method: string;
   rate_limit_per_minute: number;
   features: string[];
+  /** Set only for an organization in test mode: its own clock's time. */
+  test_clock_time?: Date | undefined;
 }
 
 export interface GetOrganizationRequest {
@@ -334,6 +379,84 @@ export interface GetOrganizationRequest {
 
 export interface GetOrganizationResponse {
   organization?: Organization | undefined;
+}
+
+export interface AdvanceTestClockRequest {
+  to?: Date | undefined;
+}
+
+export interface AdvanceTestClockResponse {
+  /** The clock's time after the move (= `to`) and before it. */
+  time?: Date | undefined;
+  previous_time?: Date | undefined;
+  time_zone: string;
+}
+
+export interface ChurnReason {
+  uuid: string;
+  name: string;
+  is_active: boolean;
+  /** Only GetChurnReasons returns deleted reasons; everything else treats them as gone. */
+  deleted: boolean;
+}
+
+export interface ChurnReasonInput {
+  name?: string | undefined;
+  is_active?: boolean | undefined;
+}
+
+export interface CreateChurnReasonRequest {
+  churn_reason?: ChurnReasonInput | undefined;
+  present_fields: string[];
+}
+
+export interface CreateChurnReasonResponse {
+  churn_reason?: ChurnReason | undefined;
+}
+
+export interface GetChurnReasonRequest {
+  uuid: string;
+}
+
+export interface GetChurnReasonResponse {
+  churn_reason?: ChurnReason | undefined;
+}
+
+export interface ListChurnReasonsRequest {
+  page?: PageRequest | undefined;
+  is_active?: boolean | undefined;
+}
+
+export interface ListChurnReasonsResponse {
+  count: number;
+  churn_reasons: ChurnReason[];
+}
+
+export interface UpdateChurnReasonRequest {
+  uuid: string;
+  churn_reason?: ChurnReasonInput | undefined;
+  present_fields: string[];
+  /** PUT: `name` must be present. PATCH: anything may be left out. */
+  replace: boolean;
+}
+
+export interface UpdateChurnReasonResponse {
+  churn_reason?: ChurnReason | undefined;
+}
+
+export interface DeleteChurnReasonRequest {
+  uuid: string;
+}
+
+export interface DeleteChurnReasonResponse {
+}
+
+export interface GetChurnReasonsRequest {
+  uuids: string[];
+}
+
+export interface GetChurnReasonsResponse {
+  churn_reasons: ChurnReason[];
 }
 
 function createBaseAccountInput(): AccountInput {
@@ -5129,6 +5252,459 @@ export const DeleteRecipientResponse: MessageFns<DeleteRecipientResponse> = {
   },
 };
 
+function createBaseAccountSummary(): AccountSummary {
+  return { uuid: "", code: "", display_name: "", company_name: undefined, type: "", payment_terms: undefined };
+}
+
+export const AccountSummary: MessageFns<AccountSummary> = {
+  encode(message: AccountSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.display_name !== "") {
+      writer.uint32(26).string(message.display_name);
+    }
+    if (message.company_name !== undefined) {
+      writer.uint32(34).string(message.company_name);
+    }
+    if (message.type !== "") {
+      writer.uint32(42).string(message.type);
+    }
+    if (message.payment_terms !== undefined) {
+      writer.uint32(48).int32(message.payment_terms);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.display_name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.company_name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.payment_terms = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountSummary {
+    return {
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      display_name: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      company_name: isSet(object.companyName)
+        ? globalThis.String(object.companyName)
+        : isSet(object.company_name)
+        ? globalThis.String(object.company_name)
+        : undefined,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      payment_terms: isSet(object.paymentTerms)
+        ? globalThis.Number(object.paymentTerms)
+        : isSet(object.payment_terms)
+        ? globalThis.Number(object.payment_terms)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AccountSummary): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.display_name !== "") {
+      obj.displayName = message.display_name;
+    }
+    if (message.company_name !== undefined) {
+      obj.companyName = message.company_name;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.payment_terms !== undefined) {
+      obj.paymentTerms = Math.round(message.payment_terms);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountSummary>, I>>(base?: I): AccountSummary {
+    return AccountSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountSummary>, I>>(object: I): AccountSummary {
+    const message = createBaseAccountSummary();
+    message.uuid = object.uuid ?? "";
+    message.code = object.code ?? "";
+    message.display_name = object.display_name ?? "";
+    message.company_name = object.company_name ?? undefined;
+    message.type = object.type ?? "";
+    message.payment_terms = object.payment_terms ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetAccountSummariesRequest(): GetAccountSummariesRequest {
+  return { uuids: [], codes: [] };
+}
+
+export const GetAccountSummariesRequest: MessageFns<GetAccountSummariesRequest> = {
+  encode(message: GetAccountSummariesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.codes) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountSummariesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountSummariesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.codes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountSummariesRequest {
+    return {
+      uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [],
+      codes: globalThis.Array.isArray(object?.codes) ? object.codes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetAccountSummariesRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    if (message.codes?.length) {
+      obj.codes = message.codes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountSummariesRequest>, I>>(base?: I): GetAccountSummariesRequest {
+    return GetAccountSummariesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountSummariesRequest>, I>>(object: I): GetAccountSummariesRequest {
+    const message = createBaseGetAccountSummariesRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    message.codes = object.codes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetAccountSummariesResponse(): GetAccountSummariesResponse {
+  return { accounts: [] };
+}
+
+export const GetAccountSummariesResponse: MessageFns<GetAccountSummariesResponse> = {
+  encode(message: GetAccountSummariesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      AccountSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountSummariesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountSummariesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(AccountSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountSummariesResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountSummary.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetAccountSummariesResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountSummariesResponse>, I>>(base?: I): GetAccountSummariesResponse {
+    return GetAccountSummariesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountSummariesResponse>, I>>(object: I): GetAccountSummariesResponse {
+    const message = createBaseGetAccountSummariesResponse();
+    message.accounts = object.accounts?.map((e) => AccountSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListAccountUuidsRequest(): ListAccountUuidsRequest {
+  return { filter: undefined };
+}
+
+export const ListAccountUuidsRequest: MessageFns<ListAccountUuidsRequest> = {
+  encode(message: ListAccountUuidsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.filter !== undefined) {
+      AccountFilter.encode(message.filter, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountUuidsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountUuidsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.filter = AccountFilter.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountUuidsRequest {
+    return { filter: isSet(object.filter) ? AccountFilter.fromJSON(object.filter) : undefined };
+  },
+
+  toJSON(message: ListAccountUuidsRequest): unknown {
+    const obj: any = {};
+    if (message.filter !== undefined) {
+      obj.filter = AccountFilter.toJSON(message.filter);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountUuidsRequest>, I>>(base?: I): ListAccountUuidsRequest {
+    return ListAccountUuidsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountUuidsRequest>, I>>(object: I): ListAccountUuidsRequest {
+    const message = createBaseListAccountUuidsRequest();
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? AccountFilter.fromPartial(object.filter)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListAccountUuidsResponse(): ListAccountUuidsResponse {
+  return { uuids: [] };
+}
+
+export const ListAccountUuidsResponse: MessageFns<ListAccountUuidsResponse> = {
+  encode(message: ListAccountUuidsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountUuidsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountUuidsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountUuidsResponse {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ListAccountUuidsResponse): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountUuidsResponse>, I>>(base?: I): ListAccountUuidsResponse {
+    return ListAccountUuidsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountUuidsResponse>, I>>(object: I): ListAccountUuidsResponse {
+    const message = createBaseListAccountUuidsResponse();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { token: "" };
 }
@@ -5197,7 +5773,15 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { organization_id: "", api_user_id: "", api_user_name: "", rate_limit_per_minute: 0, permissions: [] };
+  return {
+    organization_id: "",
+    api_user_id: "",
+    api_user_name: "",
+    rate_limit_per_minute: 0,
+    permissions: [],
+    organization_time_zone: "",
+    organization_time: undefined,
+  };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -5216,6 +5800,12 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     for (const v of message.permissions) {
       writer.uint32(42).string(v!);
+    }
+    if (message.organization_time_zone !== "") {
+      writer.uint32(50).string(message.organization_time_zone);
+    }
+    if (message.organization_time !== undefined) {
+      Timestamp.encode(toTimestamp(message.organization_time), writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -5273,6 +5863,22 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.permissions.push(reader.string());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.organization_time_zone = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.organization_time = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5310,6 +5916,16 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
       permissions: globalThis.Array.isArray(object?.permissions)
         ? object.permissions.map((e: any) => globalThis.String(e))
         : [],
+      organization_time_zone: isSet(object.organizationTimeZone)
+        ? globalThis.String(object.organizationTimeZone)
+        : isSet(object.organization_time_zone)
+        ? globalThis.String(object.organization_time_zone)
+        : "",
+      organization_time: isSet(object.organizationTime)
+        ? fromJsonTimestamp(object.organizationTime)
+        : isSet(object.organization_time)
+        ? fromJsonTimestamp(object.organization_time)
+        : undefined,
     };
   },
 
@@ -5330,6 +5946,12 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     if (message.permissions?.length) {
       obj.permissions = message.permissions;
     }
+    if (message.organization_time_zone !== "") {
+      obj.organizationTimeZone = message.organization_time_zone;
+    }
+    if (message.organization_time !== undefined) {
+      obj.organizationTime = message.organization_time.toISOString();
+    }
     return obj;
   },
 
@@ -5343,6 +5965,8 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.api_user_name = object.api_user_name ?? "";
     message.rate_limit_per_minute = object.rate_limit_per_minute ?? 0;
     message.permissions = object.permissions?.map((e) => e) || [];
+    message.organization_time_zone = object.organization_time_zone ?? "";
+    message.organization_time = object.organization_time ?? undefined;
     return message;
   },
 };
@@ -5358,6 +5982,7 @@ function createBaseOrganization(): Organization {
     default_collection_method: "",
     rate_limit_per_minute: 0,
     features: [],
+    test_clock_time: undefined,
   };
 }
 
@@ -5389,6 +6014,9 @@ export const Organization: MessageFns<Organization> = {
     }
     for (const v of message.features) {
       writer.uint32(74).string(v!);
+    }
+    if (message.test_clock_time !== undefined) {
+      Timestamp.encode(toTimestamp(message.test_clock_time), writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -5478,6 +6106,14 @@ export const Organization: MessageFns<Organization> = {
             message.features.push(reader.string());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.test_clock_time = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5523,6 +6159,11 @@ export const Organization: MessageFns<Organization> = {
       features: globalThis.Array.isArray(object?.features)
         ? object.features.map((e: any) => globalThis.String(e))
         : [],
+      test_clock_time: isSet(object.testClockTime)
+        ? fromJsonTimestamp(object.testClockTime)
+        : isSet(object.test_clock_time)
+        ? fromJsonTimestamp(object.test_clock_time)
+        : undefined,
     };
   },
 
@@ -5555,6 +6196,9 @@ export const Organization: MessageFns<Organization> = {
     if (message.features?.length) {
       obj.features = message.features;
     }
+    if (message.test_clock_time !== undefined) {
+      obj.testClockTime = message.test_clock_time.toISOString();
+    }
     return obj;
   },
 
@@ -5572,6 +6216,7 @@ export const Organization: MessageFns<Organization> = {
     message.default_collection_method = object.default_collection_method ?? "";
     message.rate_limit_per_minute = object.rate_limit_per_minute ?? 0;
     message.features = object.features?.map((e) => e) || [];
+    message.test_clock_time = object.test_clock_time ?? undefined;
     return message;
   },
 };
@@ -5693,6 +6338,1345 @@ export const GetOrganizationResponse: MessageFns<GetOrganizationResponse> = {
     message.organization = (object.organization !== undefined && object.organization !== null)
       ? Organization.fromPartial(object.organization)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseAdvanceTestClockRequest(): AdvanceTestClockRequest {
+  return { to: undefined };
+}
+
+export const AdvanceTestClockRequest: MessageFns<AdvanceTestClockRequest> = {
+  encode(message: AdvanceTestClockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceTestClockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceTestClockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceTestClockRequest {
+    return { to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined };
+  },
+
+  toJSON(message: AdvanceTestClockRequest): unknown {
+    const obj: any = {};
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdvanceTestClockRequest>, I>>(base?: I): AdvanceTestClockRequest {
+    return AdvanceTestClockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdvanceTestClockRequest>, I>>(object: I): AdvanceTestClockRequest {
+    const message = createBaseAdvanceTestClockRequest();
+    message.to = object.to ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAdvanceTestClockResponse(): AdvanceTestClockResponse {
+  return { time: undefined, previous_time: undefined, time_zone: "" };
+}
+
+export const AdvanceTestClockResponse: MessageFns<AdvanceTestClockResponse> = {
+  encode(message: AdvanceTestClockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.time !== undefined) {
+      Timestamp.encode(toTimestamp(message.time), writer.uint32(10).fork()).join();
+    }
+    if (message.previous_time !== undefined) {
+      Timestamp.encode(toTimestamp(message.previous_time), writer.uint32(18).fork()).join();
+    }
+    if (message.time_zone !== "") {
+      writer.uint32(26).string(message.time_zone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceTestClockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceTestClockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.time = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previous_time = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.time_zone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceTestClockResponse {
+    return {
+      time: isSet(object.time) ? fromJsonTimestamp(object.time) : undefined,
+      previous_time: isSet(object.previousTime)
+        ? fromJsonTimestamp(object.previousTime)
+        : isSet(object.previous_time)
+        ? fromJsonTimestamp(object.previous_time)
+        : undefined,
+      time_zone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+    };
+  },
+
+  toJSON(message: AdvanceTestClockResponse): unknown {
+    const obj: any = {};
+    if (message.time !== undefined) {
+      obj.time = message.time.toISOString();
+    }
+    if (message.previous_time !== undefined) {
+      obj.previousTime = message.previous_time.toISOString();
+    }
+    if (message.time_zone !== "") {
+      obj.timeZone = message.time_zone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdvanceTestClockResponse>, I>>(base?: I): AdvanceTestClockResponse {
+    return AdvanceTestClockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdvanceTestClockResponse>, I>>(object: I): AdvanceTestClockResponse {
+    const message = createBaseAdvanceTestClockResponse();
+    message.time = object.time ?? undefined;
+    message.previous_time = object.previous_time ?? undefined;
+    message.time_zone = object.time_zone ?? "";
+    return message;
+  },
+};
+
+function createBaseChurnReason(): ChurnReason {
+  return { uuid: "", name: "", is_active: false, deleted: false };
+}
+
+export const ChurnReason: MessageFns<ChurnReason> = {
+  encode(message: ChurnReason, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.is_active !== false) {
+      writer.uint32(24).bool(message.is_active);
+    }
+    if (message.deleted !== false) {
+      writer.uint32(32).bool(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChurnReason {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChurnReason();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.is_active = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChurnReason {
+    return {
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      is_active: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : false,
+      deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false,
+    };
+  },
+
+  toJSON(message: ChurnReason): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.is_active !== false) {
+      obj.isActive = message.is_active;
+    }
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChurnReason>, I>>(base?: I): ChurnReason {
+    return ChurnReason.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChurnReason>, I>>(object: I): ChurnReason {
+    const message = createBaseChurnReason();
+    message.uuid = object.uuid ?? "";
+    message.name = object.name ?? "";
+    message.is_active = object.is_active ?? false;
+    message.deleted = object.deleted ?? false;
+    return message;
+  },
+};
+
+function createBaseChurnReasonInput(): ChurnReasonInput {
+  return { name: undefined, is_active: undefined };
+}
+
+export const ChurnReasonInput: MessageFns<ChurnReasonInput> = {
+  encode(message: ChurnReasonInput, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined) {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.is_active !== undefined) {
+      writer.uint32(16).bool(message.is_active);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChurnReasonInput {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChurnReasonInput();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.is_active = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChurnReasonInput {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      is_active: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ChurnReasonInput): unknown {
+    const obj: any = {};
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.is_active !== undefined) {
+      obj.isActive = message.is_active;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChurnReasonInput>, I>>(base?: I): ChurnReasonInput {
+    return ChurnReasonInput.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChurnReasonInput>, I>>(object: I): ChurnReasonInput {
+    const message = createBaseChurnReasonInput();
+    message.name = object.name ?? undefined;
+    message.is_active = object.is_active ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateChurnReasonRequest(): CreateChurnReasonRequest {
+  return { churn_reason: undefined, present_fields: [] };
+}
+
+export const CreateChurnReasonRequest: MessageFns<CreateChurnReasonRequest> = {
+  encode(message: CreateChurnReasonRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.churn_reason !== undefined) {
+      ChurnReasonInput.encode(message.churn_reason, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.present_fields) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateChurnReasonRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateChurnReasonRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.churn_reason = ChurnReasonInput.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.present_fields.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateChurnReasonRequest {
+    return {
+      churn_reason: isSet(object.churnReason)
+        ? ChurnReasonInput.fromJSON(object.churnReason)
+        : isSet(object.churn_reason)
+        ? ChurnReasonInput.fromJSON(object.churn_reason)
+        : undefined,
+      present_fields: globalThis.Array.isArray(object?.presentFields)
+        ? object.presentFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.present_fields)
+        ? object.present_fields.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateChurnReasonRequest): unknown {
+    const obj: any = {};
+    if (message.churn_reason !== undefined) {
+      obj.churnReason = ChurnReasonInput.toJSON(message.churn_reason);
+    }
+    if (message.present_fields?.length) {
+      obj.presentFields = message.present_fields;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateChurnReasonRequest>, I>>(base?: I): CreateChurnReasonRequest {
+    return CreateChurnReasonRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateChurnReasonRequest>, I>>(object: I): CreateChurnReasonRequest {
+    const message = createBaseCreateChurnReasonRequest();
+    message.churn_reason = (object.churn_reason !== undefined && object.churn_reason !== null)
+      ? ChurnReasonInput.fromPartial(object.churn_reason)
+      : undefined;
+    message.present_fields = object.present_fields?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCreateChurnReasonResponse(): CreateChurnReasonResponse {
+  return { churn_reason: undefined };
+}
+
+export const CreateChurnReasonResponse: MessageFns<CreateChurnReasonResponse> = {
+  encode(message: CreateChurnReasonResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.churn_reason !== undefined) {
+      ChurnReason.encode(message.churn_reason, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateChurnReasonResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateChurnReasonResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.churn_reason = ChurnReason.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateChurnReasonResponse {
+    return {
+      churn_reason: isSet(object.churnReason)
+        ? ChurnReason.fromJSON(object.churnReason)
+        : isSet(object.churn_reason)
+        ? ChurnReason.fromJSON(object.churn_reason)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateChurnReasonResponse): unknown {
+    const obj: any = {};
+    if (message.churn_reason !== undefined) {
+      obj.churnReason = ChurnReason.toJSON(message.churn_reason);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateChurnReasonResponse>, I>>(base?: I): CreateChurnReasonResponse {
+    return CreateChurnReasonResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateChurnReasonResponse>, I>>(object: I): CreateChurnReasonResponse {
+    const message = createBaseCreateChurnReasonResponse();
+    message.churn_reason = (object.churn_reason !== undefined && object.churn_reason !== null)
+      ? ChurnReason.fromPartial(object.churn_reason)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetChurnReasonRequest(): GetChurnReasonRequest {
+  return { uuid: "" };
+}
+
+export const GetChurnReasonRequest: MessageFns<GetChurnReasonRequest> = {
+  encode(message: GetChurnReasonRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChurnReasonRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChurnReasonRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChurnReasonRequest {
+    return { uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "" };
+  },
+
+  toJSON(message: GetChurnReasonRequest): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChurnReasonRequest>, I>>(base?: I): GetChurnReasonRequest {
+    return GetChurnReasonRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChurnReasonRequest>, I>>(object: I): GetChurnReasonRequest {
+    const message = createBaseGetChurnReasonRequest();
+    message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseGetChurnReasonResponse(): GetChurnReasonResponse {
+  return { churn_reason: undefined };
+}
+
+export const GetChurnReasonResponse: MessageFns<GetChurnReasonResponse> = {
+  encode(message: GetChurnReasonResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.churn_reason !== undefined) {
+      ChurnReason.encode(message.churn_reason, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChurnReasonResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChurnReasonResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.churn_reason = ChurnReason.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChurnReasonResponse {
+    return {
+      churn_reason: isSet(object.churnReason)
+        ? ChurnReason.fromJSON(object.churnReason)
+        : isSet(object.churn_reason)
+        ? ChurnReason.fromJSON(object.churn_reason)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetChurnReasonResponse): unknown {
+    const obj: any = {};
+    if (message.churn_reason !== undefined) {
+      obj.churnReason = ChurnReason.toJSON(message.churn_reason);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChurnReasonResponse>, I>>(base?: I): GetChurnReasonResponse {
+    return GetChurnReasonResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChurnReasonResponse>, I>>(object: I): GetChurnReasonResponse {
+    const message = createBaseGetChurnReasonResponse();
+    message.churn_reason = (object.churn_reason !== undefined && object.churn_reason !== null)
+      ? ChurnReason.fromPartial(object.churn_reason)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListChurnReasonsRequest(): ListChurnReasonsRequest {
+  return { page: undefined, is_active: undefined };
+}
+
+export const ListChurnReasonsRequest: MessageFns<ListChurnReasonsRequest> = {
+  encode(message: ListChurnReasonsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.is_active !== undefined) {
+      writer.uint32(16).bool(message.is_active);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChurnReasonsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChurnReasonsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.is_active = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChurnReasonsRequest {
+    return {
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      is_active: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListChurnReasonsRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.is_active !== undefined) {
+      obj.isActive = message.is_active;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChurnReasonsRequest>, I>>(base?: I): ListChurnReasonsRequest {
+    return ListChurnReasonsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChurnReasonsRequest>, I>>(object: I): ListChurnReasonsRequest {
+    const message = createBaseListChurnReasonsRequest();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.is_active = object.is_active ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListChurnReasonsResponse(): ListChurnReasonsResponse {
+  return { count: 0, churn_reasons: [] };
+}
+
+export const ListChurnReasonsResponse: MessageFns<ListChurnReasonsResponse> = {
+  encode(message: ListChurnReasonsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    for (const v of message.churn_reasons) {
+      ChurnReason.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChurnReasonsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChurnReasonsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.churn_reasons.push(ChurnReason.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChurnReasonsResponse {
+    return {
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      churn_reasons: globalThis.Array.isArray(object?.churnReasons)
+        ? object.churnReasons.map((e: any) => ChurnReason.fromJSON(e))
+        : globalThis.Array.isArray(object?.churn_reasons)
+        ? object.churn_reasons.map((e: any) => ChurnReason.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListChurnReasonsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.churn_reasons?.length) {
+      obj.churnReasons = message.churn_reasons.map((e) => ChurnReason.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChurnReasonsResponse>, I>>(base?: I): ListChurnReasonsResponse {
+    return ListChurnReasonsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChurnReasonsResponse>, I>>(object: I): ListChurnReasonsResponse {
+    const message = createBaseListChurnReasonsResponse();
+    message.count = object.count ?? 0;
+    message.churn_reasons = object.churn_reasons?.map((e) => ChurnReason.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateChurnReasonRequest(): UpdateChurnReasonRequest {
+  return { uuid: "", churn_reason: undefined, present_fields: [], replace: false };
+}
+
+export const UpdateChurnReasonRequest: MessageFns<UpdateChurnReasonRequest> = {
+  encode(message: UpdateChurnReasonRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.churn_reason !== undefined) {
+      ChurnReasonInput.encode(message.churn_reason, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.present_fields) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.replace !== false) {
+      writer.uint32(32).bool(message.replace);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateChurnReasonRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateChurnReasonRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.churn_reason = ChurnReasonInput.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.present_fields.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.replace = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateChurnReasonRequest {
+    return {
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      churn_reason: isSet(object.churnReason)
+        ? ChurnReasonInput.fromJSON(object.churnReason)
+        : isSet(object.churn_reason)
+        ? ChurnReasonInput.fromJSON(object.churn_reason)
+        : undefined,
+      present_fields: globalThis.Array.isArray(object?.presentFields)
+        ? object.presentFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.present_fields)
+        ? object.present_fields.map((e: any) => globalThis.String(e))
+        : [],
+      replace: isSet(object.replace) ? globalThis.Boolean(object.replace) : false,
+    };
+  },
+
+  toJSON(message: UpdateChurnReasonRequest): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.churn_reason !== undefined) {
+      obj.churnReason = ChurnReasonInput.toJSON(message.churn_reason);
+    }
+    if (message.present_fields?.length) {
+      obj.presentFields = message.present_fields;
+    }
+    if (message.replace !== false) {
+      obj.replace = message.replace;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateChurnReasonRequest>, I>>(base?: I): UpdateChurnReasonRequest {
+    return UpdateChurnReasonRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateChurnReasonRequest>, I>>(object: I): UpdateChurnReasonRequest {
+    const message = createBaseUpdateChurnReasonRequest();
+    message.uuid = object.uuid ?? "";
+    message.churn_reason = (object.churn_reason !== undefined && object.churn_reason !== null)
+      ? ChurnReasonInput.fromPartial(object.churn_reason)
+      : undefined;
+    message.present_fields = object.present_fields?.map((e) => e) || [];
+    message.replace = object.replace ?? false;
+    return message;
+  },
+};
+
+function createBaseUpdateChurnReasonResponse(): UpdateChurnReasonResponse {
+  return { churn_reason: undefined };
+}
+
+export const UpdateChurnReasonResponse: MessageFns<UpdateChurnReasonResponse> = {
+  encode(message: UpdateChurnReasonResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.churn_reason !== undefined) {
+      ChurnReason.encode(message.churn_reason, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateChurnReasonResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateChurnReasonResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.churn_reason = ChurnReason.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateChurnReasonResponse {
+    return {
+      churn_reason: isSet(object.churnReason)
+        ? ChurnReason.fromJSON(object.churnReason)
+        : isSet(object.churn_reason)
+        ? ChurnReason.fromJSON(object.churn_reason)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateChurnReasonResponse): unknown {
+    const obj: any = {};
+    if (message.churn_reason !== undefined) {
+      obj.churnReason = ChurnReason.toJSON(message.churn_reason);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateChurnReasonResponse>, I>>(base?: I): UpdateChurnReasonResponse {
+    return UpdateChurnReasonResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateChurnReasonResponse>, I>>(object: I): UpdateChurnReasonResponse {
+    const message = createBaseUpdateChurnReasonResponse();
+    message.churn_reason = (object.churn_reason !== undefined && object.churn_reason !== null)
+      ? ChurnReason.fromPartial(object.churn_reason)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteChurnReasonRequest(): DeleteChurnReasonRequest {
+  return { uuid: "" };
+}
+
+export const DeleteChurnReasonRequest: MessageFns<DeleteChurnReasonRequest> = {
+  encode(message: DeleteChurnReasonRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteChurnReasonRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteChurnReasonRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteChurnReasonRequest {
+    return { uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "" };
+  },
+
+  toJSON(message: DeleteChurnReasonRequest): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteChurnReasonRequest>, I>>(base?: I): DeleteChurnReasonRequest {
+    return DeleteChurnReasonRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteChurnReasonRequest>, I>>(object: I): DeleteChurnReasonRequest {
+    const message = createBaseDeleteChurnReasonRequest();
+    message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteChurnReasonResponse(): DeleteChurnReasonResponse {
+  return {};
+}
+
+export const DeleteChurnReasonResponse: MessageFns<DeleteChurnReasonResponse> = {
+  encode(_: DeleteChurnReasonResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteChurnReasonResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteChurnReasonResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteChurnReasonResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteChurnReasonResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteChurnReasonResponse>, I>>(base?: I): DeleteChurnReasonResponse {
+    return DeleteChurnReasonResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteChurnReasonResponse>, I>>(_: I): DeleteChurnReasonResponse {
+    const message = createBaseDeleteChurnReasonResponse();
+    return message;
+  },
+};
+
+function createBaseGetChurnReasonsRequest(): GetChurnReasonsRequest {
+  return { uuids: [] };
+}
+
+export const GetChurnReasonsRequest: MessageFns<GetChurnReasonsRequest> = {
+  encode(message: GetChurnReasonsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChurnReasonsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChurnReasonsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChurnReasonsRequest {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: GetChurnReasonsRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChurnReasonsRequest>, I>>(base?: I): GetChurnReasonsRequest {
+    return GetChurnReasonsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChurnReasonsRequest>, I>>(object: I): GetChurnReasonsRequest {
+    const message = createBaseGetChurnReasonsRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetChurnReasonsResponse(): GetChurnReasonsResponse {
+  return { churn_reasons: [] };
+}
+
+export const GetChurnReasonsResponse: MessageFns<GetChurnReasonsResponse> = {
+  encode(message: GetChurnReasonsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.churn_reasons) {
+      ChurnReason.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChurnReasonsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChurnReasonsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.churn_reasons.push(ChurnReason.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChurnReasonsResponse {
+    return {
+      churn_reasons: globalThis.Array.isArray(object?.churnReasons)
+        ? object.churnReasons.map((e: any) => ChurnReason.fromJSON(e))
+        : globalThis.Array.isArray(object?.churn_reasons)
+        ? object.churn_reasons.map((e: any) => ChurnReason.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetChurnReasonsResponse): unknown {
+    const obj: any = {};
+    if (message.churn_reasons?.length) {
+      obj.churnReasons = message.churn_reasons.map((e) => ChurnReason.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChurnReasonsResponse>, I>>(base?: I): GetChurnReasonsResponse {
+    return GetChurnReasonsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChurnReasonsResponse>, I>>(object: I): GetChurnReasonsResponse {
+    const message = createBaseGetChurnReasonsResponse();
+    message.churn_reasons = object.churn_reasons?.map((e) => ChurnReason.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5832,6 +7816,37 @@ export const AccountsServiceService = {
       Buffer.from(DeleteRecipientResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteRecipientResponse => DeleteRecipientResponse.decode(value),
   },
+  /**
+   * Minimal summaries of the organization's accounts named by uuid or by code, all in one call
+   * (the gateway embeds them in subscriptions). Names matching no account of the organization are
+   * left out, without an error.
+   */
+  getAccountSummaries: {
+    path: "/billing.accounts.v1.AccountsService/GetAccountSummaries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountSummariesRequest): Buffer =>
+      Buffer.from(GetAccountSummariesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountSummariesRequest => GetAccountSummariesRequest.decode(value),
+    responseSerialize: (value: GetAccountSummariesResponse): Buffer =>
+      Buffer.from(GetAccountSummariesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountSummariesResponse => GetAccountSummariesResponse.decode(value),
+  },
+  /**
+   * The uuids of every account of the organization matching the filter, unpaged: other lists
+   * filter by accounts data through it (subscriptions: has_recipient_receiving_invoices, ...).
+   */
+  listAccountUuids: {
+    path: "/billing.accounts.v1.AccountsService/ListAccountUuids" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAccountUuidsRequest): Buffer =>
+      Buffer.from(ListAccountUuidsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountUuidsRequest => ListAccountUuidsRequest.decode(value),
+    responseSerialize: (value: ListAccountUuidsResponse): Buffer =>
+      Buffer.from(ListAccountUuidsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountUuidsResponse => ListAccountUuidsResponse.decode(value),
+  },
 } as const;
 
 export interface AccountsServiceServer extends UntypedServiceImplementation {
@@ -5847,6 +7862,17 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
   listRecipients: handleUnaryCall<ListRecipientsRequest, ListRecipientsResponse>;
   updateRecipient: handleUnaryCall<UpdateRecipientRequest, UpdateRecipientResponse>;
   deleteRecipient: handleUnaryCall<DeleteRecipientRequest, DeleteRecipientResponse>;
+  /**
+   * Minimal summaries of the organization's accounts named by uuid or by code, all in one call
+   * (the gateway embeds them in subscriptions). Names matching no account of the organization are
+   * left out, without an error.
+   */
+  getAccountSummaries: handleUnaryCall<GetAccountSummariesRequest, GetAccountSummariesResponse>;
+  /**
+   * The uuids of every account of the organization matching the filter, unpaged: other lists
+   * filter by accounts data through it (subscriptions: has_recipient_receiving_invoices, ...).
+   */
+  listAccountUuids: handleUnaryCall<ListAccountUuidsRequest, ListAccountUuidsResponse>;
 }
 
 export interface AccountsServiceClient extends Client {
@@ -6030,6 +8056,45 @@ export interface AccountsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteRecipientResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Minimal summaries of the organization's accounts named by uuid or by code, all in one call
+   * (the gateway embeds them in subscriptions). Names matching no account of the organization are
+   * left out, without an error.
+   */
+  getAccountSummaries(
+    request: GetAccountSummariesRequest,
+    callback: (error: ServiceError | null, response: GetAccountSummariesResponse) => void,
+  ): ClientUnaryCall;
+  getAccountSummaries(
+    request: GetAccountSummariesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountSummariesResponse) => void,
+  ): ClientUnaryCall;
+  getAccountSummaries(
+    request: GetAccountSummariesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountSummariesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The uuids of every account of the organization matching the filter, unpaged: other lists
+   * filter by accounts data through it (subscriptions: has_recipient_receiving_invoices, ...).
+   */
+  listAccountUuids(
+    request: ListAccountUuidsRequest,
+    callback: (error: ServiceError | null, response: ListAccountUuidsResponse) => void,
+  ): ClientUnaryCall;
+  listAccountUuids(
+    request: ListAccountUuidsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAccountUuidsResponse) => void,
+  ): ClientUnaryCall;
+  listAccountUuids(
+    request: ListAccountUuidsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAccountUuidsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const AccountsServiceClient = makeGenericClientConstructor(
@@ -6068,11 +8133,33 @@ export const IdentityServiceService = {
       Buffer.from(GetOrganizationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOrganizationResponse => GetOrganizationResponse.decode(value),
   },
+  /**
+   * Test mode: moves the calling organization's test clock to `to`, in one transaction with an
+   * audit row. NOT_FOUND for an organization on the real clock; INVALID_ARGUMENT naming `to` when
+   * `to` is before the clock's time (equal is allowed).
+   */
+  advanceTestClock: {
+    path: "/billing.accounts.v1.IdentityService/AdvanceTestClock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdvanceTestClockRequest): Buffer =>
+      Buffer.from(AdvanceTestClockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdvanceTestClockRequest => AdvanceTestClockRequest.decode(value),
+    responseSerialize: (value: AdvanceTestClockResponse): Buffer =>
+      Buffer.from(AdvanceTestClockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdvanceTestClockResponse => AdvanceTestClockResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
   authenticate: handleUnaryCall<AuthenticateRequest, AuthenticateResponse>;
   getOrganization: handleUnaryCall<GetOrganizationRequest, GetOrganizationResponse>;
+  /**
+   * Test mode: moves the calling organization's test clock to `to`, in one transaction with an
+   * audit row. NOT_FOUND for an organization on the real clock; INVALID_ARGUMENT naming `to` when
+   * `to` is before the clock's time (equal is allowed).
+   */
+  advanceTestClock: handleUnaryCall<AdvanceTestClockRequest, AdvanceTestClockResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -6106,6 +8193,26 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOrganizationResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Test mode: moves the calling organization's test clock to `to`, in one transaction with an
+   * audit row. NOT_FOUND for an organization on the real clock; INVALID_ARGUMENT naming `to` when
+   * `to` is before the clock's time (equal is allowed).
+   */
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  advanceTestClock(
+    request: AdvanceTestClockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const IdentityServiceClient = makeGenericClientConstructor(
@@ -6114,6 +8221,203 @@ export const IdentityServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): IdentityServiceClient;
   service: typeof IdentityServiceService;
+  serviceName: string;
+};
+
+/** The calling organization's churn reasons (its settings; api-spec "Churn reason"). */
+export type ChurnReasonServiceService = typeof ChurnReasonServiceService;
+export const ChurnReasonServiceService = {
+  createChurnReason: {
+    path: "/billing.accounts.v1.ChurnReasonService/CreateChurnReason" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateChurnReasonRequest): Buffer =>
+      Buffer.from(CreateChurnReasonRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateChurnReasonRequest => CreateChurnReasonRequest.decode(value),
+    responseSerialize: (value: CreateChurnReasonResponse): Buffer =>
+      Buffer.from(CreateChurnReasonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateChurnReasonResponse => CreateChurnReasonResponse.decode(value),
+  },
+  getChurnReason: {
+    path: "/billing.accounts.v1.ChurnReasonService/GetChurnReason" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChurnReasonRequest): Buffer =>
+      Buffer.from(GetChurnReasonRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChurnReasonRequest => GetChurnReasonRequest.decode(value),
+    responseSerialize: (value: GetChurnReasonResponse): Buffer =>
+      Buffer.from(GetChurnReasonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChurnReasonResponse => GetChurnReasonResponse.decode(value),
+  },
+  listChurnReasons: {
+    path: "/billing.accounts.v1.ChurnReasonService/ListChurnReasons" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListChurnReasonsRequest): Buffer =>
+      Buffer.from(ListChurnReasonsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListChurnReasonsRequest => ListChurnReasonsRequest.decode(value),
+    responseSerialize: (value: ListChurnReasonsResponse): Buffer =>
+      Buffer.from(ListChurnReasonsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListChurnReasonsResponse => ListChurnReasonsResponse.decode(value),
+  },
+  updateChurnReason: {
+    path: "/billing.accounts.v1.ChurnReasonService/UpdateChurnReason" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateChurnReasonRequest): Buffer =>
+      Buffer.from(UpdateChurnReasonRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateChurnReasonRequest => UpdateChurnReasonRequest.decode(value),
+    responseSerialize: (value: UpdateChurnReasonResponse): Buffer =>
+      Buffer.from(UpdateChurnReasonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateChurnReasonResponse => UpdateChurnReasonResponse.decode(value),
+  },
+  deleteChurnReason: {
+    path: "/billing.accounts.v1.ChurnReasonService/DeleteChurnReason" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteChurnReasonRequest): Buffer =>
+      Buffer.from(DeleteChurnReasonRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteChurnReasonRequest => DeleteChurnReasonRequest.decode(value),
+    responseSerialize: (value: DeleteChurnReasonResponse): Buffer =>
+      Buffer.from(DeleteChurnReasonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteChurnReasonResponse => DeleteChurnReasonResponse.decode(value),
+  },
+  /**
+   * Several at once by uuid, for checking and embedding `churn_reason` on subscriptions. Deleted
+   * reasons are included (flagged `deleted`), so a subscription keeps showing its reason; unknown
+   * uuids, malformed ones and other organizations' reasons are left out. Request order is kept.
+   */
+  getChurnReasons: {
+    path: "/billing.accounts.v1.ChurnReasonService/GetChurnReasons" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChurnReasonsRequest): Buffer =>
+      Buffer.from(GetChurnReasonsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChurnReasonsRequest => GetChurnReasonsRequest.decode(value),
+    responseSerialize: (value: GetChurnReasonsResponse): Buffer =>
+      Buffer.from(GetChurnReasonsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChurnReasonsResponse => GetChurnReasonsResponse.decode(value),
+  },
+} as const;
+
+export interface ChurnReasonServiceServer extends UntypedServiceImplementation {
+  createChurnReason: handleUnaryCall<CreateChurnReasonRequest, CreateChurnReasonResponse>;
+  getChurnReason: handleUnaryCall<GetChurnReasonRequest, GetChurnReasonResponse>;
+  listChurnReasons: handleUnaryCall<ListChurnReasonsRequest, ListChurnReasonsResponse>;
+  updateChurnReason: handleUnaryCall<UpdateChurnReasonRequest, UpdateChurnReasonResponse>;
+  deleteChurnReason: handleUnaryCall<DeleteChurnReasonRequest, DeleteChurnReasonResponse>;
+  /**
+   * Several at once by uuid, for checking and embedding `churn_reason` on subscriptions. Deleted
+   * reasons are included (flagged `deleted`), so a subscription keeps showing its reason; unknown
+   * uuids, malformed ones and other organizations' reasons are left out. Request order is kept.
+   */
+  getChurnReasons: handleUnaryCall<GetChurnReasonsRequest, GetChurnReasonsResponse>;
+}
+
+export interface ChurnReasonServiceClient extends Client {
+  createChurnReason(
+    request: CreateChurnReasonRequest,
+    callback: (error: ServiceError | null, response: CreateChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  createChurnReason(
+    request: CreateChurnReasonRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  createChurnReason(
+    request: CreateChurnReasonRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  getChurnReason(
+    request: GetChurnReasonRequest,
+    callback: (error: ServiceError | null, response: GetChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  getChurnReason(
+    request: GetChurnReasonRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  getChurnReason(
+    request: GetChurnReasonRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  listChurnReasons(
+    request: ListChurnReasonsRequest,
+    callback: (error: ServiceError | null, response: ListChurnReasonsResponse) => void,
+  ): ClientUnaryCall;
+  listChurnReasons(
+    request: ListChurnReasonsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListChurnReasonsResponse) => void,
+  ): ClientUnaryCall;
+  listChurnReasons(
+    request: ListChurnReasonsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListChurnReasonsResponse) => void,
+  ): ClientUnaryCall;
+  updateChurnReason(
+    request: UpdateChurnReasonRequest,
+    callback: (error: ServiceError | null, response: UpdateChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  updateChurnReason(
+    request: UpdateChurnReasonRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  updateChurnReason(
+    request: UpdateChurnReasonRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  deleteChurnReason(
+    request: DeleteChurnReasonRequest,
+    callback: (error: ServiceError | null, response: DeleteChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  deleteChurnReason(
+    request: DeleteChurnReasonRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  deleteChurnReason(
+    request: DeleteChurnReasonRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteChurnReasonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Several at once by uuid, for checking and embedding `churn_reason` on subscriptions. Deleted
+   * reasons are included (flagged `deleted`), so a subscription keeps showing its reason; unknown
+   * uuids, malformed ones and other organizations' reasons are left out. Request order is kept.
+   */
+  getChurnReasons(
+    request: GetChurnReasonsRequest,
+    callback: (error: ServiceError | null, response: GetChurnReasonsResponse) => void,
+  ): ClientUnaryCall;
+  getChurnReasons(
+    request: GetChurnReasonsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChurnReasonsResponse) => void,
+  ): ClientUnaryCall;
+  getChurnReasons(
+    request: GetChurnReasonsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChurnReasonsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const ChurnReasonServiceClient = makeGenericClientConstructor(
+  ChurnReasonServiceService,
+  "billing.accounts.v1.ChurnReasonService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ChurnReasonServiceClient;
+  service: typeof ChurnReasonServiceService;
   serviceName: string;
 };
 

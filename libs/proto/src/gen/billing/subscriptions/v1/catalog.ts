@@ -174,6 +174,59 @@ export interface DeletePlanTermsRequest {
 export interface DeletePlanTermsResponse {
 }
 
+/**
+ * Who buys, as far as VAT is concerned (gaps.md §7). The subscriptions service holds no account
+ * data: the gateway reads these facts from the accounts service.
+ */
+export interface VatBuyer {
+  /**
+   * ISO 3166-1 alpha-2: the account's legal country, else account_country_code, else the
+   * organization's own country.
+   */
+  country: string;
+  /** The account's legal_vat_number; empty: none. */
+  vat_number: string;
+}
+
+export interface CalculatePriceRequest {
+  /** The plan terms' uuid. */
+  terms: string;
+  /** 0 to 2147483647. */
+  quantity: number;
+  /**
+   * The account's uuid: the contract of the account on these terms that applies today (in the
+   * organization's time zone) prices the line. Unset: no contract.
+   */
+  account?: string | undefined;
+  buyer?:
+    | VatBuyer
+    | undefined;
+  /** The organization's country (the seller's), ISO 3166-1 alpha-2. */
+  seller_country: string;
+}
+
+export interface CalculatePriceResponse {
+  currency: string;
+  /**
+   * Decimal texts; unit_price exact with at least the currency's decimals, the amounts rounded
+   * to the currency's minor unit.
+   */
+  unit_price: string;
+  discount: string;
+  quantity: number;
+  subtotal: string;
+  /** Percent with at least two decimals, e.g. "25.00". */
+  vat_rate: string;
+  vat: string;
+  total: string;
+  reverse_charge: boolean;
+  /**
+   * Why vat_rate applies: not_collected, seller_outside_eu, domestic, outside_eu,
+   * eu_reverse_charge, eu_invalid_vat_number, eu_no_vat_number.
+   */
+  vat_reason: string;
+}
+
 function createBasePlanInput(): PlanInput {
   return { name: undefined, code: undefined, description: undefined, collect_vat: undefined, vat_type: undefined };
 }
@@ -2481,6 +2534,474 @@ export const DeletePlanTermsResponse: MessageFns<DeletePlanTermsResponse> = {
   },
 };
 
+function createBaseVatBuyer(): VatBuyer {
+  return { country: "", vat_number: "" };
+}
+
+export const VatBuyer: MessageFns<VatBuyer> = {
+  encode(message: VatBuyer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.country !== "") {
+      writer.uint32(10).string(message.country);
+    }
+    if (message.vat_number !== "") {
+      writer.uint32(18).string(message.vat_number);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VatBuyer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVatBuyer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.vat_number = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VatBuyer {
+    return {
+      country: isSet(object.country) ? globalThis.String(object.country) : "",
+      vat_number: isSet(object.vatNumber)
+        ? globalThis.String(object.vatNumber)
+        : isSet(object.vat_number)
+        ? globalThis.String(object.vat_number)
+        : "",
+    };
+  },
+
+  toJSON(message: VatBuyer): unknown {
+    const obj: any = {};
+    if (message.country !== "") {
+      obj.country = message.country;
+    }
+    if (message.vat_number !== "") {
+      obj.vatNumber = message.vat_number;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VatBuyer>, I>>(base?: I): VatBuyer {
+    return VatBuyer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VatBuyer>, I>>(object: I): VatBuyer {
+    const message = createBaseVatBuyer();
+    message.country = object.country ?? "";
+    message.vat_number = object.vat_number ?? "";
+    return message;
+  },
+};
+
+function createBaseCalculatePriceRequest(): CalculatePriceRequest {
+  return { terms: "", quantity: 0, account: undefined, buyer: undefined, seller_country: "" };
+}
+
+export const CalculatePriceRequest: MessageFns<CalculatePriceRequest> = {
+  encode(message: CalculatePriceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.terms !== "") {
+      writer.uint32(10).string(message.terms);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(16).int32(message.quantity);
+    }
+    if (message.account !== undefined) {
+      writer.uint32(26).string(message.account);
+    }
+    if (message.buyer !== undefined) {
+      VatBuyer.encode(message.buyer, writer.uint32(34).fork()).join();
+    }
+    if (message.seller_country !== "") {
+      writer.uint32(42).string(message.seller_country);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CalculatePriceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCalculatePriceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.terms = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.account = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.buyer = VatBuyer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.seller_country = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CalculatePriceRequest {
+    return {
+      terms: isSet(object.terms) ? globalThis.String(object.terms) : "",
+      quantity: isSet(object.quantity) ? globalThis.Number(object.quantity) : 0,
+      account: isSet(object.account) ? globalThis.String(object.account) : undefined,
+      buyer: isSet(object.buyer) ? VatBuyer.fromJSON(object.buyer) : undefined,
+      seller_country: isSet(object.sellerCountry)
+        ? globalThis.String(object.sellerCountry)
+        : isSet(object.seller_country)
+        ? globalThis.String(object.seller_country)
+        : "",
+    };
+  },
+
+  toJSON(message: CalculatePriceRequest): unknown {
+    const obj: any = {};
+    if (message.terms !== "") {
+      obj.terms = message.terms;
+    }
+    if (message.quantity !== 0) {
+      obj.quantity = Math.round(message.quantity);
+    }
+    if (message.account !== undefined) {
+      obj.account = message.account;
+    }
+    if (message.buyer !== undefined) {
+      obj.buyer = VatBuyer.toJSON(message.buyer);
+    }
+    if (message.seller_country !== "") {
+      obj.sellerCountry = message.seller_country;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CalculatePriceRequest>, I>>(base?: I): CalculatePriceRequest {
+    return CalculatePriceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CalculatePriceRequest>, I>>(object: I): CalculatePriceRequest {
+    const message = createBaseCalculatePriceRequest();
+    message.terms = object.terms ?? "";
+    message.quantity = object.quantity ?? 0;
+    message.account = object.account ?? undefined;
+    message.buyer = (object.buyer !== undefined && object.buyer !== null)
+      ? VatBuyer.fromPartial(object.buyer)
+      : undefined;
+    message.seller_country = object.seller_country ?? "";
+    return message;
+  },
+};
+
+function createBaseCalculatePriceResponse(): CalculatePriceResponse {
+  return {
+    currency: "",
+    unit_price: "",
+    discount: "",
+    quantity: 0,
+    subtotal: "",
+    vat_rate: "",
+    vat: "",
+    total: "",
+    reverse_charge: false,
+    vat_reason: "",
+  };
+}
+
+export const CalculatePriceResponse: MessageFns<CalculatePriceResponse> = {
+  encode(message: CalculatePriceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.currency !== "") {
+      writer.uint32(10).string(message.currency);
+    }
+    if (message.unit_price !== "") {
+      writer.uint32(18).string(message.unit_price);
+    }
+    if (message.discount !== "") {
+      writer.uint32(26).string(message.discount);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(32).int32(message.quantity);
+    }
+    if (message.subtotal !== "") {
+      writer.uint32(42).string(message.subtotal);
+    }
+    if (message.vat_rate !== "") {
+      writer.uint32(50).string(message.vat_rate);
+    }
+    if (message.vat !== "") {
+      writer.uint32(58).string(message.vat);
+    }
+    if (message.total !== "") {
+      writer.uint32(66).string(message.total);
+    }
+    if (message.reverse_charge !== false) {
+      writer.uint32(72).bool(message.reverse_charge);
+    }
+    if (message.vat_reason !== "") {
+      writer.uint32(82).string(message.vat_reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CalculatePriceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCalculatePriceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.unit_price = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.discount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subtotal = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.vat_rate = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.vat = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.reverse_charge = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.vat_reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CalculatePriceResponse {
+    return {
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      unit_price: isSet(object.unitPrice)
+        ? globalThis.String(object.unitPrice)
+        : isSet(object.unit_price)
+        ? globalThis.String(object.unit_price)
+        : "",
+      discount: isSet(object.discount) ? globalThis.String(object.discount) : "",
+      quantity: isSet(object.quantity) ? globalThis.Number(object.quantity) : 0,
+      subtotal: isSet(object.subtotal) ? globalThis.String(object.subtotal) : "",
+      vat_rate: isSet(object.vatRate)
+        ? globalThis.String(object.vatRate)
+        : isSet(object.vat_rate)
+        ? globalThis.String(object.vat_rate)
+        : "",
+      vat: isSet(object.vat) ? globalThis.String(object.vat) : "",
+      total: isSet(object.total) ? globalThis.String(object.total) : "",
+      reverse_charge: isSet(object.reverseCharge)
+        ? globalThis.Boolean(object.reverseCharge)
+        : isSet(object.reverse_charge)
+        ? globalThis.Boolean(object.reverse_charge)
+        : false,
+      vat_reason: isSet(object.vatReason)
+        ? globalThis.String(object.vatReason)
+        : isSet(object.vat_reason)
+        ? globalThis.String(object.vat_reason)
+        : "",
+    };
+  },
+
+  toJSON(message: CalculatePriceResponse): unknown {
+    const obj: any = {};
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.unit_price !== "") {
+      obj.unitPrice = message.unit_price;
+    }
+    if (message.discount !== "") {
+      obj.discount = message.discount;
+    }
+    if (message.quantity !== 0) {
+      obj.quantity = Math.round(message.quantity);
+    }
+    if (message.subtotal !== "") {
+      obj.subtotal = message.subtotal;
+    }
+    if (message.vat_rate !== "") {
+      obj.vatRate = message.vat_rate;
+    }
+    if (message.vat !== "") {
+      obj.vat = message.vat;
+    }
+    if (message.total !== "") {
+      obj.total = message.total;
+    }
+    if (message.reverse_charge !== false) {
+      obj.reverseCharge = message.reverse_charge;
+    }
+    if (message.vat_reason !== "") {
+      obj.vatReason = message.vat_reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CalculatePriceResponse>, I>>(base?: I): CalculatePriceResponse {
+    return CalculatePriceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CalculatePriceResponse>, I>>(object: I): CalculatePriceResponse {
+    const message = createBaseCalculatePriceResponse();
+    message.currency = object.currency ?? "";
+    message.unit_price = object.unit_price ?? "";
+    message.discount = object.discount ?? "";
+    message.quantity = object.quantity ?? 0;
+    message.subtotal = object.subtotal ?? "";
+    message.vat_rate = object.vat_rate ?? "";
+    message.vat = object.vat ?? "";
+    message.total = object.total ?? "";
+    message.reverse_charge = object.reverse_charge ?? false;
+    message.vat_reason = object.vat_reason ?? "";
+    return message;
+  },
+};
+
 /**
  * The catalog: plans and their plan terms (gaps.md §5). The organization comes from call metadata
  * (x-organization-id), never from a message.
@@ -2576,6 +3097,21 @@ export const CatalogServiceService = {
       Buffer.from(DeletePlanTermsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeletePlanTermsResponse => DeletePlanTermsResponse.decode(value),
   },
+  /**
+   * POST /api/v1/plans/calculate/ (gaps.md §5): the price of a quantity of plan terms with the
+   * account's contract tiers and the VAT of gaps.md §7. Computed, never stored.
+   */
+  calculatePrice: {
+    path: "/billing.subscriptions.v1.CatalogService/CalculatePrice" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CalculatePriceRequest): Buffer =>
+      Buffer.from(CalculatePriceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CalculatePriceRequest => CalculatePriceRequest.decode(value),
+    responseSerialize: (value: CalculatePriceResponse): Buffer =>
+      Buffer.from(CalculatePriceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CalculatePriceResponse => CalculatePriceResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -2588,6 +3124,11 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
   listPlanTerms: handleUnaryCall<ListPlanTermsRequest, ListPlanTermsResponse>;
   updatePlanTerms: handleUnaryCall<UpdatePlanTermsRequest, UpdatePlanTermsResponse>;
   deletePlanTerms: handleUnaryCall<DeletePlanTermsRequest, DeletePlanTermsResponse>;
+  /**
+   * POST /api/v1/plans/calculate/ (gaps.md §5): the price of a quantity of plan terms with the
+   * account's contract tiers and the VAT of gaps.md §7. Computed, never stored.
+   */
+  calculatePrice: handleUnaryCall<CalculatePriceRequest, CalculatePriceResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -2725,6 +3266,25 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeletePlanTermsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * POST /api/v1/plans/calculate/ (gaps.md §5): the price of a quantity of plan terms with the
+   * account's contract tiers and the VAT of gaps.md §7. Computed, never stored.
+   */
+  calculatePrice(
+    request: CalculatePriceRequest,
+    callback: (error: ServiceError | null, response: CalculatePriceResponse) => void,
+  ): ClientUnaryCall;
+  calculatePrice(
+    request: CalculatePriceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CalculatePriceResponse) => void,
+  ): ClientUnaryCall;
+  calculatePrice(
+    request: CalculatePriceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CalculatePriceResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,112 @@
+import { type EntityManager, type FilterQuery, LockMode } from '@mikro-orm/postgresql';
+import {
+  EXPIRED_STATUS,
+  SET_TO_EXPIRE_STATUS,
+  type SubscriptionState,
+  supersedes,
+} from '../domain/subscription-state.js';
+import { AccountSubscriptionEntity, type AccountSubscriptionRow } from './entities/account-subscription.entity.js';
+
+export type RecordOutcome = 'inserted' | 'updated' | 'older' | 'other-organization';
+
+/**
+ * Stores a subscription's state unless the stored one is newer. The insert-or-nothing comes first
+ * so that two replicas handling the same new subscription cannot both insert; the row lock then
+ * serializes the comparison with any concurrent update.
+ */
+export async function recordSubscriptionState(
+  em: EntityManager,
+  state: SubscriptionState,
+  now: Date,
+): Promise<RecordOutcome> {
+  const fields = {
+    account_id: state.accountId,
+    status: state.status,
+    collection_method: state.collectionMethod,
+    last_modified_date: state.lastModifiedAt,
+    updated_at: now,
+  };
+  const inserted = await em
+    .createQueryBuilder(AccountSubscriptionEntity)
+    .insert({ id: state.subscriptionId, organization_id: state.organizationId, ...fields })
+    .onConflict('id')
+    .ignore()
+    .execute('run');
+  if (inserted.affectedRows > 0) return 'inserted';
+  const stored = await em.findOne(
+    AccountSubscriptionEntity,
+    { organization_id: state.organizationId, id: state.subscriptionId },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  // The id exists, but not in this organization: never let one tenant overwrite another's row.
+  if (!stored) return 'other-organization';
+  if (!supersedes({ lastModifiedAt: stored.last_modified_date }, state)) return 'older';
+  em.assign(stored, fields);
+  await em.flush();
+  return 'updated';
+}
+
+export async function findSubscriptionState(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+): Promise<AccountSubscriptionRow | null> {
+  return em.findOne(AccountSubscriptionEntity, { organization_id: organizationId, id: subscriptionId });
+}
+
+/** Non-expired subscriptions of an account: while there are any, it cannot be deleted. */
+export function countNonExpiredSubscriptions(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+): Promise<number> {
+  return em.count(AccountSubscriptionEntity, {
+    organization_id: organizationId,
+    account_id: accountId,
+    status: { $ne: EXPIRED_STATUS },
+  });
+}
+
+/** The account list filters answered by this model (docs/api.md, accounts list filters). */
+export interface SubscriptionFilter {
+  subscription_status?: string;
+  subscription_collection_method?: string;
+  subscription_set_to_expire?: boolean;
+}
+
+/**
+ * One account-id constraint per subscription filter asked for: `in` the accounts having a
+ * matching subscription, or `notIn` for `subscription_set_to_expire=false` (accounts with no
+ * subscription set to expire, including accounts with no subscriptions at all).
+ */
+export async function subscriptionFilterConstraints(
+  em: EntityManager,
+  organizationId: string,
+  filter: SubscriptionFilter,
+): Promise<Array<{ in: string[] } | { notIn: string[] }>> {
+  const constraints: Array<{ in: string[] } | { notIn: string[] }> = [];
+  const accountsWith = async (where: FilterQuery<AccountSubscriptionRow>) => {
+    const rows = await em.find(
+      AccountSubscriptionEntity,
+      { $and: [{ organization_id: organizationId }, where] },
+      { fields: ['account_id'] },
+    );
+    return [...new Set(rows.map((row) => row.account_id))];
+  };
+  if (filter.subscription_status !== undefined) {
+    constraints.push({ in: await accountsWith({ status: filter.subscription_status }) });
+  }
+  if (filter.subscription_collection_method !== undefined) {
+    constraints.push({
+      in: await accountsWith({
+        collection_method: filter.subscription_collection_method,
+        status: { $ne: EXPIRED_STATUS },
+      }),
+    });
+  }
+  if (filter.subscription_set_to_expire !== undefined) {
+    const setToExpire = await accountsWith({ status: SET_TO_EXPIRE_STATUS });
+    constraints.push(filter.subscription_set_to_expire ? { in: setToExpire } : { notIn: setToExpire });
+  }
+  return constraints;
+}

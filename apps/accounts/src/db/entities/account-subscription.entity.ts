@@ -1,0 +1,29 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/**
+ * Read model: the latest state of each subscription (owned by the subscriptions service) as its
+ * `subscription.changed` events told it, one row per subscription. The account list filters
+ * `subscription_*` and the "no delete while subscribed" rule are derived from it by query.
+ */
+export const AccountSubscriptionEntity = defineEntity({
+  name: 'AccountSubscription',
+  tableName: 'account_subscription',
+  indexes: [
+    { name: 'account_subscription_organization_account_idx', properties: ['organization_id', 'account_id'] },
+    { name: 'account_subscription_organization_status_idx', properties: ['organization_id', 'status'] },
+  ],
+  properties: {
+    /** The subscription's uuid. */
+    id: p.uuid().primary(),
+    organization_id: p.uuid(),
+    account_id: p.uuid(),
+    status: p.string().length(32),
+    collection_method: p.string().length(32),
+    /** The subscription's own last_modified_date: states older than this are ignored. */
+    last_modified_date: p.datetime(),
+    /** When this service last applied an event to the row. */
+    updated_at: p.datetime(),
+  },
+});
+
+export type AccountSubscriptionRow = InferEntity<typeof AccountSubscriptionEntity>;

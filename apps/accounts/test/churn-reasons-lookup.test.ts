@@ -1,0 +1,109 @@
+/**
+ * ChurnReasonService.GetChurnReasons over real gRPC against a real, migrated schema: what the
+ * gateway uses to check and embed `churn_reason` on subscriptions, many uuids in one call.
+ */
+import { randomUUID } from 'node:crypto';
+import { TestClock } from '@billing/clock';
+import { createGrpcClient, type GrpcClient } from '@billing/grpc';
+import { createLogger, type RequestContext } from '@billing/observability';
+import { accountsV1 } from '@billing/proto';
+import { type RunningService, startService } from '@billing/runtime';
+import { createTestSchema, type TestSchema } from '@billing/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsModule } from '../src/service.js';
+import { createOrganization } from '../src/use-cases/organizations.js';
+
+let database: TestSchema;
+let service: RunningService;
+let client: GrpcClient<typeof accountsV1.ChurnReasonServiceService>;
+const clock = new TestClock('2026-01-15T09:00:00Z');
+
+beforeAll(async () => {
+  database = await createTestSchema('accounts');
+  service = await startService(accountsModule, {
+    databaseUrl: database.databaseUrl,
+    schema: database.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger: createLogger('test', 'silent'),
+    bus: null,
+    migrateOnStart: true,
+  });
+  client = createGrpcClient(accountsV1.ChurnReasonServiceClient, service.address);
+});
+
+afterAll(async () => {
+  client?.close();
+  await service?.stop();
+  await database?.drop();
+});
+
+async function organization(): Promise<RequestContext> {
+  const { organization } = await createOrganization({ orm: service.orm, clock }, { name: 'Churn' });
+  return { requestId: 'test', organizationId: organization.id, clientSystem: 'test' };
+}
+
+async function reason(context: RequestContext, name: string, isActive = true): Promise<accountsV1.ChurnReason> {
+  const input = { name, is_active: isActive };
+  const reply = await client.call(
+    'createChurnReason',
+    { churn_reason: input, present_fields: Object.keys(input) },
+    { context },
+  );
+  return reply.churn_reason!;
+}
+
+const lookup = async (context: RequestContext, uuids: string[]) =>
+  (await client.call('getChurnReasons', { uuids }, { context })).churn_reasons;
+
+describe('GetChurnReasons', () => {
+  it('answers every reason asked for, in the order asked, inactive and deleted ones included', async () => {
+    const context = await organization();
+    const price = await reason(context, 'Price');
+    const closed = await reason(context, 'Closed', false);
+    const moved = await reason(context, 'Moved');
+    await client.call('deleteChurnReason', { uuid: moved.uuid }, { context });
+
+    expect(await lookup(context, [moved.uuid, price.uuid, closed.uuid])).toEqual([
+      { uuid: moved.uuid, name: 'Moved', is_active: true, deleted: true },
+      { uuid: price.uuid, name: 'Price', is_active: true, deleted: false },
+      { uuid: closed.uuid, name: 'Closed', is_active: false, deleted: false },
+    ]);
+  });
+
+  it("leaves out unknown uuids, text that is no uuid and other organizations' reasons; repeats once", async () => {
+    const context = await organization();
+    const other = await organization();
+    const mine = await reason(context, 'Price');
+    const theirs = await reason(other, 'Price');
+
+    expect(await lookup(context, [theirs.uuid, 'price', '', randomUUID(), mine.uuid.toUpperCase(), mine.uuid])).toEqual(
+      [{ uuid: mine.uuid, name: 'Price', is_active: true, deleted: false }],
+    );
+    expect(await lookup(context, [])).toEqual([]);
+  });
+
+  it('a deleted reason is gone everywhere else: Get is NOT_FOUND, the list leaves it out', async () => {
+    const context = await organization();
+    const kept = await reason(context, 'Kept');
+    const gone = await reason(context, 'Gone');
+    await client.call('deleteChurnReason', { uuid: gone.uuid }, { context });
+
+    await expect(client.call('getChurnReason', { uuid: gone.uuid }, { context })).rejects.toMatchObject({
+      reason: 'NOT_FOUND',
+    });
+    expect(await client.call('listChurnReasons', {}, { context })).toEqual({ count: 1, churn_reasons: [kept] });
+  });
+
+  it('refuses a blank name from any caller, not only through REST', async () => {
+    const context = await organization();
+
+    await expect(
+      client.call('createChurnReason', { churn_reason: { name: '  ' }, present_fields: ['name'] }, { context }),
+    ).rejects.toMatchObject({
+      reason: 'VALIDATION_FAILED',
+      fieldViolations: [{ field: 'name', description: 'This field may not be blank.' }],
+    });
+  });
+});

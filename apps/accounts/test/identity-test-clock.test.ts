@@ -1,0 +1,130 @@
+/**
+ * IdentityService and test mode over real gRPC against a real, migrated schema: Authenticate tells
+ * the gateway the organization's time zone and (test mode only) its clock; AdvanceTestClock moves
+ * that clock forward only, one move at a time.
+ */
+import { TestClock } from '@billing/clock';
+import { createGrpcClient, type GrpcClient } from '@billing/grpc';
+import { createLogger, type RequestContext } from '@billing/observability';
+import { accountsV1 } from '@billing/proto';
+import { type RunningService, startService } from '@billing/runtime';
+import { createTestSchema, type TestSchema } from '@billing/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsModule } from '../src/service.js';
+import { createOrganization, type NewOrganization } from '../src/use-cases/organizations.js';
+
+let database: TestSchema;
+let service: RunningService;
+let identity: GrpcClient<typeof accountsV1.IdentityServiceService>;
+const clock = new TestClock('2026-01-15T09:00:00Z');
+const START = new Date('2026-03-01T10:00:00.000Z');
+
+beforeAll(async () => {
+  database = await createTestSchema('accounts');
+  service = await startService(accountsModule, {
+    databaseUrl: database.databaseUrl,
+    schema: database.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger: createLogger('test', 'silent'),
+    bus: null,
+    migrateOnStart: true,
+  });
+  identity = createGrpcClient(accountsV1.IdentityServiceClient, service.address);
+});
+
+afterAll(async () => {
+  identity?.close();
+  await service?.stop();
+  await database?.drop();
+});
+
+async function organization(settings: Partial<NewOrganization> = {}) {
+  const { organization, token } = await createOrganization({ orm: service.orm, clock }, { name: 'Clock', ...settings });
+  const context: RequestContext = { requestId: 'test', organizationId: organization.id, clientSystem: 'test' };
+  return { context, token: token.token, organizationId: organization.id };
+}
+
+describe('Authenticate', () => {
+  it('answers the time zone always, and no time for an organization on the real clock', async () => {
+    const { token } = await organization({ time_zone: 'America/New_York' });
+
+    const reply = await identity.call('authenticate', { token });
+
+    expect(reply.organization_time_zone).toBe('America/New_York');
+    expect(reply.organization_time).toBeUndefined();
+  });
+
+  it("answers a test-mode organization's clock as it is at that moment", async () => {
+    const { token, context } = await organization({ test_clock: { time: START } });
+    expect((await identity.call('authenticate', { token })).organization_time).toEqual(START);
+
+    await identity.call('advanceTestClock', { to: new Date('2026-03-02T00:00:00Z') }, { context });
+
+    expect((await identity.call('authenticate', { token })).organization_time).toEqual(
+      new Date('2026-03-02T00:00:00Z'),
+    );
+  });
+});
+
+describe('AdvanceTestClock', () => {
+  it('answers the new and the previous time with the time zone; GetOrganization shows the clock', async () => {
+    const { context } = await organization({ test_clock: { time: START }, time_zone: 'Europe/Stockholm' });
+
+    expect(await identity.call('advanceTestClock', { to: new Date('2026-04-01T00:00:00Z') }, { context })).toEqual({
+      time: new Date('2026-04-01T00:00:00Z'),
+      previous_time: START,
+      time_zone: 'Europe/Stockholm',
+    });
+    expect((await identity.call('getOrganization', {}, { context })).organization?.test_clock_time).toEqual(
+      new Date('2026-04-01T00:00:00Z'),
+    );
+  });
+
+  it('is NOT_FOUND for an organization on the real clock, and needs `to`', async () => {
+    const normal = await organization();
+    const testMode = await organization({ test_clock: { time: START } });
+
+    await expect(identity.call('advanceTestClock', { to: START }, { context: normal.context })).rejects.toMatchObject({
+      reason: 'NOT_FOUND',
+    });
+    await expect(identity.call('advanceTestClock', {}, { context: testMode.context })).rejects.toMatchObject({
+      reason: 'VALIDATION_FAILED',
+      fieldViolations: [{ field: 'to', description: 'This field is required.' }],
+    });
+  });
+
+  it('serialises concurrent moves: the later time wins and an earlier one is never applied after it', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { context, organizationId } = await organization({ test_clock: { time: START } });
+      const later = new Date('2026-05-01T00:00:00Z');
+      const earlier = new Date('2026-04-01T00:00:00Z');
+
+      const outcomes = await Promise.allSettled([
+        identity.call('advanceTestClock', { to: later }, { context }),
+        identity.call('advanceTestClock', { to: earlier }, { context }),
+      ]);
+
+      expect(outcomes[0].status).toBe('fulfilled');
+      const clockNow = (await identity.call('getOrganization', {}, { context })).organization?.test_clock_time;
+      expect(clockNow).toEqual(later);
+      // Either the earlier move ran first (two moves recorded) or it was refused (one).
+      const moves = await service.orm.em
+        .getConnection()
+        .execute<Array<{ details: { from: string; to: string } }>>(
+          `select details from audit_log where organization_id = ? and action = 'organization.advance_test_clock' order by occurred_at, id`,
+          [organizationId],
+        );
+      if (outcomes[1].status === 'fulfilled') {
+        expect(moves.map((row) => row.details).sort((a, b) => a.to.localeCompare(b.to))).toEqual([
+          { from: START.toISOString(), to: earlier.toISOString() },
+          { from: earlier.toISOString(), to: later.toISOString() },
+        ]);
+      } else {
+        expect(outcomes[1].reason).toMatchObject({ reason: 'VALIDATION_FAILED' });
+        expect(moves.map((row) => row.details)).toEqual([{ from: START.toISOString(), to: later.toISOString() }]);
+      }
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import type { ServiceClients } from '../../clients/service-clients.js';
+import { defineRoute, notFound, type Route } from '../../http/index.js';
+import { AdvanceBody, TestClockSchema } from './test-clock-schemas.js';
+
+const TAGS = ['test clock'];
+
+/**
+ * How long an advance may spend processing what became due. Far above the usual deadline: moving
+ * a month may renew thousands of subscriptions. When it passes, the clock has moved already and
+ * the client gets a 503; advancing again to the same time processes the rest.
+ */
+export const PROCESS_DUE_DEADLINE_MS = 120_000;
+
+/**
+ * Test mode (docs/api.md "Test clocks"). The organization's test clock time reaches every service
+ * in call metadata (x-organization-time), set by authentication; organizations on the real clock
+ * have none, and these endpoints answer 404 for them.
+ */
+export function testClockRoutes({ identity, subscriptions }: ServiceClients): Route[] {
+  const get = defineRoute({
+    method: 'get',
+    path: '/api/v1/test-clock/',
+    operationId: 'getTestClock',
+    summary: "The organization's test clock: its time and time zone (404 outside test mode)",
+    tags: TAGS,
+    response: { status: 200, schema: TestClockSchema },
+    // Exactly what this request carries to every service: answers of test-mode organizations are
+    // never cached, so this is the clock's current time.
+    handler: ({ context }) => {
+      if (!context.organizationTime || !context.organizationTimeZone) throw notFound();
+      return { time: new Date(context.organizationTime).toISOString(), time_zone: context.organizationTimeZone };
+    },
+  });
+
+  const advance = defineRoute({
+    method: 'post',
+    path: '/api/v1/test-clock/advance/',
+    operationId: 'advanceTestClock',
+    summary: 'Move the test clock forward; answers once everything that became due is processed',
+    description:
+      '`to` must not be before the current test clock time; equal re-runs processing. The clock is moved first ' +
+      '(one transaction with an audit row), then every service processes what is due up to `to`; the answer ' +
+      'comes after that. 404 outside test mode.',
+    tags: TAGS,
+    body: AdvanceBody,
+    response: { status: 200, schema: TestClockSchema },
+    handler: async ({ body, context }) => {
+      const moved = await identity.call('advanceTestClock', { to: body.to });
+      const time = moved.time!;
+      // The services must process in the organization's new time, not the time this request
+      // was authenticated at.
+      await subscriptions.call(
+        'processDue',
+        { until: time },
+        { context: { ...context, organizationTime: time.toISOString() }, deadlineMs: PROCESS_DUE_DEADLINE_MS },
+      );
+      return { time: time.toISOString(), time_zone: moved.time_zone };
+    },
+  });
+
+  return [get, advance];
+}

@@ -1,0 +1,64 @@
+import { isDeepStrictEqual } from 'node:util';
+import { insertOutboxRecords, type OutboxRecord, outboxRecord } from '@billing/events';
+import type { RequestContext } from '@billing/observability';
+import { changeScope } from '@billing/runtime';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
+import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { type SubscriptionProperty, updateSubscriptionRows } from '../../db/subscription-bulk-update.js';
+import type { ChangeScope } from '../change-transaction.js';
+import type { EngineWrites } from './persist-outcome.js';
+
+const PRODUCER = 'subscriptions';
+
+/**
+ * The writes of a whole scheduler batch, collected while the engine runs over each row and then
+ * written with three multi-row statements (subscriptions, charges, outbox) in the batch's
+ * transaction. The same rows as the unit of work would write, without its per-entity cost
+ * (change sets, identity map, one INSERT/UPDATE per entity), which dominated a batch.
+ * The subscription rows must be plain objects the unit of work does not track.
+ */
+export class BatchWrites implements EngineWrites {
+  private readonly rows = new Map<string, SubscriptionRow>();
+  private readonly properties = new Set<SubscriptionProperty>();
+  private readonly charges: ChargeRow[] = [];
+  private readonly events: OutboxRecord[] = [];
+
+  update(row: SubscriptionRow, columns: Partial<SubscriptionRow>): void {
+    // Like the unit of work, write only columns whose value changes (dates by instant, JSON by content).
+    for (const property of Object.keys(columns) as SubscriptionProperty[]) {
+      if (!isDeepStrictEqual(row[property] ?? null, columns[property] ?? null)) this.properties.add(property);
+    }
+    Object.assign(row, columns);
+    this.rows.set(row.id, row);
+  }
+
+  insertCharge(charge: ChargeRow): ChargeRow {
+    this.charges.push(charge);
+    return charge;
+  }
+
+  /** changeScope whose events are collected here (same envelope as appendToOutbox) instead of the unit of work. */
+  scope(em: EntityManager, organizationId: string, context: RequestContext, now: Date): ChangeScope {
+    return {
+      ...changeScope(em, PRODUCER, organizationId, context, now),
+      publish: (event) => {
+        const { record } = outboxRecord({
+          producer: PRODUCER,
+          organizationId,
+          requestId: context.requestId,
+          occurredAt: now,
+          ...event,
+        });
+        this.events.push(record);
+      },
+    };
+  }
+
+  /** Writes everything collected; every updated row gets every column any row changed (unchanged ones keep their value). */
+  async write(em: EntityManager): Promise<void> {
+    await updateSubscriptionRows(em, [...this.rows.values()], [...this.properties]);
+    if (this.charges.length > 0) await em.insertMany(ChargeEntity, this.charges);
+    await insertOutboxRecords(em, this.events);
+  }
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { currentContext } from '@billing/observability';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EventEnvelope, encodeEnvelope } from '../envelope/envelope-codec.js';
+import { subjectFor } from '../envelope/subjects.js';
+import type { AppendToOutboxInput } from './append-to-outbox.js';
+import { OutboxMessage } from './outbox-message.entity.js';
+
+/** An unpublished outbox row as written: the event id, its subject and the encoded envelope. */
+export interface OutboxRecord {
+  id: string;
+  subject: string;
+  payload: Buffer;
+  createdAt: Date;
+  publishedAt: null;
+  attempts: 0;
+  lastError: null;
+}
+
+/** The envelope of an event and the outbox row that carries it (what appendToOutbox stores). */
+export function outboxRecord(input: AppendToOutboxInput): { envelope: EventEnvelope; record: OutboxRecord } {
+  const envelope: EventEnvelope = {
+    event_id: randomUUID(),
+    event_type: input.eventType,
+    schema_version: input.schemaVersion ?? 1,
+    organization_id: input.organizationId,
+    occurred_at: input.occurredAt,
+    request_id: input.requestId ?? currentContext()?.requestId ?? '',
+    aggregate_type: input.aggregateType,
+    aggregate_id: input.aggregateId,
+    payload_type: input.payloadType,
+    payload: Buffer.from(input.payload),
+  };
+  const record: OutboxRecord = {
+    id: envelope.event_id,
+    subject: subjectFor(input.producer, input.eventType),
+    payload: Buffer.from(encodeEnvelope(envelope)),
+    createdAt: input.occurredAt,
+    publishedAt: null,
+    attempts: 0,
+    lastError: null,
+  };
+  return { envelope, record };
+}
+
+/**
+ * Inserts many outbox rows in one statement, in the caller's transaction and in the given order
+ * (the relay publishes by insertion position), bypassing the unit of work: for writers that
+ * produce hundreds of events per transaction (the subscriptions scheduler's batches).
+ */
+export async function insertOutboxRecords(em: EntityManager, records: readonly OutboxRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await em.insertMany(OutboxMessage, records as OutboxRecord[]);
+}

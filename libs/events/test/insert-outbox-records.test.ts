@@ -1,0 +1,71 @@
+import { inTransaction } from '@billing/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEnvelope, insertOutboxRecords, OutboxMessage, outboxRecord } from '../src/index.js';
+import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
+
+let db: TestOrm;
+beforeAll(async () => {
+  db = await openMigratedTestOrm('events_outbox_many');
+});
+afterAll(async () => db?.dispose());
+
+const input = (n: number) => ({
+  producer: 'subscriptions',
+  eventType: n % 2 === 0 ? 'charge.created' : 'subscription.changed',
+  organizationId: 'org-9',
+  aggregateType: 'subscription',
+  aggregateId: `sub-${n}`,
+  payloadType: 'billing.events.v1.ChargeCreated',
+  payload: new Uint8Array([n, 0, 255, 92, 39]),
+  occurredAt: new Date('2026-04-15T08:00:00Z'),
+  requestId: 'scheduler-1',
+});
+
+describe('outboxRecord + insertOutboxRecords', () => {
+  it('stores the same rows appendToOutbox would, in the given order, in one statement', async () => {
+    const made = [0, 1, 2].map((n) => outboxRecord(input(n)));
+    await inTransaction(db.orm, (em) =>
+      insertOutboxRecords(
+        em,
+        made.map((one) => one.record),
+      ),
+    );
+
+    const rows = await db.orm.em
+      .fork()
+      .find(OutboxMessage, { id: { $in: made.map((one) => one.envelope.event_id) } }, { orderBy: { position: 'asc' } });
+    expect(rows.map((row) => row.id)).toEqual(made.map((one) => one.envelope.event_id));
+    expect(rows.map((row) => row.subject)).toEqual([
+      'subscriptions.charge.created',
+      'subscriptions.subscription.changed',
+      'subscriptions.charge.created',
+    ]);
+    for (const [index, row] of rows.entries()) {
+      expect(row).toMatchObject({ publishedAt: null, attempts: 0, lastError: null });
+      expect(row.createdAt.toISOString()).toBe('2026-04-15T08:00:00.000Z');
+      expect(decodeEnvelope(row.payload)).toEqual({
+        event_id: row.id,
+        event_type: index % 2 === 0 ? 'charge.created' : 'subscription.changed',
+        schema_version: 1,
+        organization_id: 'org-9',
+        occurred_at: new Date('2026-04-15T08:00:00Z'),
+        request_id: 'scheduler-1',
+        aggregate_type: 'subscription',
+        aggregate_id: `sub-${index}`,
+        payload_type: 'billing.events.v1.ChargeCreated',
+        payload: Buffer.from([index, 0, 255, 92, 39]),
+      });
+    }
+  });
+
+  it('disappears with the transaction that rolls back', async () => {
+    const { record } = outboxRecord(input(7));
+    await expect(
+      inTransaction(db.orm, async (em) => {
+        await insertOutboxRecords(em, [record]);
+        throw new Error('batch failed after writing');
+      }),
+    ).rejects.toThrow('batch failed');
+    expect(await db.orm.em.fork().count(OutboxMessage, { id: record.id })).toBe(0);
+  });
+});
