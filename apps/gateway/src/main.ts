@@ -9,7 +9,11 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 const gateway = await startGateway({
   host: config.HOST,
   port: config.PORT,
-  services: { accounts: config.ACCOUNTS_ADDRESS, subscriptions: config.SUBSCRIPTIONS_ADDRESS },
+  services: {
+    accounts: config.ACCOUNTS_ADDRESS,
+    subscriptions: config.SUBSCRIPTIONS_ADDRESS,
+    invoicing: config.INVOICING_ADDRESS,
+  },
   databaseUrl: config.DATABASE_URL,
   schema: config.DB_SCHEMA,
   clock: systemClock,

@@ -1,16 +1,64 @@
-import type { ServiceModule } from '@billing/runtime';
+import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { accountsDirectory, type Directory } from './directory/directory.js';
+import { invoicingService } from './grpc/invoicing-service.js';
+import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
+import { createInvoiceMailer } from './mail/invoice-mailer.js';
+import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
+import type { InvoicingDeps } from './use-cases/deps.js';
+import { issueDuePendingInvoices } from './use-cases/issue-pending.js';
+import { sendMailJobs } from './use-cases/send-mail-jobs.js';
+import { chargeConsumerName, startChargeConsumer } from './workers/charge-consumer.js';
+import { startPollingWorker } from './workers/polling-worker.js';
+
+export interface InvoicingModuleOptions {
+  config?: Partial<InvoicingConfig>;
+  mail?: MailConfig;
+}
 
 /**
- * The invoicing service. It owns the `invoicing` schema and answers the gRPC health check; its
- * capability arrives with its own issue (see docs/architecture.md).
+ * The invoicing service. It owns the `invoicing` schema: invoices and credit notes made from the
+ * subscription engine's charges (consumed from subscriptions.charge.created), their numbers, VAT,
+ * PDFs and e-mails, and draft invoice lines. See docs/invoicing.md.
  */
-export const invoicingModule: ServiceModule = {
-  name: 'invoicing',
-  defaultGrpcPort: 50053,
-  entities: invoicingEntities,
-  migrations,
-  publishesEvents: false,
-  grpcServices: () => [],
-};
+export function createInvoicingModule(options: InvoicingModuleOptions = {}): ServiceModule {
+  let directory: Directory | null = null;
+  const config = (): InvoicingConfig => ({ ...loadInvoicingConfig(), ...options.config });
+  const depsOf = (deps: ServiceDeps): InvoicingDeps => {
+    directory ??= accountsDirectory(config().accountsAddress);
+    return { orm: deps.orm, clock: deps.clock, directory };
+  };
+  return {
+    name: 'invoicing',
+    defaultGrpcPort: 50053,
+    entities: invoicingEntities,
+    migrations,
+    publishesEvents: true,
+    grpcServices: (deps) => [invoicingService(depsOf(deps))],
+    workers: async (deps) => {
+      const invoicing = depsOf(deps);
+      const interval = config().workerIntervalMs;
+      const mailer = createInvoiceMailer(options.mail ?? loadMailConfig(), deps.clock);
+      // Stopped in reverse order: the directory closes last, after everything that uses it.
+      const workers = [
+        { stop: async () => directory?.close() },
+        startPollingWorker('grouped-invoices', interval, deps.logger, () => issueDuePendingInvoices(invoicing)),
+        startPollingWorker('invoice-mail', interval, deps.logger, () => sendMailJobs(invoicing, mailer, deps.logger)),
+      ];
+      if (!deps.bus) {
+        deps.logger.warn('no event bus configured: charges are not invoiced');
+        return workers;
+      }
+      const schema = deps.orm.config.get('schema') ?? 'invoicing';
+      const consumer = await startChargeConsumer(invoicing, {
+        bus: deps.bus,
+        logger: deps.logger,
+        consumer: chargeConsumerName(schema),
+      });
+      return [...workers, consumer];
+    },
+  };
+}
+
+export const invoicingModule: ServiceModule = createInvoicingModule();

@@ -8,7 +8,19 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
   try {
     expect(await bootCheck(invoicingModule, database)).toEqual({
       health: 'SERVING',
-      tables: ['audit_log', 'inbox', 'mikro_orm_migrations', 'outbox'],
+      tables: [
+        'audit_log',
+        'credit_application',
+        'draft_invoice_line',
+        'inbox',
+        'invoice',
+        'invoice_line',
+        'invoice_number_counter',
+        'invoiced_charge',
+        'mail_job',
+        'mikro_orm_migrations',
+        'outbox',
+      ],
     });
   } finally {
     await database.drop();

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { accountsModule, createOrganization } from '@billing/accounts';
 import { analyticsModule } from '@billing/analytics';
 import { type Clock, systemClock } from '@billing/clock';
 import { type EventBus, InProcessBus, JetStreamBus } from '@billing/events';
 import { type RunningGateway, startGateway } from '@billing/gateway';
-import { invoicingModule } from '@billing/invoicing';
+import { createInvoicingModule, loadMailConfig } from '@billing/invoicing';
 import { createLogger, type Logger } from '@billing/observability';
 import { paymentsModule } from '@billing/payments';
-import { type RunningService, startService } from '@billing/runtime';
+import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
 import { subscriptionsModule } from '@billing/subscriptions';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
 
@@ -33,8 +34,6 @@ export interface LocalPlatform {
   }): Promise<{ organizationId: string; token: string }>;
   stop(): Promise<void>;
 }
-
-const SERVICE_MODULES = [accountsModule, subscriptionsModule, invoicingModule, analyticsModule, paymentsModule];
 
 /**
  * The whole platform in one process: every service on its own ephemeral gRPC port and own schema,
@@ -66,7 +65,19 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     stack.push(() => bus.close());
 
     const services = new Map<string, RunningService>();
-    for (const module of SERVICE_MODULES) {
+    // Services started after accounts reach it at its ephemeral port; invoice mails go to the data folder.
+    const modulesAfter = (accounts: RunningService) => [
+      subscriptionsModule,
+      createInvoicingModule({
+        config: { accountsAddress: accounts.address },
+        mail: { ...loadMailConfig(), outboxDir: path.resolve(dataDir, 'mail-outbox') },
+      }),
+      analyticsModule,
+      paymentsModule,
+    ];
+    const modules: ServiceModule[] = [accountsModule];
+    for (let index = 0; index < modules.length; index++) {
+      const module = modules[index]!;
       const service = await startService(module, {
         databaseUrl,
         grpcHost: '127.0.0.1',
@@ -78,6 +89,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       });
       services.set(module.name, service);
       stack.push(() => service.stop());
+      if (module === accountsModule) modules.push(...modulesAfter(service));
     }
     const gateway: RunningGateway = await startGateway({
       host: options.gatewayHost ?? '127.0.0.1',
@@ -86,6 +98,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       services: {
         accounts: services.get('accounts')!.address,
         subscriptions: services.get('subscriptions')!.address,
+        invoicing: services.get('invoicing')!.address,
       },
       clock,
       logger: createLogger('gateway', logLevel),

@@ -6,9 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeEnvelope, JetStreamBus, streamNameFor } from '@billing/events';
-import { testNatsUrl, uniqueName, waitFor } from '@billing/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { type NatsServerHandle, startNatsServer, uniqueName, waitFor } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalPlatform, startLocalPlatform } from '../src/local-platform.js';
 import { createDedicatedDatabase, type DedicatedDatabase } from './support/dedicated-database.js';
@@ -29,21 +27,24 @@ let dataDir: string;
 let platform: LocalPlatform;
 let bus: JetStreamBus;
 let consumer: { stop(): Promise<void> } | undefined;
-/** Events of every organization on the shared server; each test filters by its own. */
+/** A private server: the durable below reads the stream from its start, never other runs' history. */
+let nats: NatsServerHandle;
+/** Events of every organization; each test filters by its own. */
 const seen: SeenEvent[] = [];
 
 beforeAll(async () => {
   database = await createDedicatedDatabase('billing_local_nats');
   dataDir = mkdtempSync(join(tmpdir(), 'billing-local-nats-'));
+  nats = await startNatsServer();
   platform = await startLocalPlatform({
     databaseUrl: database.url,
-    natsUrl: testNatsUrl(),
+    natsUrl: nats.url,
     gatewayPort: 0,
     logLevel: 'silent',
     dataDir,
   });
   // The platform has ensured the ACCOUNTS stream by now; a fresh durable reads it from the start.
-  bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: durable });
+  bus = await JetStreamBus.connect({ servers: nats.url, name: durable });
   consumer = await bus.consume({
     stream: streamNameFor('accounts'),
     durable,
@@ -62,14 +63,7 @@ afterAll(async () => {
   await platform?.stop();
   await database?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  // The durable would otherwise stay on the shared server forever.
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await jetstreamManager(nc);
-    await jsm.consumers.delete(streamNameFor('accounts'), durable).catch(() => false);
-  } finally {
-    await nc.close();
-  }
+  await nats?.dispose();
 });
 
 it('publishes the account.created event of a REST write to JetStream stream ACCOUNTS', async () => {

@@ -1,10 +1,13 @@
 /**
- * The production shape: the accounts and subscriptions services and the gateway as separate
- * processes (an account's GET embeds its subscriptions), each started
+ * The production shape: the accounts, subscriptions and invoicing services and the gateway as
+ * separate processes (an account's GET embeds its subscriptions and draft invoice lines), each started
  * from its built entry point and configured only by environment, talking over gRPC; an operator
  * creates the organization with the admin CLI. SIGTERM stops each with exit status 0, and a bad
  * environment stops a service at once with a message naming the variable.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createTestSchema, type TestSchema, testDatabaseUrl, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,15 +27,19 @@ const STOP_WITHIN_MS = 5_000;
 
 let accountsSchema: TestSchema;
 let subscriptionsSchema: TestSchema;
+let invoicingSchema: TestSchema;
 let gatewaySchema: TestSchema;
 let accounts: ChildHandle | undefined;
 let subscriptions: ChildHandle | undefined;
+let invoicing: ChildHandle | undefined;
+let mailOutbox: string;
 let gateway: ChildHandle | undefined;
 let gatewayUrl: string;
 /** PGAPPNAME tags every database connection of a process, so a test can find and cut them. */
 const applicationNames = {
   accounts: uniqueName('accounts_process'),
   subscriptions: uniqueName('subscriptions_process'),
+  invoicing: uniqueName('invoicing_process'),
   gateway: uniqueName('gateway_process'),
 };
 
@@ -55,9 +62,12 @@ beforeAll(async () => {
   assertBuilt();
   accountsSchema = await createTestSchema('accounts');
   subscriptionsSchema = await createTestSchema('subscriptions');
+  invoicingSchema = await createTestSchema('invoicing');
   gatewaySchema = await createTestSchema('gateway');
+  mailOutbox = mkdtempSync(path.join(tmpdir(), 'standalone-mail-'));
   const grpcPort = await freePort();
   const subscriptionsPort = await freePort();
+  const invoicingPort = await freePort();
   const httpPort = await freePort();
   accounts = startEntryPoint(ENTRY_POINTS.accounts, {
     DATABASE_URL: accountsSchema.databaseUrl,
@@ -77,6 +87,17 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.subscriptions,
   });
+  invoicing = startEntryPoint(ENTRY_POINTS.invoicing, {
+    DATABASE_URL: invoicingSchema.databaseUrl,
+    DB_SCHEMA: invoicingSchema.schema,
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(invoicingPort),
+    ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
+    MAIL_OUTBOX_DIR: mailOutbox,
+    LOG_LEVEL: 'warn',
+    PGAPPNAME: applicationNames.invoicing,
+  });
   gateway = startEntryPoint(ENTRY_POINTS.gateway, {
     DATABASE_URL: gatewaySchema.databaseUrl,
     DB_SCHEMA: gatewaySchema.schema,
@@ -84,6 +105,7 @@ beforeAll(async () => {
     PORT: String(httpPort),
     ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
     SUBSCRIPTIONS_ADDRESS: `127.0.0.1:${subscriptionsPort}`,
+    INVOICING_ADDRESS: `127.0.0.1:${invoicingPort}`,
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.gateway,
   });
@@ -92,7 +114,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Only if a test failed before stopping them: nothing may outlive the suite.
-  for (const handle of [gateway, subscriptions, accounts]) {
+  for (const handle of [gateway, invoicing, subscriptions, accounts]) {
     if (handle && !handle.exited()) {
       handle.child.kill('SIGKILL');
       await handle.exit;
@@ -100,10 +122,12 @@ afterAll(async () => {
   }
   await accountsSchema?.drop();
   await subscriptionsSchema?.drop();
+  await invoicingSchema?.drop();
+  rmSync(mailOutbox, { recursive: true, force: true });
   await gatewaySchema?.drop();
 });
 
-describe('accounts, subscriptions and gateway as separate processes', () => {
+describe('accounts, subscriptions, invoicing and gateway as separate processes', () => {
   let token: string;
 
   it('an organization made with the admin CLI can POST and GET an account through the gateway process', async () => {
@@ -118,7 +142,7 @@ describe('accounts, subscriptions and gateway as separate processes', () => {
     // Bounded wait for both processes to be up; a process that died ends the wait at once.
     const ready = await waitFor(
       async () => {
-        if (accounts!.exited() || subscriptions!.exited() || gateway!.exited()) return 'a process exited';
+        if ([accounts, subscriptions, invoicing, gateway].some((handle) => handle!.exited())) return 'a process exited';
         return (await api.get('/api/v1/accounts/')).status === 200 && 'ready';
       },
       { timeoutMs: 30_000, intervalMs: 100, description: 'the gateway and accounts processes to serve' },
@@ -131,7 +155,16 @@ describe('accounts, subscriptions and gateway as separate processes', () => {
     const posted = await api.post('/api/v1/accounts/', accountInput('standalone-1'));
     expect(posted.status).toBe(201);
     expect(posted.body).toMatchObject(accountInput('standalone-1'));
-    expect(await api.get('/api/v1/accounts/standalone-1/')).toEqual({ status: 200, body: posted.body });
+    // The account's GET embeds its subscriptions and draft lines: wait (bounded) until those
+    // services have finished starting too.
+    const read = await waitFor(
+      async () => {
+        const response = await api.get('/api/v1/accounts/standalone-1/');
+        return response.status === 200 && response;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, description: 'the account read through every service' },
+    );
+    expect(read).toEqual({ status: 200, body: posted.body });
   });
 
   it('both survive their database connections being cut, and serve again on fresh ones', async () => {
@@ -140,7 +173,7 @@ describe('accounts, subscriptions and gateway as separate processes', () => {
     const api = restClient(gatewayUrl, token);
     const served = await waitFor(
       async () => {
-        if (accounts!.exited() || subscriptions!.exited() || gateway!.exited()) return 'a process exited';
+        if ([accounts, subscriptions, invoicing, gateway].some((handle) => handle!.exited())) return 'a process exited';
         return (await api.get('/api/v1/accounts/standalone-1/')).status === 200 && 'served';
       },
       { timeoutMs: 10_000, intervalMs: 100, description: 'a request served after the connections were cut' },
@@ -149,7 +182,7 @@ describe('accounts, subscriptions and gateway as separate processes', () => {
   });
 
   it('SIGTERM stops the gateway and then the services, each with exit status 0', async () => {
-    for (const handle of [gateway!, subscriptions!, accounts!]) {
+    for (const handle of [gateway!, invoicing!, subscriptions!, accounts!]) {
       expect(handle.exited(), handle.output()).toBeNull();
       handle.child.kill('SIGTERM');
       expect(await exitWithin(handle, STOP_WITHIN_MS), handle.output()).toEqual({ code: 0, signal: null });

@@ -1,10 +1,11 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
   accounts: string;
   subscriptions: string;
+  invoicing: string;
 }
 
 /** The gateway's only way to data: one gRPC client per service. */
@@ -15,6 +16,7 @@ export interface ServiceClients {
   catalog: GrpcClient<typeof catalogV1.CatalogServiceService>;
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
+  invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
   close(): void;
 }
 
@@ -27,6 +29,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
   const subscriptions = createGrpcClient(subscriptionsV1.SubscriptionServiceClient, addresses.subscriptions, {
     defaultDeadlineMs,
   });
+  const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -34,6 +37,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     catalog,
     contracts,
     subscriptions,
+    invoicing,
     close() {
       accounts.close();
       identity.close();
@@ -41,6 +45,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       catalog.close();
       contracts.close();
       subscriptions.close();
+      invoicing.close();
     },
   };
 }

@@ -1,11 +1,16 @@
 import type { ServiceClients } from '../clients/service-clients.js';
 import type { Route } from '../http/index.js';
+import { accountInvoiceRoutes } from './accounts/account-invoice-routes.js';
 import { accountRoutes } from './accounts/account-routes.js';
 import { paymentGatewayRoutes } from './accounts/payment-gateway-routes.js';
 import { catalogRoutes } from './catalog/catalog-routes.js';
 import { planCalculateRoutes } from './catalog/plan-calculate-routes.js';
 import { churnReasonRoutes } from './churn-reasons/churn-reason-routes.js';
 import { contractRoutes } from './contracts/contract-routes.js';
+import { draftLineRoutes } from './draft-invoice-lines/draft-line-routes.js';
+import { invoiceActionRoutes } from './invoices/invoice-action-routes.js';
+import { invoiceLineRoutes } from './invoices/invoice-line-routes.js';
+import { invoiceRoutes } from './invoices/invoice-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
@@ -22,5 +27,10 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...churnReasonRoutes(clients),
     ...testClockRoutes(clients),
     ...subscriptionRoutes(clients),
+    ...invoiceRoutes(clients),
+    ...invoiceActionRoutes(clients),
+    ...invoiceLineRoutes(clients),
+    ...draftLineRoutes(clients),
+    ...accountInvoiceRoutes(clients),
   ];
 }

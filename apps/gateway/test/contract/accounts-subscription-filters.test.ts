@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeEnvelope, JetStreamBus, subjectFor } from '@billing/events';
 import { subscriptionEventsV1 } from '@billing/proto';
-import { testNatsUrl, waitFor } from '@billing/testing';
+import { waitFor } from '@billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNTS,
@@ -23,7 +23,7 @@ const platform = usePlatform();
 
 let bus: JetStreamBus;
 beforeAll(async () => {
-  bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'contract-subscription-events' });
+  bus = await JetStreamBus.connect({ servers: platform().natsUrl, name: 'contract-subscription-events' });
 });
 afterAll(async () => bus?.close());
 

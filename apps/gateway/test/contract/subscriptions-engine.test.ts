@@ -3,7 +3,7 @@
  * as invoicing receives them (charge.created from JetStream), dates to the day, amounts to the cent.
  * Organizations are in Europe/Copenhagen (the default); renewals keep the local time of day.
  */
-import type { subscriptionEventsV1 } from '@billing/proto';
+import type { chargesV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
 import { contractsPath, expectStatus, type Json, newOrganization, usePlatform } from './helpers.js';
@@ -23,7 +23,7 @@ async function clockOrganization(time: string) {
 }
 
 /** A charge as a person checks it: kind, and per line kind, days covered and amount. */
-function summary(charge: subscriptionEventsV1.Charge) {
+function summary(charge: chargesV1.Charge) {
   return {
     kind: charge.kind,
     amount: charge.amount,
@@ -635,6 +635,59 @@ describe('subscription.changed', () => {
       quantity: 3,
       status: 'active',
       current_mrr: '300.00',
+    });
+  });
+});
+
+describe('update rules', () => {
+  it('a subscription created with pre_renewal_invoicing refuses updates (400, nothing changes)', async () => {
+    const org = await clockOrganization('2026-02-01T09:00:00.000Z');
+    const { terms, code } = await fixture(org.api);
+    const created = await subscribeTo(org.api, terms, code, { pre_renewal_invoicing: true });
+    const refused = await org.api.patch(subscriptionPath(created.uuid), { quantity: 2 });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 400,
+      body: {
+        detail: 'A subscription with pre_renewal_invoicing cannot be updated; use pre_renewal_days_offset instead.',
+      },
+    });
+    expect(await get(org.api, created.uuid)).toMatchObject({ quantity: 1 });
+    expect(await org.charges()).toHaveLength(1);
+  });
+
+  it('prorate false with only the quantity changed: no document now; the next renewal bills the new quantity', async () => {
+    const org = await clockOrganization('2026-02-01T09:00:00.000Z');
+    const { terms, code } = await fixture(org.api);
+    const created = await subscribeTo(org.api, terms, code, { quantity: 2 });
+    await org.advance('2026-02-11T12:00:00.000Z');
+    expectStatus(await org.api.patch(subscriptionPath(created.uuid), { quantity: 3, prorate: false }), 200);
+    expect(await org.charges()).toHaveLength(1);
+    await org.advance('2026-03-01T09:00:00.000Z');
+    expect((await org.charges()).map(summary)[1]).toEqual({
+      kind: 'renewal',
+      amount: '300.00',
+      lines: [['renewal', '2026-03-01', '2026-03-31', 3, '300.00']],
+    });
+  });
+
+  it('early_renewal: a new period starts at the change and the unused remainder is credited', async () => {
+    const org = await clockOrganization('2026-02-01T09:00:00.000Z');
+    const { terms, code } = await fixture(org.api);
+    const created = await subscribeTo(org.api, terms, code, { quantity: 2 });
+    await org.advance('2026-02-11T12:00:00.000Z');
+    const changed = await org.api.patch(subscriptionPath(created.uuid), { quantity: 3, early_renewal: true });
+    expectStatus(changed, 200);
+    expect(changed.body).toMatchObject({
+      base_renewal_date: '2026-02-11T12:00:00.000Z',
+      next_renewal_date: '2026-03-11T12:00:00.000Z',
+    });
+    expect((await org.charges()).map(summary)[1]).toEqual({
+      kind: 'change',
+      amount: '171.43',
+      lines: [
+        ['change_credit', '2026-02-11', '2026-02-28', 2, '-128.57'],
+        ['change_charge', '2026-02-11', '2026-03-10', 3, '300.00'],
+      ],
     });
   });
 });

@@ -1,11 +1,21 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { accountsModule, createApiToken, createOrganization, disableApiToken } from '@billing/accounts';
 import { TestClock } from '@billing/clock';
 import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
+import { createInvoicingModule } from '@billing/invoicing';
 import { createLogger } from '@billing/observability';
-import { accountEventsV1, catalogEventsV1, contractEventsV1, subscriptionEventsV1 } from '@billing/proto';
+import {
+  accountEventsV1,
+  catalogEventsV1,
+  type chargesV1,
+  contractEventsV1,
+  subscriptionEventsV1,
+} from '@billing/proto';
 import { type RunningService, startService } from '@billing/runtime';
 import { subscriptionsModule } from '@billing/subscriptions';
-import { createTestSchema, testNatsUrl, uniqueName, waitFor } from '@billing/testing';
+import { createTestSchema, startNatsServer, uniqueName, waitFor } from '@billing/testing';
 import { startGateway } from '../../src/start-gateway.js';
 import { type ApiClient, apiClient } from './api-client.js';
 
@@ -40,7 +50,7 @@ export interface CatalogEvent {
   plan_terms?: any;
   // biome-ignore lint/suspicious/noExplicitAny: the proto Contract, read loosely by tests
   contract?: any;
-  charge?: subscriptionEventsV1.Charge;
+  charge?: chargesV1.Charge;
   subscription_changed?: subscriptionEventsV1.SubscriptionChanged;
 }
 
@@ -57,6 +67,8 @@ export interface AuditRecord {
 
 export interface TestPlatform {
   baseUrl: string;
+  /** The platform's own NATS JetStream server. */
+  natsUrl: string;
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -67,6 +79,8 @@ export interface TestPlatform {
     default_payment_terms?: number;
     /** Test mode: the organization's own clock starts at this ISO 8601 time. */
     test_clock_time?: string;
+    /** Feature flags, e.g. ['kickback']. */
+    features?: string[];
   }): Promise<TestOrganization>;
   createToken(organizationId: string): Promise<{ apiUserId: string; token: string; api: ApiClient }>;
   disableToken(apiUserId: string): Promise<void>;
@@ -79,7 +93,7 @@ export interface TestPlatform {
   /** The subscriptions service's audit log for one organization, oldest first. */
   subscriptionsAuditLog(organizationId: string): Promise<AuditRecord[]>;
   /** charge.created events of one organization (what invoicing receives), in publish order. */
-  charges(organizationId: string): Promise<subscriptionEventsV1.Charge[]>;
+  charges(organizationId: string): Promise<chargesV1.Charge[]>;
   /** subscription.changed events of one organization, in publish order. */
   subscriptionChanges(organizationId: string): Promise<subscriptionEventsV1.SubscriptionChanged[]>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
@@ -97,8 +111,13 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const accountsSchema = await createTestSchema('accounts');
   const subscriptionsSchema = await createTestSchema('subscriptions');
+  const invoicingSchema = await createTestSchema('invoicing');
   const gatewaySchema = await createTestSchema('gateway');
-  const bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'contract-tests' });
+  // A private JetStream server per platform: durable consumers start on an empty history, never on
+  // the events other test files left on a shared server (a charge of an organization this platform
+  // does not know would be retried, then set aside, holding the consumer up meanwhile).
+  const nats = await startNatsServer();
+  const bus = await JetStreamBus.connect({ servers: nats.url, name: 'contract-tests' });
   const accounts = await startService(accountsModule, {
     databaseUrl: accountsSchema.databaseUrl,
     schema: accountsSchema.schema,
@@ -121,10 +140,27 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
+  // Invoicing asks the accounts service about buyers and sellers; mails go to a throwaway folder.
+  const mailOutbox = await mkdtemp(path.join(tmpdir(), 'invoice-mail-'));
+  const invoicingModule = createInvoicingModule({
+    config: { accountsAddress: accounts.address, workerIntervalMs: 100 },
+    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox },
+  });
+  const invoicing = await startService(invoicingModule, {
+    databaseUrl: invoicingSchema.databaseUrl,
+    schema: invoicingSchema.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger,
+    bus,
+    migrateOnStart: true,
+    relay: { pollIntervalMs: 50 },
+  });
   const gateway = await startGateway({
     host: '127.0.0.1',
     port: 0,
-    services: { accounts: accounts.address, subscriptions: subscriptions.address },
+    services: { accounts: accounts.address, subscriptions: subscriptions.address, invoicing: invoicing.address },
     databaseUrl: gatewaySchema.databaseUrl,
     schema: gatewaySchema.schema,
     clock,
@@ -209,6 +245,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
 
   return {
     baseUrl: gateway.url,
+    natsUrl: nats.url,
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {
@@ -265,9 +302,13 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       await gateway.stop();
       await consumer.stop();
       await catalogConsumer.stop();
+      await invoicing.stop();
+      await rm(mailOutbox, { recursive: true, force: true });
       await subscriptions.stop();
       await accounts.stop();
       await bus.close();
+      await nats.dispose();
+      await invoicingSchema.drop();
       await subscriptionsSchema.drop();
       await accountsSchema.drop();
       await gatewaySchema.drop();

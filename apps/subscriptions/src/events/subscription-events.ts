@@ -1,6 +1,7 @@
-import { subscriptionEventsV1, type subscriptionsV1 } from '@billing/proto';
+import { type chargesV1, subscriptionEventsV1, type subscriptionsV1 } from '@billing/proto';
 import type { ChargeRow } from '../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../db/entities/subscription.entity.js';
+import type { CatalogEntry } from '../db/subscription-catalog.js';
 import {
   type LifecycleEvent,
   pricingFigures,
@@ -56,9 +57,28 @@ export function publishSubscriptionChanged(
   });
 }
 
-/** charge.created: the document invoicing issues, with the invoice fields of the subscription at that moment. */
-export function publishChargeCreated(scope: ChangeScope, charge: ChargeRow, subscription: SubscriptionRow): void {
-  const message: subscriptionEventsV1.Charge = {
+/** The fields of a charge a document needs (a stored charge row, or a previewed one). */
+export type ChargeFacts = Pick<
+  ChargeRow,
+  | 'id'
+  | 'subscription_id'
+  | 'account_id'
+  | 'kind'
+  | 'currency'
+  | 'amount'
+  | 'due_at'
+  | 'period_start'
+  | 'lines'
+  | 'credit_all_invoices'
+>;
+
+/** A charge as invoicing receives it: lines with their plan, and the subscription's invoice fields now. */
+export function chargeMessage(
+  charge: ChargeFacts,
+  subscription: SubscriptionRow,
+  catalog: (termsId: string) => CatalogEntry,
+): chargesV1.Charge {
+  return {
     uuid: charge.id,
     subscription: charge.subscription_id,
     account: charge.account_id,
@@ -67,13 +87,22 @@ export function publishChargeCreated(scope: ChangeScope, charge: ChargeRow, subs
     amount: charge.amount,
     due_at: charge.due_at,
     period_start: charge.period_start,
-    lines: charge.lines.map((line) => ({
-      ...line,
-      tiers_applied: line.tiers_applied.map((tier) => ({
-        ...tier,
-        maximum_quantity: tier.maximum_quantity ?? undefined,
-      })),
-    })),
+    lines: charge.lines.map((line) => {
+      const { terms, plan } = catalog(line.terms);
+      return {
+        ...line,
+        tiers_applied: line.tiers_applied.map((tier) => ({
+          ...tier,
+          maximum_quantity: tier.maximum_quantity ?? undefined,
+        })),
+        plan_name: plan.name,
+        plan_code: plan.code,
+        terms_code: terms.code,
+        collect_vat: plan.collect_vat,
+        vat_type: plan.vat_type,
+        revenue_group: terms.revenue_group ?? undefined,
+      };
+    }),
     group_on_invoice: subscription.group_on_invoice,
     po_number: subscription.po_number,
     payment_terms: subscription.payment_terms ?? undefined,
@@ -85,6 +114,16 @@ export function publishChargeCreated(scope: ChangeScope, charge: ChargeRow, subs
     custom_fields: subscription.custom_fields,
     credit_all_invoices: charge.credit_all_invoices,
   };
+}
+
+/** charge.created: the document invoicing issues, with the invoice fields of the subscription at that moment. */
+export function publishChargeCreated(
+  scope: ChangeScope,
+  charge: ChargeRow,
+  subscription: SubscriptionRow,
+  catalog: (termsId: string) => CatalogEntry,
+): void {
+  const message = chargeMessage(charge, subscription, catalog);
   scope.publish({
     eventType: 'charge.created',
     aggregateType: 'subscription',

@@ -4,8 +4,9 @@ import { subscriptionsV1 } from '@billing/proto';
 import { requireOrganization } from '../use-cases/change-transaction.js';
 import type { SubscriptionsDeps } from '../use-cases/deps.js';
 import { createSubscription, subscribe } from '../use-cases/subscriptions/create-subscription.js';
+import { previewRenewal } from '../use-cases/subscriptions/preview-renewal.js';
 import { processAllDue } from '../use-cases/subscriptions/process-due.js';
-import { getSubscription, listSubscriptions } from '../use-cases/subscriptions/read-subscriptions.js';
+import { chargesMadeAt, getSubscription, listSubscriptions } from '../use-cases/subscriptions/read-subscriptions.js';
 import {
   cancelSubscription,
   reactivateSubscription,
@@ -39,6 +40,7 @@ export function subscriptionService(deps: SubscriptionsDeps): GrpcService {
     renewSubscriptionNow: async (request, context) => ({
       subscription: await renewSubscriptionNow(deps, context, request.uuid),
     }),
+    previewRenewal: async (request, context) => ({ charges: await previewRenewal(deps, context, request.account) }),
     processDue: async (request, context) => {
       const organizationId = requireOrganization(context);
       if (!context.organizationTime || !request.until) {
@@ -53,7 +55,8 @@ export function subscriptionService(deps: SubscriptionsDeps): GrpcService {
         batchSize: 500,
         context,
       });
-      return { processed };
+      // Everything processed ran at `until`: its charges carry that moment.
+      return { processed, charge_ids: await chargesMadeAt(deps, organizationId, request.until) };
     },
   });
 }

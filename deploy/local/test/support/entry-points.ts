@@ -9,6 +9,7 @@ export const ENTRY_POINTS = {
   accounts: `${ROOT}apps/accounts/dist/main.js`,
   gateway: `${ROOT}apps/gateway/dist/main.js`,
   subscriptions: `${ROOT}apps/subscriptions/dist/main.js`,
+  invoicing: `${ROOT}apps/invoicing/dist/main.js`,
   admin: `${ROOT}apps/accounts/dist/admin/cli.js`,
 } as const;
 

@@ -1,4 +1,5 @@
 import type { accountsV1 } from '@billing/proto';
+import type { DraftLineRepresentation } from '../draft-invoice-lines/draft-line-representation.js';
 import { nullable, tagged } from '../shared/representation.js';
 import type { SubscriptionRepresentation } from '../subscriptions/subscription-representation.js';
 
@@ -67,13 +68,13 @@ export function presentAccount(account: accountsV1.Account) {
     custom_fields: account.custom_fields ?? {},
     override_business_entity: nullable(account.override_business_entity),
     payment_gateway_account_set: account.payment_gateway_accounts.map(presentPaymentGatewayAccount),
-    // Cards and draft invoice lines are owned by services whose capabilities come with later
-    // issues; the sets are part of the representation already (docs/api.md). Subscriptions are
-    // the subscriptions service's: presentAccountWithSubscriptions fills them in.
+    // Cards are owned by a service whose capability comes with a later issue; the set is part of
+    // the representation already (docs/api.md). Subscriptions and draft invoice lines are other
+    // services': account reads fill them in (account-routes.ts).
     paymentcard_set: [],
     subscription_set: [] as SubscriptionRepresentation[],
     recipient_set: account.recipients.map(presentRecipient),
-    draftinvoiceline_set: [],
+    draftinvoiceline_set: [] as DraftLineRepresentation[],
     created_date: account.created_date?.toISOString() ?? null,
     last_modified_date: account.last_modified_date?.toISOString() ?? null,
     eu_vat_status: account.eu_vat_status,

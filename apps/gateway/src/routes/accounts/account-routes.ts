@@ -1,7 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { accountsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, instantRange, type Route } from '../../http/index.js';
 import { presentAccountsWithSubscriptions } from '../subscriptions/account-subscription-sets.js';
+import { loadDraftLineSets, wantsDraftLineSet } from './account-draft-line-sets.js';
 import { accountInput } from './account-input.js';
 import { presentAccount } from './account-representation.js';
 import {
@@ -17,7 +20,17 @@ const TAGS = ['accounts'];
 
 export function accountRoutes(clients: ServiceClients): Route[] {
   const { accounts } = clients;
-  const withSubscriptions = presentAccountsWithSubscriptions(clients);
+  const withSubscriptionSets = presentAccountsWithSubscriptions(clients);
+  // Account reads carry their subscription_set and draftinvoiceline_set, each set one call for the
+  // whole page of accounts, both asked at once (and not at all when `Fields` leaves the set out).
+  const withSets = async (found: readonly accountsV1.Account[], headers: IncomingHttpHeaders) => {
+    const [presented, draftLineSets] = await Promise.all([
+      withSubscriptionSets(found, headers),
+      wantsDraftLineSet(headers) ? loadDraftLineSets(clients, found) : undefined,
+    ]);
+    if (!draftLineSets) return presented;
+    return presented.map((account) => ({ ...account, draftinvoiceline_set: draftLineSets.get(account.uuid) ?? [] }));
+  };
 
   const list = defineListRoute({
     path: '/api/v1/accounts/',
@@ -60,7 +73,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
           registered_for_direct_debit: query.registered_for_direct_debit,
         },
       });
-      return { count: reply.count, results: await withSubscriptions(reply.accounts, headers) };
+      return { count: reply.count, results: await withSets(reply.accounts, headers) };
     },
   });
 
@@ -86,7 +99,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
     response: { status: 200, schema: AccountSchema },
     handler: async ({ params, headers }) => {
       const { account } = await accounts.call('getAccount', { code: params.code });
-      return (await withSubscriptions([account!], headers))[0]!;
+      return (await withSets([account!], headers))[0]!;
     },
   });
 
@@ -107,7 +120,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
           replace: method === 'put',
           ...accountInput(body),
         });
-        return (await withSubscriptions([reply.account!], headers))[0]!;
+        return (await withSets([reply.account!], headers))[0]!;
       },
     });
 

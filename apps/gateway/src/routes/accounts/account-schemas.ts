@@ -11,6 +11,7 @@ import {
 } from '@billing/reference-data';
 import { z } from 'zod';
 import { field, filterField, rangeFilters } from '../../http/index.js';
+import { DraftLineSchema } from '../draft-invoice-lines/draft-line-schemas.js';
 import { PaymentGatewayAccountSchema, RecipientSchema } from '../shared/object-schemas.js';
 import { SubscriptionSchema } from '../subscriptions/subscription-schemas.js';
 
@@ -113,7 +114,7 @@ export const AccountSchema = z
     paymentcard_set: z.array(z.unknown()),
     subscription_set: z.array(SubscriptionSchema),
     recipient_set: z.array(RecipientSchema),
-    draftinvoiceline_set: z.array(z.unknown()),
+    draftinvoiceline_set: z.array(DraftLineSchema),
     created_date: z.string().nullable(),
     last_modified_date: z.string().nullable(),
     eu_vat_status: z.string(),

@@ -16,7 +16,7 @@ export const PROCESS_DUE_DEADLINE_MS = 120_000;
  * in call metadata (x-organization-time), set by authentication; organizations on the real clock
  * have none, and these endpoints answer 404 for them.
  */
-export function testClockRoutes({ identity, subscriptions }: ServiceClients): Route[] {
+export function testClockRoutes({ identity, subscriptions, invoicing }: ServiceClients): Route[] {
   const get = defineRoute({
     method: 'get',
     path: '/api/v1/test-clock/',
@@ -49,10 +49,18 @@ export function testClockRoutes({ identity, subscriptions }: ServiceClients): Ro
       const time = moved.time!;
       // The services must process in the organization's new time, not the time this request
       // was authenticated at.
-      await subscriptions.call(
+      const atNewTime = { ...context, organizationTime: time.toISOString() };
+      const processed = await subscriptions.call(
         'processDue',
         { until: time },
-        { context: { ...context, organizationTime: time.toISOString() }, deadlineMs: PROCESS_DUE_DEADLINE_MS },
+        { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
+      );
+      // Invoices included: the charges just made are invoiced (asynchronously, from their events)
+      // before the answer.
+      await invoicing.call(
+        'awaitCharges',
+        { charge_ids: processed.charge_ids, timeout_ms: PROCESS_DUE_DEADLINE_MS - 5_000 },
+        { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
       );
       return { time: time.toISOString(), time_zone: moved.time_zone };
     },

@@ -1,5 +1,23 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { CreditApplicationEntity } from './credit-application.entity.js';
+import { DraftInvoiceLineEntity } from './draft-invoice-line.entity.js';
+import { InvoiceEntity } from './invoice.entity.js';
+import { InvoiceLineEntity } from './invoice-line.entity.js';
+import { InvoiceNumberCounterEntity } from './invoice-number-counter.entity.js';
+import { InvoicedChargeEntity } from './invoiced-charge.entity.js';
+import { MailJobEntity } from './mail-job.entity.js';
 
-/** The invoicing schema so far: the audit log, outbox and inbox every service keeps. */
-export const invoicingEntities = [AuditLogEntry, OutboxMessage, InboxMessage];
+/** Every table of the invoicing schema (migrations are generated from this list). */
+export const invoicingEntities = [
+  InvoiceEntity,
+  InvoiceLineEntity,
+  InvoiceNumberCounterEntity,
+  InvoicedChargeEntity,
+  CreditApplicationEntity,
+  MailJobEntity,
+  DraftInvoiceLineEntity,
+  AuditLogEntry,
+  OutboxMessage,
+  InboxMessage,
+];

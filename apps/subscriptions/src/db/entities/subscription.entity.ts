@@ -21,7 +21,9 @@ export const SubscriptionEntity = defineEntity({
   indexes: [
     { name: 'subscription_organization_created_idx', properties: ['organization_id', 'created_at'] },
     { name: 'subscription_organization_account_idx', properties: ['organization_id', 'account_id'] },
-    { name: 'subscription_due_idx', properties: ['on_test_clock', 'due_at'] },
+    // The scheduler claims `order by due_at, id limit n`: with id in the index that reads n rows,
+    // without it every claim sorted all due rows (a whole renewal day, on disk at 100,000).
+    { name: 'subscription_due_idx', properties: ['on_test_clock', 'due_at', 'id'] },
   ],
   properties: {
     id: p.uuid().primary(),

@@ -3,10 +3,12 @@ import { Migration20261122031438_initial } from './Migration20261122031438_initi
 import { Migration20261122040422_catalog } from './Migration20261122040422_catalog.js';
 import { Migration20261122042036_contracts } from './Migration20261122042036_contracts.js';
 import { Migration20261122050317_subscriptions } from './Migration20261122050317_subscriptions.js';
+import { Migration20261122053845_subscription_due_claim_order } from './Migration20261122053845_subscription_due_claim_order.js';
 
 export const migrations = [
   Migration20261122031438_initial,
   Migration20261122040422_catalog,
   Migration20261122042036_contracts,
   Migration20261122050317_subscriptions,
+  Migration20261122053845_subscription_due_claim_order,
 ];

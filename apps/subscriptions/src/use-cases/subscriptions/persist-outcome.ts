@@ -141,7 +141,7 @@ export function persistEngine(
       credit_all_invoices: draft.credit_all_invoices,
       created_at: scope.now,
     });
-    publishChargeCreated(scope, charge, row);
+    publishChargeCreated(scope, charge, row, world.entry);
   }
   publishEvents(scope, row, state, events, world);
 }

@@ -22,6 +22,7 @@ import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { PageRequest } from "../../common/v1/common.js";
 import { Plan, PlanTerms } from "./catalog.js";
+import { Charge } from "./charges.js";
 
 export const protobufPackage = "billing.subscriptions.v1";
 
@@ -234,8 +235,20 @@ export interface ProcessDueRequest {
 }
 
 export interface ProcessDueResponse {
-  /** Units of work done (renewals, changes, cancellations, expiries). */
+  /** Subscriptions processed. */
   processed: number;
+  /** The charges made, for the caller to wait until they are invoiced. */
+  charge_ids: string[];
+}
+
+export interface PreviewRenewalRequest {
+  /** The account's uuid. */
+  account: string;
+}
+
+export interface PreviewRenewalResponse {
+  /** Empty when nothing of the account renews. */
+  charges: Charge[];
 }
 
 function createBaseSubscriptionInput(): SubscriptionInput {
@@ -3550,13 +3563,16 @@ export const ProcessDueRequest: MessageFns<ProcessDueRequest> = {
 };
 
 function createBaseProcessDueResponse(): ProcessDueResponse {
-  return { processed: 0 };
+  return { processed: 0, charge_ids: [] };
 }
 
 export const ProcessDueResponse: MessageFns<ProcessDueResponse> = {
   encode(message: ProcessDueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.processed !== 0) {
       writer.uint32(8).int32(message.processed);
+    }
+    for (const v of message.charge_ids) {
+      writer.uint32(18).string(v!);
     }
     return writer;
   },
@@ -3582,6 +3598,14 @@ export const ProcessDueResponse: MessageFns<ProcessDueResponse> = {
             message.processed = reader.int32();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.charge_ids.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3595,13 +3619,23 @@ export const ProcessDueResponse: MessageFns<ProcessDueResponse> = {
   },
 
   fromJSON(object: any): ProcessDueResponse {
-    return { processed: isSet(object.processed) ? globalThis.Number(object.processed) : 0 };
+    return {
+      processed: isSet(object.processed) ? globalThis.Number(object.processed) : 0,
+      charge_ids: globalThis.Array.isArray(object?.chargeIds)
+        ? object.chargeIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.charge_ids)
+        ? object.charge_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
   },
 
   toJSON(message: ProcessDueResponse): unknown {
     const obj: any = {};
     if (message.processed !== 0) {
       obj.processed = Math.round(message.processed);
+    }
+    if (message.charge_ids?.length) {
+      obj.chargeIds = message.charge_ids;
     }
     return obj;
   },
@@ -3612,6 +3646,143 @@ export const ProcessDueResponse: MessageFns<ProcessDueResponse> = {
   fromPartial<I extends Exact<DeepPartial<ProcessDueResponse>, I>>(object: I): ProcessDueResponse {
     const message = createBaseProcessDueResponse();
     message.processed = object.processed ?? 0;
+    message.charge_ids = object.charge_ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePreviewRenewalRequest(): PreviewRenewalRequest {
+  return { account: "" };
+}
+
+export const PreviewRenewalRequest: MessageFns<PreviewRenewalRequest> = {
+  encode(message: PreviewRenewalRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== "") {
+      writer.uint32(10).string(message.account);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRenewalRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRenewalRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRenewalRequest {
+    return { account: isSet(object.account) ? globalThis.String(object.account) : "" };
+  },
+
+  toJSON(message: PreviewRenewalRequest): unknown {
+    const obj: any = {};
+    if (message.account !== "") {
+      obj.account = message.account;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewRenewalRequest>, I>>(base?: I): PreviewRenewalRequest {
+    return PreviewRenewalRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewRenewalRequest>, I>>(object: I): PreviewRenewalRequest {
+    const message = createBasePreviewRenewalRequest();
+    message.account = object.account ?? "";
+    return message;
+  },
+};
+
+function createBasePreviewRenewalResponse(): PreviewRenewalResponse {
+  return { charges: [] };
+}
+
+export const PreviewRenewalResponse: MessageFns<PreviewRenewalResponse> = {
+  encode(message: PreviewRenewalResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.charges) {
+      Charge.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRenewalResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRenewalResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.charges.push(Charge.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRenewalResponse {
+    return {
+      charges: globalThis.Array.isArray(object?.charges) ? object.charges.map((e: any) => Charge.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PreviewRenewalResponse): unknown {
+    const obj: any = {};
+    if (message.charges?.length) {
+      obj.charges = message.charges.map((e) => Charge.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewRenewalResponse>, I>>(base?: I): PreviewRenewalResponse {
+    return PreviewRenewalResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewRenewalResponse>, I>>(object: I): PreviewRenewalResponse {
+    const message = createBasePreviewRenewalResponse();
+    message.charges = object.charges?.map((e) => Charge.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3732,6 +3903,22 @@ export const SubscriptionServiceService = {
     responseSerialize: (value: ProcessDueResponse): Buffer => Buffer.from(ProcessDueResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ProcessDueResponse => ProcessDueResponse.decode(value),
   },
+  /**
+   * The renewal charges the account's next renewal would make, computed and not stored (the
+   * upcoming invoice): every running, auto-renewing subscription renewing at the earliest next
+   * renewal date of the account.
+   */
+  previewRenewal: {
+    path: "/billing.subscriptions.v1.SubscriptionService/PreviewRenewal" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewRenewalRequest): Buffer =>
+      Buffer.from(PreviewRenewalRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewRenewalRequest => PreviewRenewalRequest.decode(value),
+    responseSerialize: (value: PreviewRenewalResponse): Buffer =>
+      Buffer.from(PreviewRenewalResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewRenewalResponse => PreviewRenewalResponse.decode(value),
+  },
 } as const;
 
 export interface SubscriptionServiceServer extends UntypedServiceImplementation {
@@ -3753,6 +3940,12 @@ export interface SubscriptionServiceServer extends UntypedServiceImplementation 
    * the test clock; the scheduler does the same for every organization on the real clock.
    */
   processDue: handleUnaryCall<ProcessDueRequest, ProcessDueResponse>;
+  /**
+   * The renewal charges the account's next renewal would make, computed and not stored (the
+   * upcoming invoice): every running, auto-renewing subscription renewing at the earliest next
+   * renewal date of the account.
+   */
+  previewRenewal: handleUnaryCall<PreviewRenewalRequest, PreviewRenewalResponse>;
 }
 
 export interface SubscriptionServiceClient extends Client {
@@ -3899,6 +4092,26 @@ export interface SubscriptionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ProcessDueResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The renewal charges the account's next renewal would make, computed and not stored (the
+   * upcoming invoice): every running, auto-renewing subscription renewing at the earliest next
+   * renewal date of the account.
+   */
+  previewRenewal(
+    request: PreviewRenewalRequest,
+    callback: (error: ServiceError | null, response: PreviewRenewalResponse) => void,
+  ): ClientUnaryCall;
+  previewRenewal(
+    request: PreviewRenewalRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewRenewalResponse) => void,
+  ): ClientUnaryCall;
+  previewRenewal(
+    request: PreviewRenewalRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewRenewalResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,93 @@
+import type { accountsV1, invoicingV1 } from '@billing/proto';
+import type { Request } from 'express';
+import type { ServiceClients } from '../../clients/service-clients.js';
+import { absoluteRequestUrl } from '../../http/index.js';
+import {
+  type AccountsByUuid,
+  presentInvoice,
+  presentInvoiceLine,
+  presentInvoiceListItem,
+} from './invoice-representation.js';
+
+type EmbedClients = Pick<ServiceClients, 'accounts'>;
+
+export const INVOICES_PATH = '/api/v1/invoices/';
+
+/**
+ * The account summaries a set of invoices or lines embeds: one GetAccountSummaries call whatever
+ * their number, none for accounts the caller already holds.
+ */
+export async function loadAccounts(
+  clients: EmbedClients,
+  accountUuids: Iterable<string>,
+  known: readonly accountsV1.AccountSummary[] = [],
+): Promise<AccountsByUuid> {
+  const accounts = new Map(known.map((summary) => [summary.uuid, summary]));
+  const missing = [...new Set(accountUuids)].filter((uuid) => uuid !== '' && !accounts.has(uuid));
+  if (missing.length > 0) {
+    const reply = await clients.accounts.call('getAccountSummaries', { uuids: missing, codes: [] });
+    for (const summary of reply.accounts) accounts.set(summary.uuid, summary);
+  }
+  return accounts;
+}
+
+/**
+ * `invoice_api_url`: the absolute URL of the invoice's detail endpoint, built from the request's
+ * scheme and host as the pagination links are (X-Forwarded-* only with TRUST_PROXY).
+ */
+export function invoiceApiUrl(req: Request, uuid: string): string | null {
+  if (uuid === '') return null;
+  return new URL(`${INVOICES_PATH}${uuid}/`, absoluteRequestUrl(req).origin).toString();
+}
+
+/** A page of the invoice list, in the list view. */
+export async function presentInvoiceList(clients: EmbedClients, invoices: readonly invoicingV1.Invoice[]) {
+  const accounts = await loadAccounts(
+    clients,
+    invoices.map((invoice) => invoice.account),
+  );
+  return invoices.map((invoice) => presentInvoiceListItem(invoice, accounts));
+}
+
+/** Invoices in the detail view; `pdfs` by invoice uuid for the answers that carry them. */
+export async function presentInvoices(
+  clients: EmbedClients,
+  req: Request,
+  invoices: readonly invoicingV1.Invoice[],
+  options: { pdfs?: ReadonlyMap<string, Uint8Array>; known?: readonly accountsV1.AccountSummary[] } = {},
+) {
+  const accounts = await loadAccounts(
+    clients,
+    invoices.map((invoice) => invoice.account),
+    options.known,
+  );
+  return invoices.map((invoice) =>
+    presentInvoice(invoice, accounts, {
+      apiUrl: invoiceApiUrl(req, invoice.uuid),
+      ...(options.pdfs?.has(invoice.uuid) ? { pdf: options.pdfs.get(invoice.uuid)! } : {}),
+    }),
+  );
+}
+
+/**
+ * One invoice read afresh with its PDF: the detail endpoint and every action answering with an
+ * invoice (DRF returns the detail serializer after an action).
+ */
+export async function presentInvoiceWithPdf(
+  clients: EmbedClients & Pick<ServiceClients, 'invoicing'>,
+  req: Request,
+  uuid: string,
+) {
+  const reply = await clients.invoicing.call('getInvoice', { uuid, with_pdf: true });
+  const invoice = reply.invoice!;
+  return (await presentInvoices(clients, req, [invoice], { pdfs: new Map([[invoice.uuid, reply.pdf]]) }))[0]!;
+}
+
+/** Invoice lines with their accounts' current codes. */
+export async function presentInvoiceLines(clients: EmbedClients, lines: readonly invoicingV1.InvoiceLine[]) {
+  const accounts = await loadAccounts(
+    clients,
+    lines.map((line) => line.account),
+  );
+  return lines.map((line) => presentInvoiceLine(line, accounts));
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { ServiceClients } from '../../clients/service-clients.js';
+import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
+import { INVOICES_PATH, presentInvoiceList, presentInvoiceWithPdf } from './invoice-embeds.js';
+import { resolveInvoiceFilter } from './invoice-list-filter.js';
+import { presentKickback, presentVatBillingPeriod } from './invoice-representation.js';
+import {
+  DEFAULT_INVOICE_ORDERING,
+  INVOICE_ORDERING,
+  InvoiceFilters,
+  InvoiceListItemSchema,
+  InvoiceSchema,
+  KickbackBody,
+  KickbackSchema,
+  VatBillingPeriodSchema,
+} from './invoice-schemas.js';
+
+const INVOICE = `${INVOICES_PATH}{uuid}/`;
+const TAGS = ['invoices'];
+export const UuidParams = z.object({ uuid: z.uuid() });
+
+/** The organization feature that allows kickback_status (gaps.md §7). */
+const KICKBACK_FEATURE = 'kickback';
+
+/**
+ * api-spec "Invoices" and gaps.md §7: the reads and the kickback update. The invoicing service
+ * names accounts by uuid; the gateway resolves account codes and embeds the account
+ * (docs/api.md "Invoices").
+ */
+export function invoiceRoutes(clients: ServiceClients): Route[] {
+  const { invoicing, identity } = clients;
+
+  const list = defineListRoute({
+    path: INVOICES_PATH,
+    operationId: 'listInvoices',
+    summary: 'List invoices (totals as numbers)',
+    description:
+      'Newest invoice number first by default. account and account_not are account codes (an unknown account: empty list, resp. no exclusion); search matches the invoice number or the account’s name or code.',
+    tags: TAGS,
+    item: InvoiceListItemSchema,
+    query: InvoiceFilters,
+    ordering: INVOICE_ORDERING,
+    handler: async ({ query, page }) => {
+      const filter = await resolveInvoiceFilter(clients, query);
+      if (filter === null) return { count: 0, results: [] };
+      const reply = await invoicing.call('listInvoices', {
+        page: {
+          page: page.page,
+          page_size: page.pageSize,
+          ordering: page.ordering.length > 0 ? page.ordering.join(',') : DEFAULT_INVOICE_ORDERING,
+        },
+        filter,
+      });
+      return { count: reply.count, results: await presentInvoiceList(clients, reply.invoices) };
+    },
+  });
+
+  const vatBillingPeriods = defineRoute({
+    method: 'get',
+    path: `${INVOICES_PATH}available-vat-billing-periods/`,
+    aliases: [`${INVOICES_PATH}available_vat_billing_periods/`],
+    operationId: 'listAvailableVatBillingPeriods',
+    summary: 'The VAT billing periods that have invoices (a plain list, not an envelope)',
+    tags: TAGS,
+    response: { status: 200, schema: z.array(VatBillingPeriodSchema) },
+    handler: async () => (await invoicing.call('listVatBillingPeriods', {})).periods.map(presentVatBillingPeriod),
+  });
+
+  const get = defineRoute({
+    method: 'get',
+    path: INVOICE,
+    operationId: 'getInvoice',
+    summary: 'One invoice with its lines and PDF (totals as decimal strings)',
+    tags: TAGS,
+    params: UuidParams,
+    response: { status: 200, schema: InvoiceSchema },
+    handler: async ({ params, req }) => presentInvoiceWithPdf(clients, req, params.uuid),
+  });
+
+  const updateKickback = defineRoute({
+    method: 'patch',
+    path: INVOICE,
+    operationId: 'updateInvoiceKickbackStatus',
+    summary: 'Set kickback_status (commission_pending, commission_paid or null)',
+    description:
+      'Only kickback_status is writable. Refused with 400 {"error"} when the organization’s kickback feature is off. A body without kickback_status changes nothing.',
+    tags: TAGS,
+    params: UuidParams,
+    body: KickbackBody,
+    refusalBodyKey: 'error',
+    response: { status: 200, schema: KickbackSchema },
+    handler: async ({ params, body }) => {
+      if (!('kickback_status' in body)) {
+        const { invoice } = await invoicing.call('getInvoice', { uuid: params.uuid, with_pdf: false });
+        return presentKickback(invoice!.kickback_status);
+      }
+      const { organization } = await identity.call('getOrganization', {});
+      const reply = await invoicing.call('updateKickbackStatus', {
+        uuid: params.uuid,
+        kickback_status: body.kickback_status ?? undefined,
+        kickback_enabled: organization!.features.includes(KICKBACK_FEATURE),
+      });
+      return presentKickback(reply.kickback_status);
+    },
+  });
+
+  return [list, vatBillingPeriods, get, updateKickback];
+}

@@ -1,0 +1,20 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/** An invoice e-mail to send, written with the issue (or the send action); the mail worker sends it. */
+export const MailJobEntity = defineEntity({
+  name: 'MailJob',
+  tableName: 'mail_job',
+  indexes: [{ name: 'mail_job_pending_idx', properties: ['sent_at', 'created_at'] }],
+  properties: {
+    id: p.uuid().primary(),
+    organization_id: p.uuid(),
+    invoice_id: p.uuid(),
+    recipients: p.json<{ email: string; name?: string }[]>(),
+    attempts: p.integer(),
+    last_error: p.text().nullable(),
+    sent_at: p.datetime().nullable(),
+    created_at: p.datetime(),
+  },
+});
+
+export type MailJobRow = InferEntity<typeof MailJobEntity>;

@@ -1,0 +1,107 @@
+import { AppError } from '@billing/errors';
+import { createGrpcClient } from '@billing/grpc';
+import type { RequestContext } from '@billing/observability';
+import { accountsV1 } from '@billing/proto';
+import type { PartySnapshot } from '../domain/invoice-document.js';
+
+/** The buyer of an invoice: the account as the accounts service has it now. */
+export interface Buyer {
+  account_id: string;
+  code: string;
+  party: PartySnapshot;
+  language: string;
+  invoice_note: string | null;
+  payment_terms: number | null;
+  /** Recipients with receive_invoice. */
+  recipients: { email: string; name: string }[];
+}
+
+/** The seller: the organization. */
+export interface Seller {
+  party: PartySnapshot;
+  time_zone: string;
+  default_payment_terms: number;
+  /** Set for an organization on a test clock: its "now". */
+  test_clock_time: Date | null;
+  features: string[];
+}
+
+/** Who invoicing asks about accounts and organizations (the accounts service owns them). */
+export interface Directory {
+  buyer(context: RequestContext, accountId: string): Promise<Buyer>;
+  seller(context: RequestContext): Promise<Seller>;
+  close(): void;
+}
+
+const text = (value: string | null | undefined): string => value ?? '';
+
+/** A Directory over gRPC to the accounts service. */
+export function accountsDirectory(address: string): Directory {
+  const accounts = createGrpcClient(accountsV1.AccountsServiceClient, address);
+  const identity = createGrpcClient(accountsV1.IdentityServiceClient, address);
+  return {
+    async buyer(context, accountId) {
+      const { accounts: summaries } = await accounts.call(
+        'getAccountSummaries',
+        { uuids: [accountId], codes: [] },
+        { context },
+      );
+      const summary = summaries[0];
+      if (!summary) throw AppError.notFound(`Account ${accountId} does not exist.`);
+      const { account } = await accounts.call('getAccount', { code: summary.code }, { context });
+      if (!account) throw AppError.notFound(`Account ${accountId} does not exist.`);
+      const billing = account.billing_same_as_legal
+        ? {
+            address: account.legal_address,
+            zipcode: account.legal_zipcode,
+            city: account.legal_city,
+            country: account.legal_country,
+          }
+        : {
+            address: account.billing_address,
+            zipcode: account.billing_zipcode,
+            city: account.billing_city,
+            country: account.billing_country || account.legal_country,
+          };
+      const recipients = account.recipients.filter((recipient) => recipient.receive_invoice && recipient.email);
+      return {
+        account_id: account.uuid,
+        code: account.code,
+        party: {
+          name: account.display_name,
+          ...billing,
+          country: account.legal_country,
+          vat_number: text(account.legal_vat_number),
+          email: recipients[0]?.email ?? '',
+        },
+        language: account.language || 'en',
+        invoice_note: account.invoice_note ?? null,
+        payment_terms: account.default_payment_terms ?? null,
+        recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
+      };
+    },
+    async seller(context) {
+      const { organization } = await identity.call('getOrganization', {}, { context });
+      if (!organization) throw AppError.internal('The organization is missing.');
+      return {
+        party: {
+          name: organization.name,
+          address: '',
+          zipcode: '',
+          city: '',
+          country: organization.country,
+          vat_number: '',
+          email: '',
+        },
+        time_zone: organization.time_zone,
+        default_payment_terms: organization.default_payment_terms,
+        test_clock_time: organization.test_clock_time ?? null,
+        features: organization.features,
+      };
+    },
+    close() {
+      accounts.close();
+      identity.close();
+    },
+  };
+}

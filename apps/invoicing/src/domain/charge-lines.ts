@@ -1,0 +1,100 @@
+import type { chargesV1 } from '@billing/proto';
+import type { LineSource } from './compose-invoice.js';
+
+/** A line of an engine charge, ready for an invoice, with what it came from. */
+export interface ChargeLineSource extends LineSource {
+  subscription: string;
+  terms: string;
+  product_id: string;
+  pricing: Record<string, unknown>;
+  reference_person: string;
+  account_reference_person: string;
+  po_number: string;
+  case_number: string;
+  invoice_supplement: string | null;
+  custom_fields: Record<string, unknown>;
+}
+
+const LINE_LABELS: Readonly<Record<string, string>> = {
+  renewal: '',
+  change_credit: 'Credit for unused time',
+  change_charge: 'Remaining time',
+  change_elapsed: 'Time used before the change',
+  cancel_credit: 'Credit for unused time',
+  cancel_elapsed: 'Time used',
+};
+
+/**
+ * The description a person reads on the invoice: plan and terms, what the line is when it is not
+ * a whole period, the proration (days of the period), then the subscription's invoice supplement
+ * and the account's invoice note.
+ */
+export function lineDescription(
+  line: chargesV1.ChargeLine,
+  extras: { invoice_supplement?: string | null; invoice_note?: string | null },
+): string {
+  const parts = [`${line.plan_name} (${line.terms_code})`];
+  const label = LINE_LABELS[line.kind];
+  if (label) parts.push(label);
+  if (line.days !== line.period_days) parts.push(`${line.days} of ${line.period_days} days`);
+  let description = parts.join(', ');
+  if (extras.invoice_supplement) description += `\n${extras.invoice_supplement}`;
+  if (extras.invoice_note) description += `\n${extras.invoice_note}`;
+  return description;
+}
+
+/** Invoice line sources of a charge, in the charge's order. */
+export function chargeLineSources(charge: chargesV1.Charge, invoiceNote: string | null): ChargeLineSource[] {
+  return charge.lines.map((line) => ({
+    description: lineDescription(line, {
+      invoice_supplement: charge.invoice_supplement ?? null,
+      invoice_note: invoiceNote,
+    }),
+    sku: line.plan_code,
+    vat_type: line.vat_type,
+    collect_vat: line.collect_vat,
+    date_from: line.date_from,
+    date_to: line.date_to,
+    price: line.discounted_unit_price,
+    quantity: String(line.quantity),
+    subtotal: line.amount,
+    subscription: charge.subscription,
+    terms: line.terms,
+    product_id: line.plan,
+    pricing: {
+      kind: line.kind,
+      unit_price: line.unit_price,
+      price_source: line.price_source,
+      tiers_applied: line.tiers_applied,
+      discounted_unit_price: line.discounted_unit_price,
+      quantity: line.quantity,
+      days: line.days,
+      period_days: line.period_days,
+      period_date_from: line.period_date_from,
+      period_date_to: line.period_date_to,
+    },
+    reference_person: charge.reference_person,
+    account_reference_person: charge.account_reference_person,
+    po_number: charge.po_number,
+    case_number: charge.case_number,
+    invoice_supplement: charge.invoice_supplement ?? null,
+    custom_fields: charge.custom_fields ?? {},
+  }));
+}
+
+/**
+ * Renewal charges of group_on_invoice subscriptions share an invoice when account, renewal date,
+ * currency, payment terms, collection method and PO number match (gaps §6); everything else
+ * (changes, cancellations, reactivations, ungrouped renewals) has its own invoice: null.
+ */
+export function groupKey(charge: chargesV1.Charge, renewalDate: string, paymentTerms: number): string | null {
+  if (charge.kind !== 'renewal' || !charge.group_on_invoice) return null;
+  return JSON.stringify([
+    charge.account,
+    renewalDate,
+    charge.currency,
+    paymentTerms,
+    charge.collection_method,
+    charge.po_number,
+  ]);
+}

@@ -1,0 +1,66 @@
+import { AppError } from '@billing/errors';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DraftInvoiceLineEntity, type DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
+
+/**
+ * Queries of draft lines. Every one is scoped to the organization, and sees only lines not yet
+ * invoiced: an invoiced line is part of its invoice and no longer of the draft-line API.
+ */
+
+export const LINE_ORDER = [{ created_at: 'asc' }, { id: 'asc' }] as const;
+
+/**
+ * The organization's uninvoiced line, or 404 (also for another organization's). `lock`: FOR
+ * UPDATE, so a change waits for an invoicing transaction holding the line and then finds it gone.
+ */
+export async function requireDraftLine(
+  em: EntityManager,
+  organizationId: string,
+  uuid: string,
+  lock = false,
+): Promise<DraftInvoiceLineRow> {
+  const row = await em.findOne(
+    DraftInvoiceLineEntity,
+    { organization_id: organizationId, id: uuid, invoiced_at: null },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+  if (!row) throw AppError.notFound();
+  return row;
+}
+
+/**
+ * The account's uninvoiced lines, oldest first, for an invoice: those waiting for the next renewal
+ * invoice (`forNextRenewal`) or those for generate_invoice. `lock` (FOR UPDATE) when the lines are
+ * about to be invoiced, so two invoicing transactions never take the same line; without it, for a
+ * computed (upcoming) invoice.
+ */
+export function pendingDraftLines(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+  options: { forNextRenewal: boolean; lock: boolean },
+): Promise<DraftInvoiceLineRow[]> {
+  return em.find(
+    DraftInvoiceLineEntity,
+    {
+      organization_id: organizationId,
+      account_id: accountId,
+      include_in_next_renewal_invoice: options.forNextRenewal,
+      invoiced_at: null,
+    },
+    { orderBy: [...LINE_ORDER], ...(options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
+  );
+}
+
+/**
+ * Marks locked lines as invoiced by `invoiceId`, in the caller's transaction (flushed with it).
+ * A line is consumed once: one already invoiced is an error, never re-invoiced.
+ */
+export function markDraftLinesInvoiced(rows: DraftInvoiceLineRow[], invoiceId: string, at: Date): void {
+  for (const row of rows) {
+    if (row.invoiced_at) throw AppError.internal(`Draft invoice line ${row.id} is already invoiced.`);
+    row.invoiced_at = at;
+    row.invoice_id = invoiceId;
+  }
+}

@@ -1,0 +1,21 @@
+import { invoiceEventsV1 } from '@billing/proto';
+import type { ChangeScope } from '@billing/runtime';
+import type { DraftLineView } from '../draft-lines/view.js';
+import { draftLineMessage } from '../grpc/draft-line-mapper.js';
+
+/** Subjects (stream INVOICING): invoicing.draft_invoice_line.created, .updated, .deleted. */
+export type DraftLineEventType =
+  | 'draft_invoice_line.created'
+  | 'draft_invoice_line.updated'
+  | 'draft_invoice_line.deleted';
+
+/** Appends a draft line event carrying the line's new (for deleted: last) state. */
+export function publishDraftLineEvent(scope: ChangeScope, eventType: DraftLineEventType, line: DraftLineView): void {
+  scope.publish({
+    eventType,
+    aggregateType: 'draft_invoice_line',
+    aggregateId: line.uuid,
+    payloadType: 'billing.events.v1.DraftInvoiceLineChanged',
+    payload: invoiceEventsV1.DraftInvoiceLineChanged.encode({ line: draftLineMessage(line) }).finish(),
+  });
+}

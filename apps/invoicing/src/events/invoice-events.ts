@@ -1,0 +1,27 @@
+import { invoiceEventsV1, type invoicingV1 } from '@billing/proto';
+import type { ChangeScope } from '@billing/runtime';
+
+export type InvoiceEventType = 'invoice.issued' | 'invoice.paid' | 'invoice.credited' | 'invoice.updated';
+
+/** Subjects this service publishes on (stream INVOICING): invoicing.invoice.issued, ... */
+export const INVOICE_EVENT_TYPES: readonly InvoiceEventType[] = [
+  'invoice.issued',
+  'invoice.paid',
+  'invoice.credited',
+  'invoice.updated',
+];
+
+/** Appends an invoice event carrying the invoice's state after the change, with its lines. */
+export function publishInvoiceEvent(
+  scope: ChangeScope,
+  eventType: InvoiceEventType,
+  invoice: invoicingV1.Invoice,
+): void {
+  scope.publish({
+    eventType,
+    aggregateType: 'invoice',
+    aggregateId: invoice.uuid,
+    payloadType: 'billing.events.v1.InvoiceChanged',
+    payload: invoiceEventsV1.InvoiceChanged.encode({ invoice }).finish(),
+  });
+}

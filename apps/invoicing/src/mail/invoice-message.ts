@@ -1,0 +1,59 @@
+import type { invoicingV1 } from '@billing/proto';
+import { documentLanguage, text } from '../documents/texts.js';
+
+export interface MailRecipient {
+  email: string;
+  name?: string | undefined;
+}
+
+/** What nodemailer needs to send one invoice (a subset of its SendMailOptions). */
+export interface InvoiceMessage {
+  from: { name: string; address: string };
+  replyTo?: string;
+  to: Array<{ name: string; address: string }>;
+  subject: string;
+  text: string;
+  attachments: Array<{ filename: string; content: Buffer; contentType: 'application/pdf' }>;
+}
+
+/** invoice-12.pdf, credit-note-13.pdf */
+export function attachmentName(invoice: invoicingV1.Invoice): string {
+  return `${invoice.is_credit_note ? 'credit-note' : 'invoice'}-${invoiceNumber(invoice)}.pdf`;
+}
+
+/**
+ * The e-mail of an issued invoice in its language (en, da; English otherwise): the sender named
+ * after the seller, replies to the seller's e-mail, one message to every recipient, the PDF
+ * attached.
+ */
+export function invoiceMessage(
+  invoice: invoicingV1.Invoice,
+  pdf: Buffer,
+  recipients: ReadonlyArray<MailRecipient>,
+  fromAddress: string,
+): InvoiceMessage {
+  const language = documentLanguage(invoice.language);
+  const seller = invoice.seller?.name ?? '';
+  const number = invoiceNumber(invoice);
+  const values = { number, seller, total: invoice.total, currency: invoice.currency, dueDate: invoice.due_date };
+  const message: InvoiceMessage = {
+    from: { name: seller, address: fromAddress },
+    to: recipients.map((recipient) => ({ name: recipient.name ?? '', address: recipient.email })),
+    subject: invoice.is_credit_note
+      ? text(language, 'mailSubjectCreditNote', values)
+      : text(language, 'mailSubjectInvoice', values),
+    text: invoice.is_credit_note
+      ? text(language, 'mailBodyCreditNote', values)
+      : text(language, 'mailBodyInvoice', values),
+    attachments: [{ filename: attachmentName(invoice), content: pdf, contentType: 'application/pdf' }],
+  };
+  const replyTo = invoice.seller?.email ?? '';
+  if (replyTo !== '') message.replyTo = replyTo;
+  return message;
+}
+
+function invoiceNumber(invoice: invoicingV1.Invoice): string {
+  // A computed (upcoming) invoice has no number and is never mailed.
+  if (invoice.invoice_number === undefined) throw new Error(`invoice ${invoice.uuid} has no number to mail`);
+  return invoice.invoice_number;
+}

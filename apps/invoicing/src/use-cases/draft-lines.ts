@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
+import type { RequestContext } from '@billing/observability';
+import { type ChangeScope, requireOrganization, runChange } from '@billing/runtime';
+import { DraftInvoiceLineEntity } from '../db/entities/draft-invoice-line.entity.js';
+import { DRAFT_LINE_SHAPE, type DraftLineFields, draftLineViolations } from '../draft-lines/fields.js';
+import { LINE_ORDER, requireDraftLine } from '../draft-lines/store.js';
+import { currentFields, type DraftLineView, draftLineView, rowValues } from '../draft-lines/view.js';
+import { publishDraftLineEvent } from '../events/draft-line-events.js';
+import type { InvoicingDeps } from './deps.js';
+
+/** The draft-line use cases need only the database and the clock. */
+export type DraftLineDeps = Pick<InvoicingDeps, 'orm' | 'clock'>;
+
+/** GET /api/v1/draftinvoicelines/ (paged, `account` filter) or an account's whole set (unpaged). */
+export interface DraftLineQuery {
+  page: PageSpec;
+  /** Account uuid filter; null: every account. */
+  account: string | null;
+  /** Unpaged: every line of `account` (the account's draftinvoiceline_set). */
+  all: boolean;
+  /** Unpaged: every line of these accounts (a page of accounts' sets at once). */
+  accounts: readonly string[];
+}
+
+const LINE_ORDERING: Readonly<Record<string, string>> = {
+  created_date: 'created_at',
+  last_modified_date: 'updated_at',
+  date_from: 'date_from',
+  date_to: 'date_to',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A line uuid from the path; anything else names nothing: 404. */
+function requireLineId(value: string): string {
+  if (!UUID.test(value)) throw AppError.notFound();
+  return value;
+}
+
+/** An account filter value (the gateway checks it first; django-filter's message). */
+function filterAccount(value: string): string {
+  if (!UUID.test(value)) throw AppError.invalidField('account', 'Enter a valid UUID.');
+  return value;
+}
+
+function prepareFields(
+  current: DraftLineFields | null,
+  write: Write<DraftLineFields>,
+  mode: 'create' | 'replace' | 'patch',
+): DraftLineFields {
+  const applied = applyWrite(DRAFT_LINE_SHAPE, current, write, mode);
+  if (applied.violations.length > 0) throw AppError.invalid(applied.violations);
+  const fields = applied.fields as DraftLineFields;
+  const violations = draftLineViolations(fields, write.present);
+  if (violations.length > 0) throw AppError.invalid(violations);
+  return fields;
+}
+
+export function createDraftLine(
+  deps: DraftLineDeps,
+  context: RequestContext,
+  write: Write<DraftLineFields>,
+): Promise<DraftLineView> {
+  return runChange(deps, 'invoicing', context, async (scope) => {
+    const fields = prepareFields(null, write, 'create');
+    const row = scope.em.create(DraftInvoiceLineEntity, {
+      id: randomUUID(),
+      organization_id: scope.organizationId,
+      ...rowValues(fields),
+      invoiced_at: null,
+      invoice_id: null,
+      created_at: scope.now,
+      updated_at: scope.now,
+    });
+    await scope.em.flush();
+    return recordChange(scope, 'create', row.id, draftLineView(row), { account: row.account_id });
+  });
+}
+
+/**
+ * PUT (`replace`: the required fields must be sent; the others go back to their defaults, as
+ * DRF's PUT does) or PATCH. The account and the currency may change while the line is a draft.
+ */
+export function updateDraftLine(
+  deps: DraftLineDeps,
+  context: RequestContext,
+  uuid: string,
+  write: Write<DraftLineFields>,
+  replace: boolean,
+): Promise<DraftLineView> {
+  return runChange(deps, 'invoicing', context, async (scope) => {
+    const row = await requireDraftLine(scope.em, scope.organizationId, requireLineId(uuid), true);
+    const fields = prepareFields(replace ? null : currentFields(row), write, replace ? 'replace' : 'patch');
+    scope.em.assign(row, { ...rowValues(fields), updated_at: scope.now });
+    await scope.em.flush();
+    return recordChange(scope, replace ? 'replace' : 'update', row.id, draftLineView(row), {
+      fields: [...write.present],
+    });
+  });
+}
+
+/** 204; the event carries the last state. An invoiced line is gone already (404). */
+export async function deleteDraftLine(deps: DraftLineDeps, context: RequestContext, uuid: string): Promise<void> {
+  await runChange(deps, 'invoicing', context, async (scope) => {
+    const row = await requireDraftLine(scope.em, scope.organizationId, requireLineId(uuid), true);
+    const lastState = draftLineView(row);
+    scope.em.remove(row);
+    await scope.em.flush();
+    recordChange(scope, 'delete', row.id, lastState, { account: row.account_id });
+  });
+}
+
+export async function getDraftLine(deps: DraftLineDeps, context: RequestContext, uuid: string): Promise<DraftLineView> {
+  const organizationId = requireOrganization(context);
+  const row = await requireDraftLine(deps.orm.em.fork(), organizationId, requireLineId(uuid));
+  return draftLineView(row);
+}
+
+export async function listDraftLines(
+  deps: DraftLineDeps,
+  context: RequestContext,
+  query: DraftLineQuery,
+): Promise<{ count: number; lines: DraftLineView[] }> {
+  const organizationId = requireOrganization(context);
+  const em = deps.orm.em.fork();
+  const uninvoiced = { organization_id: organizationId, invoiced_at: null };
+  if (query.accounts.length > 0 || query.all) {
+    if (query.accounts.length === 0 && query.account === null) {
+      throw AppError.invalidField('account', 'An unpaged list of draft lines needs an account.');
+    }
+    const accounts = query.accounts.length > 0 ? query.accounts : [query.account!];
+    const rows = await em.find(
+      DraftInvoiceLineEntity,
+      { ...uninvoiced, account_id: { $in: accounts.map(filterAccount) } },
+      { orderBy: [...LINE_ORDER] },
+    );
+    return { count: rows.length, lines: rows.map(draftLineView) };
+  }
+  const { page } = query;
+  const { column, direction } = resolveOrdering(page.ordering || 'created_date', LINE_ORDERING, 'created_date');
+  const [rows, count] = await em.findAndCount(
+    DraftInvoiceLineEntity,
+    query.account === null ? uninvoiced : { ...uninvoiced, account_id: filterAccount(query.account) },
+    {
+      orderBy: [{ [column]: direction }, { id: 'asc' }],
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    },
+  );
+  return { count, lines: rows.map(draftLineView) };
+}
+
+const EVENT_OF = {
+  create: 'draft_invoice_line.created',
+  replace: 'draft_invoice_line.updated',
+  update: 'draft_invoice_line.updated',
+  delete: 'draft_invoice_line.deleted',
+} as const;
+
+/** The audit row and the event of a change, in its transaction. */
+function recordChange(
+  scope: ChangeScope,
+  action: keyof typeof EVENT_OF,
+  id: string,
+  view: DraftLineView,
+  details: Record<string, unknown>,
+): DraftLineView {
+  scope.audit(`draft_invoice_line.${action}`, 'draft_invoice_line', id, details);
+  publishDraftLineEvent(scope, EVENT_OF[action], view);
+  return view;
+}

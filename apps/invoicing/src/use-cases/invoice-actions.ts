@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@billing/errors';
+import { type CurrencyCode, formatAmount, isDecimalString, money } from '@billing/money';
+import type { RequestContext } from '@billing/observability';
+import type { invoicingV1 } from '@billing/proto';
+import { COLLECTION_METHODS } from '@billing/reference-data';
+import { type ChangeScope, runChange } from '@billing/runtime';
+import { LockMode } from '@mikro-orm/core';
+import { CreditApplicationEntity } from '../db/entities/credit-application.entity.js';
+import type { InvoiceRow } from '../db/entities/invoice.entity.js';
+import { InvoiceEntity } from '../db/entities/invoice.entity.js';
+import { InvoiceLineEntity } from '../db/entities/invoice-line.entity.js';
+import { MailJobEntity } from '../db/entities/mail-job.entity.js';
+import { linesOf, requireInvoice } from '../db/invoice-store.js';
+import { settledStatus } from '../domain/compose-invoice.js';
+import { publishInvoiceEvent } from '../events/invoice-events.js';
+import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import type { InvoicingDeps } from './deps.js';
+import { addLines, createInvoiceRow, issueInvoice } from './issue-invoices.js';
+
+export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as const;
+
+/** Invoice actions refuse with a reason the gateway answers as `{"error": ...}` (gaps §1). */
+const refused = (message: string) => AppError.refused('INVOICE_ACTION_REFUSED', message);
+
+async function message(scope: ChangeScope, row: InvoiceRow): Promise<invoicingV1.Invoice> {
+  return invoiceMessage(row, (await linesOf(scope.em, [row.id])).get(row.id) ?? []);
+}
+
+const change = <T>(deps: InvoicingDeps, context: RequestContext, fn: (scope: ChangeScope) => Promise<T>) =>
+  runChange(deps, 'invoicing', context, fn);
+
+export async function updateKickbackStatus(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  request: invoicingV1.UpdateKickbackStatusRequest,
+): Promise<string | null> {
+  return change(deps, context, async (scope) => {
+    const row = await requireInvoice(scope.em, scope.organizationId, request.uuid, true);
+    if (!request.kickback_enabled) throw refused('The kickback feature is not enabled for the organization.');
+    const status = request.kickback_status ?? null;
+    if (status !== null && !(KICKBACK_STATUSES as readonly string[]).includes(status)) {
+      throw AppError.invalidField('kickback_status', `"${status}" is not a valid choice.`);
+    }
+    scope.em.assign(row, { kickback_status: status, updated_at: scope.now });
+    scope.audit('invoice.kickback_status', 'invoice', row.id, { kickback_status: status });
+    publishInvoiceEvent(scope, 'invoice.updated', await message(scope, row));
+    return status;
+  });
+}
+
+/** gaps §7 register-payment: the balance is paid on that date; the invoice becomes paid. */
+export async function registerPayment(deps: InvoicingDeps, context: RequestContext, uuid: string, date: string) {
+  return change(deps, context, async (scope) => {
+    const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+      throw AppError.invalidField(
+        'registration_date',
+        'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+      );
+    }
+    if (row.is_credit_note) throw refused('A credit note cannot be paid.');
+    if (row.status !== 'open') throw refused(`The invoice is ${row.status}; there is nothing to pay.`);
+    scope.em.assign(row, { balance: '0', status: 'paid', paid_date: date, updated_at: scope.now });
+    scope.audit('invoice.register_payment', 'invoice', row.id, { registration_date: date });
+    const result = await message(scope, row);
+    publishInvoiceEvent(scope, 'invoice.paid', result);
+    return result;
+  });
+}
+
+/** gaps §7 change-collection-method: refused once the invoice is settled. */
+export async function changeCollectionMethod(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  uuid: string,
+  method: string,
+) {
+  return change(deps, context, async (scope) => {
+    const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
+    if (!(COLLECTION_METHODS as readonly string[]).includes(method)) {
+      throw AppError.invalidField('collection_method', `"${method}" is not a valid choice.`);
+    }
+    if (row.status !== 'open') throw refused(`The invoice is ${row.status}; its collection method cannot change.`);
+    scope.em.assign(row, { collection_method: method, updated_at: scope.now });
+    scope.audit('invoice.change_collection_method', 'invoice', row.id, { collection_method: method });
+    const result = await message(scope, row);
+    publishInvoiceEvent(scope, 'invoice.updated', result);
+    return result;
+  });
+}
+
+/** Moves `amount` of a credit note's credit to an invoice: both balances shrink; a zero balance is settled. */
+function applyCredit(scope: ChangeScope, credit: InvoiceRow, target: InvoiceRow, amount: string): void {
+  const currency = target.currency as CurrencyCode;
+  const creditBalance = formatAmount(money(credit.balance).plus(amount), currency);
+  const targetBalance = formatAmount(money(target.balance).minus(amount), currency);
+  scope.em.assign(credit, {
+    balance: creditBalance,
+    status: settledStatus(creditBalance, 'credit'),
+    updated_at: scope.now,
+  });
+  scope.em.assign(target, {
+    balance: targetBalance,
+    status: settledStatus(targetBalance, 'credit'),
+    updated_at: scope.now,
+  });
+  scope.em.create(CreditApplicationEntity, {
+    id: randomUUID(),
+    organization_id: scope.organizationId,
+    credit_note_id: credit.id,
+    target_invoice_id: target.id,
+    amount,
+    created_at: scope.now,
+  });
+}
+
+/**
+ * POST apply-credit-note: the credit note's unused credit (its negative balance) pays `amount` of
+ * the target invoice: same account and currency, never more than either balance; `amount`
+ * defaults to the credit note's balance, capped at the target's.
+ */
+export async function applyCreditNote(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  request: invoicingV1.ApplyCreditNoteRequest,
+) {
+  return change(deps, context, async (scope) => {
+    const credit = await requireInvoice(scope.em, scope.organizationId, request.uuid, true);
+    if (!credit.is_credit_note) throw refused('Only a credit note can be applied.');
+    const target = await requireInvoice(scope.em, scope.organizationId, request.target_invoice, true).catch(() => {
+      throw refused('The target invoice does not exist.');
+    });
+    if (target.is_credit_note) throw refused('A credit note cannot be applied to a credit note.');
+    if (target.account_id !== credit.account_id) throw refused('The target invoice belongs to another account.');
+    if (target.currency !== credit.currency) throw refused('The target invoice is in another currency.');
+    const available = money(credit.balance).negated();
+    const open = money(target.balance);
+    if (available.lte(0)) throw refused('The credit note has no credit left.');
+    if (open.lte(0)) throw refused('The target invoice has nothing left to pay.');
+    let amount = available.lt(open) ? available : open;
+    if (request.amount !== undefined) {
+      if (!isDecimalString(request.amount) || money(request.amount).lte(0)) {
+        throw AppError.invalidField('amount', 'A valid positive number is required.');
+      }
+      amount = money(request.amount);
+      if (amount.gt(available)) throw refused('The amount is more than the credit note has left.');
+      if (amount.gt(open)) throw refused("The amount is more than the target invoice's balance.");
+    }
+    applyCredit(scope, credit, target, formatAmount(amount, target.currency as CurrencyCode));
+    scope.audit('invoice.apply_credit_note', 'invoice', credit.id, {
+      target_invoice: target.id,
+      amount: amount.toFixed(),
+    });
+    publishInvoiceEvent(scope, 'invoice.credited', await message(scope, target));
+    const result = await message(scope, credit);
+    publishInvoiceEvent(scope, 'invoice.updated', result);
+    return result;
+  });
+}
+
+/**
+ * POST credit: a credit note for the invoice's full balance (every line reversed, refund_of the
+ * line), issued and applied to the invoice at once: both end `credited`. Only an invoice whose
+ * whole total is still open can be credited this way.
+ */
+export async function creditInvoice(deps: InvoicingDeps, context: RequestContext, uuid: string) {
+  return change(deps, context, async (scope) => {
+    const invoice = await requireInvoice(scope.em, scope.organizationId, uuid, true);
+    if (invoice.is_credit_note) throw refused('A credit note cannot be credited.');
+    if (invoice.status !== 'open') throw refused(`The invoice is ${invoice.status}; there is nothing to credit.`);
+    if (!money(invoice.balance).eq(money(invoice.total))) {
+      throw refused('Part of the invoice is settled; apply a credit note for the rest instead.');
+    }
+    const buyer = await deps.directory.buyer(context, invoice.account_id);
+    const note = createInvoiceRow(scope, {
+      buyer: { ...buyer, party: invoice.buyer, language: invoice.language },
+      seller: {
+        party: invoice.seller,
+        time_zone: 'UTC',
+        default_payment_terms: invoice.payment_terms,
+        test_clock_time: null,
+        features: [],
+      },
+      date: invoice.date > scope.now.toISOString().slice(0, 10) ? invoice.date : scope.now.toISOString().slice(0, 10),
+      due_date: invoice.due_date,
+      payment_terms: invoice.payment_terms,
+      currency: invoice.currency as CurrencyCode,
+      collection_method: invoice.collection_method,
+      po_number: invoice.po_number,
+      group_key: null,
+      credit_note_for: invoice.id,
+    });
+    const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
+    await addLines(
+      scope,
+      note,
+      lines.map((line) => ({
+        description: line.description,
+        sku: line.sku,
+        vat_type: line.vat_type,
+        collect_vat: line.collect_vat,
+        date_from: line.date_from ?? null,
+        date_to: line.date_to ?? null,
+        price: line.price,
+        quantity: line.quantity,
+        subtotal: formatAmount(money(line.subtotal).negated(), invoice.currency as CurrencyCode),
+        subscription: line.subscription_id ?? null,
+        terms: line.terms_id ?? null,
+        product_id: line.product_id ?? null,
+        refund_of: line.id,
+        pricing: line.pricing,
+        reference_person: line.reference_person,
+        account_reference_person: line.account_reference_person,
+        po_number: line.po_number,
+        case_number: line.case_number,
+        invoice_supplement: line.invoice_supplement ?? null,
+        custom_fields: line.custom_fields,
+      })),
+    );
+    await issueInvoice(scope, note, buyer.recipients);
+    applyCredit(scope, note, invoice, invoice.balance);
+    scope.audit('invoice.credit', 'invoice', invoice.id, { credit_note: note.id });
+    publishInvoiceEvent(scope, 'invoice.credited', await message(scope, invoice));
+    return message(scope, note);
+  });
+}
+
+/** POST send: the invoice e-mailed again to the account's recipients that receive invoices. */
+export async function sendInvoice(deps: InvoicingDeps, context: RequestContext, uuid: string): Promise<string[]> {
+  return change(deps, context, async (scope) => {
+    const row = await requireInvoice(scope.em, scope.organizationId, uuid);
+    const buyer = await deps.directory.buyer(context, row.account_id);
+    if (buyer.recipients.length === 0) throw refused('The account has no recipient that receives invoices.');
+    scope.em.create(MailJobEntity, {
+      id: randomUUID(),
+      organization_id: scope.organizationId,
+      invoice_id: row.id,
+      recipients: buyer.recipients,
+      attempts: 0,
+      last_error: null,
+      sent_at: null,
+      created_at: scope.now,
+    });
+    scope.audit('invoice.send', 'invoice', row.id, { recipients: buyer.recipients.map((r) => r.email) });
+    return buyer.recipients.map((recipient) => recipient.email);
+  });
+}
+
+/**
+ * Applies a credit note to the open invoices holding lines of `subscriptionId` (oldest first) as
+ * far as its credit goes: cancel_invalid credits the subscription's invoices in full (gaps §6).
+ */
+export async function creditSubscriptionInvoices(
+  scope: ChangeScope,
+  credit: InvoiceRow,
+  subscriptionId: string,
+): Promise<void> {
+  const lines = await scope.em.find(
+    InvoiceLineEntity,
+    { organization_id: scope.organizationId, subscription_id: subscriptionId },
+    { fields: ['invoice_id'] },
+  );
+  const targets = await scope.em.find(
+    InvoiceEntity,
+    {
+      organization_id: scope.organizationId,
+      id: { $in: [...new Set(lines.map((line) => line.invoice_id))] },
+      is_credit_note: false,
+      status: 'open',
+      currency: credit.currency,
+    },
+    { orderBy: [{ invoice_number: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  for (const target of targets) {
+    const available = money(credit.balance).negated();
+    if (available.lte(0)) break;
+    const open = money(target.balance);
+    const amount = available.lt(open) ? available : open;
+    applyCredit(scope, credit, target, formatAmount(amount, target.currency as CurrencyCode));
+    publishInvoiceEvent(scope, 'invoice.credited', await message(scope, target));
+  }
+}

@@ -1,0 +1,89 @@
+import type { EventEnvelope } from '@billing/events';
+import type { CurrencyCode } from '@billing/money';
+import { subscriptionEventsV1 } from '@billing/proto';
+import { changeScope } from '@billing/runtime';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InvoiceEntity } from '../db/entities/invoice.entity.js';
+import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
+import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
+import { dueDate, effectivePaymentTerms } from '../domain/compose-invoice.js';
+import { localDay } from '../domain/local-day.js';
+import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
+import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
+import type { InvoicingDeps } from './deps.js';
+import { creditSubscriptionInvoices } from './invoice-actions.js';
+import { addLines, createInvoiceRow, issueInvoice, systemContext } from './issue-invoices.js';
+
+/** How long a grouped renewal invoice waits for more lines of the same renewal before it is issued. */
+export const GROUP_WINDOW_MS = 2_000;
+
+/**
+ * One charge.created of the subscription engine becomes invoice lines, exactly once (the charge id
+ * is the key of invoiced_charge, in the consumer's transaction with its inbox row). Renewal charges
+ * of group_on_invoice subscriptions join the pending invoice of their group (issued when the group
+ * window has passed, or when the test clock asks); every other charge is its own invoice (a
+ * credit note when negative), issued at once.
+ */
+export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
+  if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
+  if (await em.findOne(InvoicedChargeEntity, { charge_id: charge.uuid })) return;
+  const context = systemContext(envelope.organization_id, envelope.request_id || envelope.event_id);
+  const [seller, buyer] = await Promise.all([
+    deps.directory.seller(context),
+    deps.directory.buyer(context, charge.account),
+  ]);
+  const now = seller.test_clock_time ?? deps.clock.now();
+  const scope = changeScope(em, 'invoicing', envelope.organization_id, context, now);
+
+  const date = localDay(charge.due_at ?? now, seller.time_zone);
+  const paymentTerms = effectivePaymentTerms(charge.payment_terms, buyer.payment_terms, seller.default_payment_terms);
+  const key = groupKey(charge, date, paymentTerms);
+  let invoice = key
+    ? await em.findOne(
+        InvoiceEntity,
+        { organization_id: envelope.organization_id, group_key: key, status: 'pending' },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      )
+    : null;
+  const isNew = invoice === null;
+  invoice ??= createInvoiceRow(scope, {
+    buyer,
+    seller,
+    date,
+    due_date: dueDate(date, paymentTerms),
+    payment_terms: paymentTerms,
+    currency: charge.currency as CurrencyCode,
+    collection_method: charge.collection_method,
+    po_number: charge.po_number,
+    group_key: key,
+  });
+  const chargeLines = chargeLineSources(charge, buyer.invoice_note).map((source) => ({
+    ...source,
+    charge_id: charge.uuid,
+  }));
+  // Draft lines flagged include_in_next_renewal_invoice join the account's next renewal invoice.
+  const drafts =
+    charge.kind === 'renewal'
+      ? (
+          await pendingDraftLines(em, envelope.organization_id, charge.account, { forNextRenewal: true, lock: true })
+        ).filter((row) => row.currency === charge.currency)
+      : [];
+  await addLines(scope, invoice, [...chargeLines, ...drafts.map(draftInvoiceLine)], { isNew });
+  markDraftLinesInvoiced(drafts, invoice.id, now);
+  em.create(InvoicedChargeEntity, {
+    charge_id: charge.uuid,
+    organization_id: envelope.organization_id,
+    invoice_id: invoice.id,
+    created_at: now,
+  });
+  if (key) {
+    invoice.issue_after = new Date(deps.clock.now().getTime() + GROUP_WINDOW_MS);
+  } else {
+    await issueInvoice(scope, invoice, buyer.recipients);
+    // cancel_invalid: the subscription was a mistake; its invoices are credited in full at once.
+    if (charge.credit_all_invoices && invoice.is_credit_note)
+      await creditSubscriptionInvoices(scope, invoice, charge.subscription);
+  }
+}

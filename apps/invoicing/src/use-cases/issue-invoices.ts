@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import type { CurrencyCode } from '@billing/money';
+import { money } from '@billing/money';
+import type { RequestContext } from '@billing/observability';
+import type { ChangeScope } from '@billing/runtime';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
+import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
+import { MailJobEntity } from '../db/entities/mail-job.entity.js';
+import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
+import type { Buyer, Seller } from '../directory/directory.js';
+import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
+import { publishInvoiceEvent } from '../events/invoice-events.js';
+import { invoiceMessage } from '../grpc/invoice-mapper.js';
+
+/** A line to put on an invoice with the references invoice lines keep. */
+export interface InvoiceLineInput extends LineSource {
+  subscription?: string | null;
+  terms?: string | null;
+  product_id?: string | null;
+  charge_id?: string | null;
+  draft_invoice_line_id?: string | null;
+  refund_of?: number | null;
+  pricing?: Record<string, unknown>;
+  reference_person?: string;
+  account_reference_person?: string;
+  po_number?: string;
+  case_number?: string;
+  invoice_supplement?: string | null;
+  custom_fields?: Record<string, unknown>;
+}
+
+export interface NewInvoice {
+  buyer: Buyer;
+  seller: Seller;
+  date: string;
+  due_date: string;
+  payment_terms: number;
+  currency: CurrencyCode;
+  collection_method: string;
+  po_number: string;
+  group_key: string | null;
+  credit_note_for?: string | null;
+}
+
+/** Creates an invoice row (not yet numbered: 'pending') for `invoice`. */
+export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): InvoiceRow {
+  return scope.em.create(InvoiceEntity, {
+    id: randomUUID(),
+    organization_id: scope.organizationId,
+    account_id: invoice.buyer.account_id,
+    account_code: invoice.buyer.code,
+    invoice_number: null,
+    external_invoice_number: '',
+    date: invoice.date,
+    due_date: invoice.due_date,
+    currency: invoice.currency,
+    status: 'pending',
+    kickback_status: null,
+    collection_method: invoice.collection_method,
+    payment_terms: invoice.payment_terms,
+    subtotal: '0',
+    vat: '0',
+    total: '0',
+    balance: '0',
+    is_credit_note: false,
+    credit_note_for: invoice.credit_note_for ?? null,
+    reverse_charge: false,
+    vat_note: '',
+    vat_breakdown: [],
+    seller: invoice.seller.party,
+    buyer: invoice.buyer.party,
+    language: invoice.buyer.language,
+    po_number: invoice.po_number,
+    group_key: invoice.group_key,
+    issue_after: null,
+    paid_date: null,
+    imported: false,
+    import_source: '',
+    issued_at: null,
+    created_at: scope.now,
+    updated_at: scope.now,
+  });
+}
+
+const asSource = (row: InvoiceLineRow): LineSource => ({
+  description: row.description,
+  sku: row.sku,
+  vat_type: row.vat_type,
+  collect_vat: row.collect_vat,
+  date_from: row.date_from ?? null,
+  date_to: row.date_to ?? null,
+  price: row.price,
+  quantity: row.quantity,
+  subtotal: row.subtotal,
+});
+
+/**
+ * Adds lines to a not yet issued invoice and recomputes every line's VAT and the totals (VAT per
+ * rate on the whole invoice, gaps §7). A negative total makes it a credit note. `options.isNew`:
+ * the invoice was made by createInvoiceRow in this unit of work, so it has no lines yet and the
+ * query for them is skipped (one round trip per invoiced charge, see bench/README.md "Invoices").
+ */
+export async function addLines(
+  scope: ChangeScope,
+  invoice: InvoiceRow,
+  inputs: readonly InvoiceLineInput[],
+  options: { isNew?: boolean } = {},
+): Promise<InvoiceLineRow[]> {
+  const existing = options.isNew ? [] : ((await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? []);
+  const sources: LineSource[] = [...existing.map(asSource), ...inputs];
+  const currency = invoice.currency as CurrencyCode;
+  const parties = {
+    seller_country: invoice.seller.country,
+    buyer_country: invoice.buyer.country,
+    buyer_vat_number: invoice.buyer.vat_number || null,
+  };
+  const { lines, totals } = composeInvoice(sources, parties, currency);
+  existing.forEach((row, index) => {
+    const composed = lines[index]!;
+    scope.em.assign(row, { vat_rate: composed.vat_rate, vat: composed.vat, total: composed.total });
+  });
+  const added = inputs.map((input, offset) => {
+    const composed = lines[existing.length + offset]!;
+    return scope.em.create(InvoiceLineEntity, {
+      organization_id: scope.organizationId,
+      invoice_id: invoice.id,
+      account_id: invoice.account_id,
+      account_code: invoice.account_code,
+      description: input.description,
+      sku: input.sku,
+      vat_type: input.vat_type,
+      collect_vat: input.collect_vat,
+      date_from: input.date_from,
+      date_to: input.date_to,
+      price: input.price,
+      quantity: input.quantity,
+      subtotal: input.subtotal,
+      vat_rate: composed.vat_rate,
+      vat: composed.vat,
+      total: composed.total,
+      currency,
+      refund_of: input.refund_of ?? null,
+      subscription_id: input.subscription ?? null,
+      terms_id: input.terms ?? null,
+      product_id: input.product_id ?? null,
+      charge_id: input.charge_id ?? null,
+      draft_invoice_line_id: input.draft_invoice_line_id ?? null,
+      sort_weight: existing.length + offset + 1,
+      reference_person: input.reference_person ?? '',
+      account_reference_person: input.account_reference_person ?? '',
+      po_number: input.po_number ?? '',
+      case_number: input.case_number ?? '',
+      invoice_supplement: input.invoice_supplement ?? null,
+      custom_fields: input.custom_fields ?? {},
+      pricing: input.pricing ?? {},
+      created_at: scope.now,
+    } as InvoiceLineRow);
+  });
+  scope.em.assign(invoice, {
+    subtotal: totals.subtotal,
+    vat: totals.vat,
+    total: totals.total,
+    balance: totals.total,
+    vat_breakdown: totals.vat_breakdown,
+    reverse_charge: totals.reverse_charge,
+    vat_note: totals.vat_note,
+    is_credit_note: money(totals.total).isNegative(),
+    updated_at: scope.now,
+  });
+  return added;
+}
+
+/**
+ * Issues an invoice: the organization's next number (gapless, in issue order, in this
+ * transaction), status from its balance, invoice.issued through the outbox, and an e-mail job for
+ * the buyer's recipients that receive invoices.
+ */
+export async function issueInvoice(
+  scope: ChangeScope,
+  invoice: InvoiceRow,
+  recipients: Buyer['recipients'],
+): Promise<void> {
+  const number = await nextInvoiceNumber(scope.em, scope.organizationId);
+  scope.em.assign(invoice, {
+    invoice_number: number,
+    status: settledStatus(invoice.balance, 'payment'),
+    issued_at: scope.now,
+    issue_after: null,
+    updated_at: scope.now,
+  });
+  if (recipients.length > 0) {
+    scope.em.create(MailJobEntity, {
+      id: randomUUID(),
+      organization_id: scope.organizationId,
+      invoice_id: invoice.id,
+      recipients,
+      attempts: 0,
+      last_error: null,
+      sent_at: null,
+      created_at: scope.now,
+    });
+  }
+  const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
+  publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
+  scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
+}
+
+/** The request context of work done for an organization outside a request (consumers, workers). */
+export function systemContext(organizationId: string, requestId: string): RequestContext {
+  return { requestId, organizationId, clientSystem: 'invoicing' };
+}
+
+/** Pending invoices of the organization holding these charges' lines. */
+export async function pendingInvoicesOf(em: EntityManager, organizationId: string): Promise<InvoiceRow[]> {
+  return em.find(InvoiceEntity, { organization_id: organizationId, status: 'pending' });
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { inTransaction } from '@billing/db';
+import { changeScope } from '@billing/runtime';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
+import type { InvoicingDeps } from './deps.js';
+import { issueInvoice, systemContext } from './issue-invoices.js';
+
+async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly InvoiceRow[]): Promise<number> {
+  for (const row of rows) {
+    const context = systemContext(row.organization_id, `issue-${randomUUID()}`);
+    const [seller, buyer] = await Promise.all([
+      deps.directory.seller(context),
+      deps.directory.buyer(context, row.account_id),
+    ]);
+    const scope = changeScope(
+      em,
+      'invoicing',
+      row.organization_id,
+      context,
+      seller.test_clock_time ?? deps.clock.now(),
+    );
+    await issueInvoice(scope, row, buyer.recipients);
+  }
+  return rows.length;
+}
+
+/**
+ * Issues grouped renewal invoices whose group window has passed (any organization), claimed with
+ * FOR UPDATE SKIP LOCKED so replicas issue each once. Returns how many were issued.
+ */
+export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 100): Promise<number> {
+  return inTransaction(deps.orm, async (em) => {
+    const rows = await em.find(
+      InvoiceEntity,
+      { status: 'pending', issue_after: { $lte: deps.clock.now() } },
+      {
+        orderBy: [{ issue_after: 'asc' }, { id: 'asc' }],
+        limit: batchSize,
+        lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
+      },
+    );
+    return issueRows(deps, em, rows);
+  });
+}
+
+/** Issues now the organization's pending invoices that hold lines of these charges (the test clock's wait). */
+export async function issuePendingNow(
+  deps: InvoicingDeps,
+  organizationId: string,
+  invoiceIds: readonly string[],
+): Promise<number> {
+  if (invoiceIds.length === 0) return 0;
+  return inTransaction(deps.orm, async (em) => {
+    const rows = await em.find(
+      InvoiceEntity,
+      { organization_id: organizationId, id: { $in: [...invoiceIds] }, status: 'pending' },
+      { orderBy: [{ created_at: 'asc' }, { id: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    return issueRows(deps, em, rows);
+  });
+}

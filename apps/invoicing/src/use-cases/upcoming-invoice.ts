@@ -1,0 +1,112 @@
+import type { CurrencyCode } from '@billing/money';
+import type { RequestContext } from '@billing/observability';
+import type { chargesV1, invoicingV1 } from '@billing/proto';
+import { requireOrganization } from '@billing/runtime';
+import { chargeLineSources } from '../domain/charge-lines.js';
+import { composeInvoice, dueDate, effectivePaymentTerms } from '../domain/compose-invoice.js';
+import { localDay } from '../domain/local-day.js';
+import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
+import { pendingDraftLines } from '../draft-lines/store.js';
+import { presentExact } from '../grpc/invoice-mapper.js';
+import type { InvoicingDeps } from './deps.js';
+import type { InvoiceLineInput } from './issue-invoices.js';
+
+/**
+ * gaps §3 upcoming-invoice: what the account's next renewal would invoice (the engine's preview
+ * charges in the first charge's currency, plus the draft lines waiting for that invoice), with VAT
+ * and totals exactly as issuing would compute them; nothing is stored, so no uuid and no number.
+ */
+export async function upcomingInvoice(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  accountId: string,
+  charges: readonly chargesV1.Charge[],
+): Promise<invoicingV1.Invoice | undefined> {
+  const organizationId = requireOrganization(context);
+  const first = charges[0];
+  if (!first) return undefined;
+  const [seller, buyer] = await Promise.all([deps.directory.seller(context), deps.directory.buyer(context, accountId)]);
+  const currency = first.currency as CurrencyCode;
+  const date = localDay(first.due_at ?? deps.clock.now(), seller.time_zone);
+  const paymentTerms = effectivePaymentTerms(first.payment_terms, buyer.payment_terms, seller.default_payment_terms);
+  const drafts = (
+    await pendingDraftLines(deps.orm.em.fork(), organizationId, accountId, { forNextRenewal: true, lock: false })
+  ).filter((row) => row.currency === currency);
+  const inputs: InvoiceLineInput[] = [
+    ...charges
+      .filter((charge) => charge.currency === currency)
+      .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note)),
+    ...drafts.map(draftInvoiceLine),
+  ];
+  const { lines, totals } = composeInvoice(
+    inputs,
+    {
+      seller_country: seller.party.country,
+      buyer_country: buyer.party.country,
+      buyer_vat_number: buyer.party.vat_number || null,
+    },
+    currency,
+  );
+  return {
+    uuid: '',
+    invoice_number: undefined,
+    external_invoice_number: '',
+    account: accountId,
+    account_code: buyer.code,
+    date,
+    due_date: dueDate(date, paymentTerms),
+    currency,
+    status: 'upcoming',
+    collection_method: first.collection_method,
+    total: totals.total,
+    subtotal: totals.subtotal,
+    vat: totals.vat,
+    balance: totals.total,
+    imported: false,
+    import_source: '',
+    lines: lines.map((line, index) => {
+      const input = inputs[index]!;
+      return {
+        id: '0',
+        invoice: '',
+        account: accountId,
+        account_code: buyer.code,
+        description: input.description,
+        sku: input.sku,
+        vat_type: input.vat_type,
+        collect_vat: input.collect_vat,
+        date_from: input.date_from ?? undefined,
+        date_to: input.date_to ?? undefined,
+        price: presentExact(input.price),
+        quantity: presentExact(input.quantity),
+        subtotal: input.subtotal,
+        vat: line.vat,
+        total: line.total,
+        currency,
+        imported_line: false,
+        subscription: input.subscription ?? undefined,
+        terms: input.terms ?? undefined,
+        sort_weight: index + 1,
+        draft_invoice_line_pk: input.draft_invoice_line_id ?? undefined,
+        product_id: input.product_id ?? undefined,
+        reference_person: input.reference_person ?? '',
+        account_reference_person: input.account_reference_person ?? '',
+        po_number: input.po_number ?? '',
+        case_number: input.case_number ?? '',
+        invoice_supplement: input.invoice_supplement ?? undefined,
+        custom_fields: input.custom_fields ?? {},
+        vat_rate: line.vat_rate,
+        pricing: input.pricing ?? {},
+      };
+    }),
+    is_credit_note: false,
+    payment_terms: paymentTerms,
+    vat_breakdown: totals.vat_breakdown,
+    reverse_charge: totals.reverse_charge,
+    vat_note: totals.vat_note,
+    seller: seller.party,
+    buyer: buyer.party,
+    language: buyer.language,
+    po_number: first.po_number,
+  };
+}

@@ -1,0 +1,79 @@
+import type { RequestContext } from '@billing/observability';
+import type { chargesV1 } from '@billing/proto';
+import { orgNow, requireOrganization } from '@billing/runtime';
+import { SubscriptionEntity } from '../../db/entities/subscription.entity.js';
+import { contractResolver } from '../../db/subscription-catalog.js';
+import { stateOf } from '../../db/subscription-state.js';
+import { linesTotal, SubscriptionEngine } from '../../domain/lifecycle/index.js';
+import { chargeMessage } from '../../events/subscription-events.js';
+import { requireAccountId } from '../contracts.js';
+import type { SubscriptionsDeps } from '../deps.js';
+import { loadWorld } from './persist-outcome.js';
+
+/**
+ * The renewal charges of the account's next renewal, computed by running the engine on copies of
+ * the subscriptions up to that moment; nothing is stored. The next renewal is the earliest
+ * next_renewal_date of the account's active, auto-renewing subscriptions; every such subscription
+ * renewing then contributes its renewal charge.
+ */
+export async function previewRenewal(
+  deps: SubscriptionsDeps,
+  context: RequestContext,
+  account: string,
+): Promise<chargesV1.Charge[]> {
+  const organizationId = requireOrganization(context);
+  const accountId = requireAccountId(account);
+  const em = deps.orm.em.fork();
+  const rows = await em.find(
+    SubscriptionEntity,
+    {
+      organization_id: organizationId,
+      account_id: accountId,
+      status: 'active',
+      is_auto_renew_enabled: true,
+      next_renewal_date: { $ne: null },
+    },
+    { orderBy: [{ next_renewal_date: 'asc' }, { created_at: 'asc' }, { id: 'asc' }] },
+  );
+  const renewal = rows[0]?.next_renewal_date;
+  if (!renewal) return [];
+  const renewing = rows.filter((row) => row.next_renewal_date?.getTime() === renewal.getTime());
+  const world = await loadWorld(
+    em,
+    organizationId,
+    renewing.flatMap((row) =>
+      row.scheduled_change ? [row.plan_terms_id, row.scheduled_change.terms_id] : [row.plan_terms_id],
+    ),
+  );
+  const contractFor = await contractResolver(em, organizationId, accountId, renewing[0]!.time_zone);
+  const now = orgNow(deps.clock, context);
+  const charges: chargesV1.Charge[] = [];
+  for (const row of renewing) {
+    const engine = new SubscriptionEngine(stateOf(row, world.terms), { contractFor, newId: () => '' });
+    engine.advance(now);
+    const before = engine.charges.length;
+    engine.advance(renewal);
+    for (const draft of engine.charges.slice(before)) {
+      if (draft.kind !== 'renewal') continue;
+      charges.push(
+        chargeMessage(
+          {
+            id: '',
+            subscription_id: row.id,
+            account_id: row.account_id,
+            kind: draft.kind,
+            currency: draft.currency,
+            amount: linesTotal(draft.lines, draft.currency),
+            due_at: draft.due_at,
+            period_start: draft.period_start,
+            lines: draft.lines,
+            credit_all_invoices: false,
+          },
+          row,
+          world.entry,
+        ),
+      );
+    }
+  }
+  return charges;
+}
