@@ -1,0 +1,55 @@
+import type { Buyer, Directory, Seller } from '@billing/invoicing';
+
+/**
+ * The invoice bench's Directory: fixed facts in memory instead of gRPC calls to the accounts
+ * service, so the measured path is the invoicing service's own work (the two lookups per charge
+ * cost a promise each here). Every organization is a Danish seller (Europe/Copenhagen, 14 days'
+ * payment terms, no test clock); every account a Danish buyer without a VAT number (domestic 25 %
+ * VAT), language da, no invoice note or own payment terms, and one recipient with
+ * receive_invoice, so every issued invoice also writes its mail job (sending it is another
+ * worker's work and is not measured).
+ */
+export const SELLER: Seller = {
+  party: {
+    name: 'Benchmark ApS',
+    address: 'Vesterbrogade 1',
+    zipcode: '1620',
+    city: 'København V',
+    country: 'DK',
+    vat_number: '',
+    email: '',
+  },
+  time_zone: 'Europe/Copenhagen',
+  default_payment_terms: 14,
+  test_clock_time: null,
+  features: [],
+};
+
+/** The buyer of `accountId`: derived from the id alone, the same for both sides of the bench. */
+export function benchBuyer(accountId: string): Buyer {
+  const code = `acct-${accountId.slice(0, 8)}`;
+  const email = `${code}@example.com`;
+  return {
+    account_id: accountId,
+    code,
+    party: {
+      name: `Customer ${code}`,
+      address: 'Nørregade 10',
+      zipcode: '1165',
+      city: 'København K',
+      country: 'DK',
+      vat_number: '',
+      email,
+    },
+    language: 'da',
+    invoice_note: null,
+    payment_terms: null,
+    recipients: [{ email, name: `Customer ${code}` }],
+  };
+}
+
+export const benchDirectory: Directory = {
+  buyer: async (_context, accountId) => benchBuyer(accountId),
+  seller: async () => SELLER,
+  close: () => {},
+};
