@@ -3,6 +3,9 @@
  * VAT, 14 days' payment terms), exact documents. Invoices are made asynchronously from the
  * engine's charges; the test clock's advance returns after they are issued.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { waitFor } from '@billing/testing';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
 import {
@@ -10,6 +13,7 @@ import {
   createAccount,
   createPlan,
   createPlanTerms,
+  createRecipient,
   expectStatus,
   type Json,
   newOrganization,
@@ -319,5 +323,30 @@ describe('a Danish organization invoices its subscriptions', () => {
         [3, '-500.00', '0.00', 'credited'],
       ],
     );
+  });
+
+  it('an issued invoice is e-mailed with its PDF to the recipients that receive invoices', async () => {
+    const org = await danishOrganization('2026-01-15T09:00:00.000Z');
+    const account = await createAccount(org.api);
+    await createRecipient(org.api, account.uuid as string, { email: 'ap@example.invalid', receive_invoice: true });
+    await createRecipient(org.api, account.uuid as string, { email: 'ceo@example.invalid', receive_invoice: false });
+    const monthly = await terms(org.api);
+    await subscribe(org.api, account.code as string, monthly.uuid, { quantity: 2 });
+    await org.advance('2026-01-15T09:00:00.000Z');
+    const [invoice] = await invoicesOf(org.api, account.code as string);
+
+    const mail = await waitFor(
+      async () => {
+        for (const name of await readdir(platform().mailOutbox)) {
+          const text = await readFile(path.join(platform().mailOutbox, name), 'utf8');
+          if (text.includes('ap@example.invalid')) return { name, text };
+        }
+        return undefined;
+      },
+      { timeoutMs: 15_000, description: 'the invoice e-mail' },
+    );
+    expect(mail.name).toMatch(new RegExp(`^invoice-${invoice!.invoice_number}-`));
+    expect(mail.text).not.toContain('ceo@example.invalid');
+    expect(mail.text).toContain(`filename=invoice-${invoice!.invoice_number}.pdf`);
   });
 });

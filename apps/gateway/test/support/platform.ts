@@ -69,6 +69,8 @@ export interface TestPlatform {
   baseUrl: string;
   /** The platform's own NATS JetStream server. */
   natsUrl: string;
+  /** Where the invoicing service writes invoice e-mails (.eml files; no SMTP server in tests). */
+  mailOutbox: string;
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -246,6 +248,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   return {
     baseUrl: gateway.url,
     natsUrl: nats.url,
+    mailOutbox,
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {
