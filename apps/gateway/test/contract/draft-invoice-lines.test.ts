@@ -118,6 +118,15 @@ describe('create', () => {
     );
   });
 
+  it('takes the organization’s base currency when currency is left out (gaps.md §3 requires only account, description, vat_type)', async () => {
+    const { api } = await newOrganization(platform(), { base_currency: 'SEK' });
+    const account = await createAccount(api);
+    const { currency: _omitted, ...withoutCurrency } = minimal(account.code) as Record<string, unknown>;
+    const created = await api.post(DRAFT_LINES, withoutCurrency);
+    expectStatus(created, 201);
+    expect(created.body).toMatchObject({ currency: 'SEK', account: account.code });
+  });
+
   it('refuses missing required fields, an unknown account and values out of their constraints', async () => {
     const { api } = await newOrganization(platform());
     const account = await createAccount(api);
@@ -140,7 +149,6 @@ describe('create', () => {
       account: [REQUIRED],
       description: [REQUIRED],
       vat_type: [REQUIRED],
-      currency: [REQUIRED],
     });
     expectStatus(unknown, 400);
     expect(unknown.body).toEqual({ account: ['Object with code=no-such-account does not exist.'] });
@@ -245,7 +253,7 @@ describe('read, update, delete', () => {
     const after = await api.get(draftLinePath(line.uuid));
 
     expectStatus(put, 400);
-    expect(put.body).toEqual({ account: [REQUIRED], vat_type: [REQUIRED], currency: [REQUIRED] });
+    expect(put.body).toEqual({ account: [REQUIRED], vat_type: [REQUIRED] });
     expectStatus(removed, 204);
     expect(removed.text).toBe('');
     expectStatus(after, 404);

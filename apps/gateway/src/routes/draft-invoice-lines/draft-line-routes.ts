@@ -87,18 +87,25 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
     },
   });
 
+  /** gaps.md §3 does not require currency on create (or PUT): the organization's base currency. */
+  const withCurrency = async <B extends { currency?: string | undefined }>(body: B): Promise<B> => {
+    if (body.currency !== undefined) return body;
+    const { organization } = await clients.identity.call('getOrganization', {});
+    return { ...body, currency: organization!.base_currency };
+  };
+
   const create = defineRoute({
     method: 'post',
     path: LINES,
     operationId: 'createDraftInvoiceLine',
     summary: 'Create a draft invoice line',
     description:
-      'Required: account (code), description, vat_type, currency. At most one of the three discounts. Lines with include_in_next_renewal_invoice join the account’s next renewal invoice; the others wait for POST /accounts/{code}/generate_invoice/.',
+      'Required: account (code), description, vat_type; currency defaults to the organization’s base currency. At most one of the three discounts. Lines with include_in_next_renewal_invoice join the account’s next renewal invoice; the others wait for POST /accounts/{code}/generate_invoice/.',
     tags: TAGS,
     body: DraftLineBody,
     response: { status: 201, schema: DraftLineSchema },
     handler: async ({ body }) => {
-      const { known, ...request } = await lineInput(clients, body);
+      const { known, ...request } = await lineInput(clients, await withCurrency(body));
       return present((await invoicing.call('createDraftLine', request)).line, known);
     },
   });
@@ -128,7 +135,7 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
       body: method === 'put' ? DraftLineBody : DraftLinePatchBody,
       response: { status: 200, schema: DraftLineSchema },
       handler: async ({ params, body }) => {
-        const { known, ...request } = await lineInput(clients, body);
+        const { known, ...request } = await lineInput(clients, method === 'put' ? await withCurrency(body) : body);
         const reply = await invoicing.call('updateDraftLine', {
           uuid: params.uuid,
           ...request,

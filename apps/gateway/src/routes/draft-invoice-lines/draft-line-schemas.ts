@@ -65,13 +65,13 @@ function checkCombinations(body: DraftLineBodyValues, context: z.RefinementCtx):
 }
 
 /**
- * Create and PUT: account (a code), description, vat_type (gaps.md §3) and currency (the service
- * cannot default one) are required.
+ * Create and PUT: account (a code), description and vat_type are required (gaps.md §3); currency
+ * defaults to the organization's base currency.
  */
 export const DraftLineBody = z
   .object(draftLineFields)
   .partial()
-  .required({ account: true, description: true, vat_type: true, currency: true })
+  .required({ account: true, description: true, vat_type: true })
   .superRefine(checkCombinations, AFTER_FIELDS);
 
 /** PATCH: anything may be left out. */
