@@ -2,46 +2,18 @@
  * AccountsService.GetAccountSummaries and ListAccountUuids over real gRPC against a real, migrated
  * schema: what the gateway embeds in subscriptions and how it filters subscriptions by accounts data.
  */
-import { TestClock } from '@billing/clock';
 import { isAppError, StatusCode } from '@billing/errors';
-import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { createLogger, type RequestContext } from '@billing/observability';
+import type { RequestContext } from '@billing/observability';
 import { accountsV1 } from '@billing/proto';
-import { type RunningService, startService } from '@billing/runtime';
-import { createTestSchema, type TestSchema } from '@billing/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsModule } from '../src/service.js';
-import { createOrganization } from '../src/use-cases/organizations.js';
+import { describe, expect, it } from 'vitest';
+import { useAccountsService } from './support/accounts-service.js';
 
-let database: TestSchema;
-let service: RunningService;
-let client: GrpcClient<typeof accountsV1.AccountsServiceService>;
-const clock = new TestClock('2026-01-15T09:00:00Z');
-
-beforeAll(async () => {
-  database = await createTestSchema('accounts');
-  service = await startService(accountsModule, {
-    databaseUrl: database.databaseUrl,
-    schema: database.schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock,
-    logger: createLogger('test', 'silent'),
-    bus: null,
-    migrateOnStart: true,
-  });
-  client = createGrpcClient(accountsV1.AccountsServiceClient, service.address);
-});
-
-afterAll(async () => {
-  client?.close();
-  await service?.stop();
-  await database?.drop();
-});
+const accounts = useAccountsService(accountsV1.AccountsServiceClient);
+const clock = accounts.clock;
+const client = accounts.client;
 
 async function organization(): Promise<RequestContext> {
-  const { organization } = await createOrganization({ orm: service.orm, clock }, { name: 'Summaries' });
-  return { requestId: 'test', organizationId: organization.id, clientSystem: 'test' };
+  return (await accounts.organization({ name: 'Summaries' })).context;
 }
 
 async function account(context: RequestContext, code: string, fields: Partial<accountsV1.AccountInput> = {}) {

@@ -3,45 +3,16 @@
  * gateway uses to check and embed `churn_reason` on subscriptions, many uuids in one call.
  */
 import { randomUUID } from 'node:crypto';
-import { TestClock } from '@billing/clock';
-import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { createLogger, type RequestContext } from '@billing/observability';
+import type { RequestContext } from '@billing/observability';
 import { accountsV1 } from '@billing/proto';
-import { type RunningService, startService } from '@billing/runtime';
-import { createTestSchema, type TestSchema } from '@billing/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsModule } from '../src/service.js';
-import { createOrganization } from '../src/use-cases/organizations.js';
+import { describe, expect, it } from 'vitest';
+import { useAccountsService } from './support/accounts-service.js';
 
-let database: TestSchema;
-let service: RunningService;
-let client: GrpcClient<typeof accountsV1.ChurnReasonServiceService>;
-const clock = new TestClock('2026-01-15T09:00:00Z');
-
-beforeAll(async () => {
-  database = await createTestSchema('accounts');
-  service = await startService(accountsModule, {
-    databaseUrl: database.databaseUrl,
-    schema: database.schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock,
-    logger: createLogger('test', 'silent'),
-    bus: null,
-    migrateOnStart: true,
-  });
-  client = createGrpcClient(accountsV1.ChurnReasonServiceClient, service.address);
-});
-
-afterAll(async () => {
-  client?.close();
-  await service?.stop();
-  await database?.drop();
-});
+const accounts = useAccountsService(accountsV1.ChurnReasonServiceClient);
+const client = accounts.client;
 
 async function organization(): Promise<RequestContext> {
-  const { organization } = await createOrganization({ orm: service.orm, clock }, { name: 'Churn' });
-  return { requestId: 'test', organizationId: organization.id, clientSystem: 'test' };
+  return (await accounts.organization({ name: 'Churn' })).context;
 }
 
 async function reason(context: RequestContext, name: string, isActive = true): Promise<accountsV1.ChurnReason> {

@@ -3,48 +3,17 @@
  * the gateway the organization's time zone and (test mode only) its clock; AdvanceTestClock moves
  * that clock forward only, one move at a time.
  */
-import { TestClock } from '@billing/clock';
-import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { createLogger, type RequestContext } from '@billing/observability';
+import type { RequestContext } from '@billing/observability';
 import { accountsV1 } from '@billing/proto';
-import { type RunningService, startService } from '@billing/runtime';
-import { createTestSchema, type TestSchema } from '@billing/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsModule } from '../src/service.js';
-import { createOrganization, type NewOrganization } from '../src/use-cases/organizations.js';
+import { describe, expect, it } from 'vitest';
+import { useAccountsService } from './support/accounts-service.js';
 
-let database: TestSchema;
-let service: RunningService;
-let identity: GrpcClient<typeof accountsV1.IdentityServiceService>;
-const clock = new TestClock('2026-01-15T09:00:00Z');
+const accounts = useAccountsService(accountsV1.IdentityServiceClient);
+const identity = accounts.client;
 const START = new Date('2026-03-01T10:00:00.000Z');
 
-beforeAll(async () => {
-  database = await createTestSchema('accounts');
-  service = await startService(accountsModule, {
-    databaseUrl: database.databaseUrl,
-    schema: database.schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock,
-    logger: createLogger('test', 'silent'),
-    bus: null,
-    migrateOnStart: true,
-  });
-  identity = createGrpcClient(accountsV1.IdentityServiceClient, service.address);
-});
-
-afterAll(async () => {
-  identity?.close();
-  await service?.stop();
-  await database?.drop();
-});
-
-async function organization(settings: Partial<NewOrganization> = {}) {
-  const { organization, token } = await createOrganization({ orm: service.orm, clock }, { name: 'Clock', ...settings });
-  const context: RequestContext = { requestId: 'test', organizationId: organization.id, clientSystem: 'test' };
-  return { context, token: token.token, organizationId: organization.id };
-}
+const organization = (settings: Parameters<typeof accounts.organization>[0] = {}) =>
+  accounts.organization({ name: 'Clock', ...settings });
 
 describe('Authenticate', () => {
   it('answers the time zone always, and no time for an organization on the real clock', async () => {
@@ -110,8 +79,9 @@ describe('AdvanceTestClock', () => {
       const clockNow = (await identity.call('getOrganization', {}, { context })).organization?.test_clock_time;
       expect(clockNow).toEqual(later);
       // Either the earlier move ran first (two moves recorded) or it was refused (one).
-      const moves = await service.orm.em
-        .getConnection()
+      const moves = await accounts
+        .service()
+        .orm.em.getConnection()
         .execute<Array<{ details: { from: string; to: string } }>>(
           `select details from audit_log where organization_id = ? and action = 'organization.advance_test_clock' order by occurred_at, id`,
           [organizationId],

@@ -26,6 +26,25 @@ export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
 /** Plans and plan terms (gaps.md §5). */
 export const VAT_TYPES = ['physical', 'services', 'unknown'] as const;
 export const INTERVAL_TYPES = ['day', 'week', 'month', 'year'] as const;
+/** gaps.md §6: a subscription's statuses, how an update's change takes effect, how it is cancelled. */
+export const SUBSCRIPTION_STATUSES = [
+  'scheduled',
+  'active',
+  'not_renewing',
+  'pending_manual_renewal',
+  'expired',
+] as const;
+export const CHANGE_TYPES = ['immediate', 'at_specified_time', 'at_renewal'] as const;
+export const CANCELLATION_TYPES = [
+  'full_refund',
+  'at_renewal',
+  'today',
+  'at_specified_time',
+  'cancel_invalid',
+] as const;
 
 export type VatType = (typeof VAT_TYPES)[number];
 export type IntervalType = (typeof INTERVAL_TYPES)[number];
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+export type CancellationType = (typeof CANCELLATION_TYPES)[number];

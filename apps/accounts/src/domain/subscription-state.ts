@@ -4,14 +4,9 @@
  * the "no delete while subscribed" rule.
  */
 
-export const SUBSCRIPTION_STATUSES = [
-  'scheduled',
-  'active',
-  'not_renewing',
-  'pending_manual_renewal',
-  'expired',
-] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@billing/reference-data';
+
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus };
 
 /** The one status after which a subscription no longer binds its account (deletion, collection). */
 export const EXPIRED_STATUS: SubscriptionStatus = 'expired';

@@ -1,25 +1,16 @@
-import { COLLECTION_METHODS, VAT_TYPES } from '@billing/reference-data';
+import {
+  CANCELLATION_TYPES,
+  CHANGE_TYPES,
+  COLLECTION_METHODS,
+  SUBSCRIPTION_STATUSES,
+  VAT_TYPES,
+} from '@billing/reference-data';
 import { z } from 'zod';
 import { field, filterField, orgTzDateFilters, rangeFilters } from '../../http/index.js';
 import { PlanTermsSchema, PRICE_DIGITS } from '../catalog/catalog-schemas.js';
 import { instantFilter } from './instant-filter.js';
 
-/** gaps.md §6. */
-export const SUBSCRIPTION_STATUSES = [
-  'scheduled',
-  'active',
-  'not_renewing',
-  'pending_manual_renewal',
-  'expired',
-] as const;
-export const CHANGE_TYPES = ['immediate', 'at_specified_time', 'at_renewal'] as const;
-export const CANCELLATION_TYPES = [
-  'full_refund',
-  'at_renewal',
-  'today',
-  'at_specified_time',
-  'cancel_invalid',
-] as const;
+export { CANCELLATION_TYPES, CHANGE_TYPES, SUBSCRIPTION_STATUSES };
 
 /** Orderable fields of the subscription list (the service maps them to its columns). */
 export const SUBSCRIPTION_ORDERING = [

@@ -4,26 +4,16 @@ import type { Interval } from '../periods.js';
 import type { Tier } from '../pricing.js';
 import type { ChargeLineRecord } from './charge-records.js';
 
-export const SUBSCRIPTION_STATUSES = [
-  'scheduled',
-  'active',
-  'not_renewing',
-  'pending_manual_renewal',
-  'expired',
-] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export {
+  CANCELLATION_TYPES,
+  type CancellationType,
+  CHANGE_TYPES,
+  type ChangeType,
+  SUBSCRIPTION_STATUSES,
+  type SubscriptionStatus,
+} from '@billing/reference-data';
 
-export const CHANGE_TYPES = ['immediate', 'at_specified_time', 'at_renewal'] as const;
-export type ChangeType = (typeof CHANGE_TYPES)[number];
-
-export const CANCELLATION_TYPES = [
-  'full_refund',
-  'at_renewal',
-  'today',
-  'at_specified_time',
-  'cancel_invalid',
-] as const;
-export type CancellationType = (typeof CANCELLATION_TYPES)[number];
+import type { ChangeType, SubscriptionStatus } from '@billing/reference-data';
 
 /** Plan terms as the engine needs them, read fresh from the catalog whenever the engine runs. */
 export interface TermsSnapshot {

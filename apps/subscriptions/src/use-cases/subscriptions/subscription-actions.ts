@@ -2,7 +2,12 @@ import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import type { subscriptionsV1 } from '@billing/proto';
 import { chargedLines, requireSubscription } from '../../db/subscription-store.js';
-import { CANCELLATION_TYPES, type CancellationType, chargedForPeriod } from '../../domain/lifecycle/index.js';
+import {
+  CANCELLATION_TYPES,
+  type CancellationType,
+  chargedForPeriod,
+  type SubscriptionEngine,
+} from '../../domain/lifecycle/index.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
 import { runEngine } from './persist-outcome.js';
@@ -54,30 +59,28 @@ export async function cancelSubscription(
   });
 }
 
-/** POST /subscriptions/{uuid}/reactivate/ (gaps §6). */
-export async function reactivateSubscription(
+/** An action on one subscription: locked, run through the engine, audited, returned. */
+function engineAction(
   deps: SubscriptionsDeps,
   context: RequestContext,
   uuid: string,
+  auditAction: string,
+  act: (engine: SubscriptionEngine, now: Date) => void,
 ): Promise<subscriptionsV1.Subscription> {
   return runChange(deps, context, async (scope) => {
     const row = await requireSubscription(scope.em, scope.organizationId, uuid, true);
-    await runEngine(scope, row, (engine) => engine.reactivate(scope.now));
-    scope.audit('subscription.reactivate', 'subscription', row.id);
+    await runEngine(scope, row, (engine) => act(engine, scope.now));
+    scope.audit(auditAction, 'subscription', row.id);
     return subscriptionResponse(scope, row);
   });
 }
 
+/** POST /subscriptions/{uuid}/reactivate/ (gaps §6). */
+export function reactivateSubscription(deps: SubscriptionsDeps, context: RequestContext, uuid: string) {
+  return engineAction(deps, context, uuid, 'subscription.reactivate', (engine, now) => engine.reactivate(now));
+}
+
 /** POST /subscriptions/{uuid}/renew-now/ (gaps §6). */
-export async function renewSubscriptionNow(
-  deps: SubscriptionsDeps,
-  context: RequestContext,
-  uuid: string,
-): Promise<subscriptionsV1.Subscription> {
-  return runChange(deps, context, async (scope) => {
-    const row = await requireSubscription(scope.em, scope.organizationId, uuid, true);
-    await runEngine(scope, row, (engine) => engine.renewNow(scope.now));
-    scope.audit('subscription.renew_now', 'subscription', row.id);
-    return subscriptionResponse(scope, row);
-  });
+export function renewSubscriptionNow(deps: SubscriptionsDeps, context: RequestContext, uuid: string) {
+  return engineAction(deps, context, uuid, 'subscription.renew_now', (engine, now) => engine.renewNow(now));
 }
