@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { startBaselineServer } from './baseline-server.js';
+import { type SetSchemas, startBaselineServer } from './baseline-server.js';
 import { type BenchPlatform, SetupError } from './bench-platform.js';
 import { PHASES_FILE } from './cpu-profile-phases.js';
-import { ensureDatabase } from './database.js';
+import { analyzeTables, ensureDatabase } from './database.js';
 import { type PhaseResult, runLoad } from './load-runner.js';
 import { type BenchOptions, parseOptions, UsageError } from './options.js';
 import { checkParity } from './parity.js';
@@ -15,10 +15,10 @@ import { createScratchAccounts } from './scratch-accounts.js';
 import { accountCodes, accountPath, apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
- * Benchmark: GET /api/v1/accounts/{code}/ through gateway + gRPC + accounts service against a bare
- * express + pg handler running the same statement, in one run on one machine with the same load.
- * By default the platform runs in its production shape (gateway and accounts service as separate
- * processes); --in-process runs it inside this process. Prints requests/s, p50/p99, server CPU per
+ * Benchmark: GET /api/v1/accounts/{code}/ through gateway + gRPC + the services it reaches against a
+ * bare express + pg handler running the same statements, in one run on one machine with the same
+ * load. By default the platform runs in its production shape (the gateway and each service as
+ * separate processes); --in-process runs it inside this process. Prints requests/s, p50/p99, server CPU per
  * request and the throughput ratio; exits non-zero only when requests failed or the run failed.
  */
 
@@ -28,6 +28,8 @@ const POOL_SIZE = 10;
 // it had already read (at 32 connections and p99 ~0.5 s, well under a second of work). Waiting this
 // long keeps that tail out of the next phase and out of the platform's shutdown.
 const SETTLE_MS = 1_500;
+// The accounts tables the measured statement reads; analyzed after seeding (see analyzeTables).
+const ACCOUNT_TABLES = ['account', 'recipient', 'payment_gateway_account'] as const;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
 let options: BenchOptions;
@@ -68,6 +70,7 @@ try {
   const paths = codes.map(accountPath);
 
   let schema: string;
+  let setSchemas: SetSchemas;
   let organizationId: string;
   let platform: BenchPlatform | undefined;
   if (options.baselineOnly) {
@@ -75,6 +78,7 @@ try {
     const scratch = await createScratchAccounts(options.databaseUrl, codes);
     cleanups.push(scratch.drop);
     ({ schema, organizationId } = scratch);
+    setSchemas = { subscriptions: schema, invoicing: schema };
   } else {
     if (options.inProcess) {
       log('starting the platform in this process (--in-process)');
@@ -82,7 +86,7 @@ try {
       const { startInProcessPlatform } = await import('./platform.js');
       platform = await startInProcessPlatform(options.databaseUrl);
     } else {
-      log(`starting the gateway and accounts processes (events on ${options.natsUrl})`);
+      log(`starting the gateway and service processes (events on ${options.natsUrl})`);
       platform = await startPlatformProcesses({
         databaseUrl: options.databaseUrl,
         natsUrl: options.natsUrl,
@@ -94,10 +98,14 @@ try {
     cleanups.push(platform.stop);
     ({ organizationId } = platform);
     schema = platform.accountsSchema;
+    setSchemas = platform.setSchemas;
     log(`seeding ${codes.length} accounts through POST /api/v1/accounts/`);
     const seedStart = performance.now();
     await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
     log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+    await analyzeTables(options.databaseUrl, schema, ACCOUNT_TABLES);
+    await analyzeTables(options.databaseUrl, setSchemas.subscriptions, ['subscription']);
+    await analyzeTables(options.databaseUrl, setSchemas.invoicing, ['draft_invoice_line']);
     // Seeding leaves background work behind (the outbox relay publishing an event per account, and
     // in-process also the consumers of those events): let it finish before the first phase.
     const quiet = await waitForQuiet(platform.servers);
@@ -112,10 +120,12 @@ try {
   const baseline = await startBaselineServer({
     databaseUrl: options.databaseUrl,
     schema,
+    setSchemas,
     organizationId,
     poolSize: POOL_SIZE,
   });
   cleanups.push(baseline.stop);
+  log(`baseline reads the account and, from the other services' tables, ${baseline.setsRead.join(', ') || 'no set'}`);
 
   // Both sides get the same request bytes; the baseline ignores the headers.
   const headers = apiHeaders(platform?.token ?? 'baseline-only');

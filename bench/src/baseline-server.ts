@@ -7,6 +7,8 @@ export interface BaselineServerOptions {
   databaseUrl: string;
   /** Schema holding account, recipient and payment_gateway_account (the platform's: `accounts`). */
   schema: string;
+  /** Schemas of the other services the account's sets come from (the platform's: their names). */
+  setSchemas: SetSchemas;
   /** The organization whose accounts are served: the baseline has no auth to derive it from. */
   organizationId: string;
   /** Same as the accounts service's pool (libs/db openPool default), so both wait on the same. */
@@ -15,6 +17,8 @@ export interface BaselineServerOptions {
 
 export interface BaselineServer {
   url: string;
+  /** The account sets it reads from other services' tables (those that exist). */
+  setsRead: string[];
   stop(): Promise<void>;
 }
 
@@ -35,6 +39,38 @@ select a.*,
   left join account reseller on reseller.organization_id = a.organization_id and reseller.id = a.reseller
  where a.organization_id = $1 and a.code = $2`;
 
+export interface SetSchemas {
+  /** Holds `subscription` (the platform's: `subscriptions`). */
+  subscriptions: string;
+  /** Holds `draft_invoice_line` (the platform's: `invoicing`). */
+  invoicing: string;
+}
+
+/**
+ * The account's sets kept by other services, read once the account's id is known, both at once,
+ * as the gateway asks the subscriptions service (ListSubscriptions by account) and the invoicing
+ * service (ListDraftLines by account, lines not invoiced yet) for `subscription_set` and
+ * `draftinvoiceline_set`. Each service reads these rows from its own schema.
+ */
+const setStatements = (schemas: SetSchemas) => [
+  {
+    set: 'subscription_set',
+    table: `${quoteIdentifier(schemas.subscriptions)}.subscription`,
+    name: 'account-subscriptions',
+    text: `select s.id from ${quoteIdentifier(schemas.subscriptions)}.subscription s
+            where s.organization_id = $1 and s.account_id = $2
+            order by s.created_at, s.id`,
+  },
+  {
+    set: 'draftinvoiceline_set',
+    table: `${quoteIdentifier(schemas.invoicing)}.draft_invoice_line`,
+    name: 'account-draft-lines',
+    text: `select d.id from ${quoteIdentifier(schemas.invoicing)}.draft_invoice_line d
+            where d.organization_id = $1 and d.account_id = $2 and d.invoiced_at is null
+            order by d.created_at, d.id`,
+  },
+];
+
 /**
  * The floor the platform is compared against: what a single express process with a pg pool needs
  * to answer GET /api/v1/accounts/{code}/ with the same data. It runs the accounts service's own
@@ -50,6 +86,13 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     options: `-c search_path=${quoteIdentifier(options.schema)}`,
   });
 
+  // A set whose table does not exist (its service keeps none yet) cannot be read by the platform
+  // either; the baseline reads the others.
+  const sets: ReturnType<typeof setStatements> = [];
+  for (const statement of setStatements(options.setSchemas)) {
+    const { rows } = await pool.query<{ found: string | null }>('select to_regclass($1) as found', [statement.table]);
+    if (rows[0]?.found) sets.push(statement);
+  }
   const app = express();
   app.get('/api/v1/accounts/:code/', async (req, res) => {
     const { rows } = await pool.query<AccountByCodeRow>({
@@ -62,6 +105,15 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       res.status(404).json({ detail: 'Not found.' });
       return;
     }
+    const setRows = await Promise.all(
+      sets.map(({ name, text }) => pool.query({ name, text, values: [options.organizationId, row.id] })),
+    );
+    // The benchmark's accounts have no subscriptions and no draft lines; presenting those (plans,
+    // terms, amounts, embeds) is not what this floor measures, so a row means foreign data.
+    if (setRows.some((result) => result.rows.length > 0)) {
+      res.status(500).json({ detail: 'The baseline serves accounts without subscriptions or draft lines only.' });
+      return;
+    }
     res.json(accountView(row));
   });
 
@@ -71,6 +123,7 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    setsRead: sets.map((statement) => statement.set),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -152,7 +205,8 @@ function accountView(row: AccountByCodeRow) {
         payment_gateway_account_id: row.payment_gateway_account_id,
       }),
     ),
-    // Sets owned by later capabilities are empty on the platform too.
+    // Cards are not served yet (empty on the platform too); subscriptions and draft lines were
+    // read above and there are none.
     paymentcard_set: [],
     subscription_set: [],
     recipient_set: recipients.map(({ id: uuid, organization_id: _org, account_id, created_at: _created, ...rest }) =>

@@ -1,3 +1,4 @@
+import type { SetSchemas } from './baseline-server.js';
 import type { ServerProcess } from './process-cpu.js';
 
 /** The platform under test, however it was started (separate processes or in the bench process). */
@@ -7,6 +8,8 @@ export interface BenchPlatform {
   gatewayUrl: string;
   /** Schema where the accounts service keeps its tables (the baseline reads the same ones). */
   accountsSchema: string;
+  /** Schemas of the services the account's other sets come from (the baseline reads them too). */
+  setSchemas: SetSchemas;
   organizationId: string;
   token: string;
   /** The processes whose CPU time a platform phase is charged with. */

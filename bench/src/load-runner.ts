@@ -16,7 +16,7 @@ export interface PhaseResult extends LoadResult {
   /**
    * CPU time (user + system) the side's server processes spent per completed request during the
    * phase, in microseconds, summed over those processes: the bench process for a server running in
-   * it, the gateway + accounts processes for the platform in its production shape. Postgres's CPU
+   * it, the gateway and service processes for the platform in its production shape. Postgres's CPU
    * is not in it. On a CPU-bound run it explains the ratio: throughput is roughly the cores the side
    * can use divided by this.
    */

@@ -17,14 +17,14 @@ export interface BenchOptions {
   baselineOnly: boolean;
   /**
    * Run the platform inside the bench process (`startLocalPlatform`, in-process bus) instead of the
-   * production shape (gateway and accounts service as separate processes, events on NATS).
+   * production shape (the gateway and each service as separate processes, events on NATS).
    */
   inProcess: boolean;
-  /** NATS JetStream for the accounts process in the production shape. */
+  /** NATS JetStream for the service processes in the production shape. */
   natsUrl: string;
-  /** When set, the gateway and accounts processes run with `--cpu-prof` and write their profiles here. */
+  /** When set, the gateway and service processes run with `--cpu-prof` and write their profiles here. */
   cpuProfDir: string | undefined;
-  /** Extra NODE_OPTIONS for the gateway and accounts processes. */
+  /** Extra NODE_OPTIONS for the gateway and service processes. */
   serverNodeOptions: string | undefined;
 }
 
@@ -40,15 +40,15 @@ const USAGE = `Usage: npm run bench -- [options]
   --accounts <n>       accounts seeded and read (default 1000)
   --database-url <url> Postgres for the platform and the baseline
                        (default $BENCH_DATABASE_URL or ${DEFAULT_DATABASE_URL}; created if missing)
-  --nats-url <url>     NATS JetStream for the accounts process
+  --nats-url <url>     NATS JetStream for the service processes
                        (default $BENCH_NATS_URL or ${DEFAULT_NATS_URL})
   --in-process         run the platform inside the bench process (in-process bus, no NATS)
-                       instead of the default production shape: gateway and accounts service
-                       as two separate processes
-  --cpu-prof <dir>     run the gateway and accounts processes with --cpu-prof, profiles in
-                       <dir>/gateway and <dir>/accounts (summarise: bench/dist/cpu-profile-summary.js)
+                       instead of the default production shape: the gateway and each service
+                       as separate processes
+  --cpu-prof <dir>     run the gateway and service processes with --cpu-prof, profiles in
+                       <dir>/gateway, <dir>/accounts, ... (summarise: bench/dist/cpu-profile-summary.js)
   --server-node-options <flags>
-                       NODE_OPTIONS for the gateway and accounts processes (e.g. --perf-basic-prof)
+                       NODE_OPTIONS for the gateway and service processes (e.g. --perf-basic-prof)
   --json               also print the result as one JSON line
   --baseline-only      only the bare express + pg baseline, against a scratch schema
   --help               this text`;
@@ -95,7 +95,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
   }
   if (values['cpu-prof'] !== undefined && (values['in-process'] || values['baseline-only'])) {
     throw new UsageError(
-      '--cpu-prof profiles the gateway and accounts processes: not with --in-process or --baseline-only',
+      '--cpu-prof profiles the gateway and service processes: not with --in-process or --baseline-only',
     );
   }
   return {

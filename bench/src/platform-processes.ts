@@ -22,25 +22,38 @@ export interface ProcessPlatformOptions {
   log(message: string): void;
 }
 
+/**
+ * The services GET /api/v1/accounts/{code}/ reaches, and the gateway variable naming each one's
+ * address. Each runs from its built entry point with its own schema, as deployed.
+ */
+const SERVICES = [
+  { name: 'accounts', addressVariable: 'ACCOUNTS_ADDRESS' },
+  { name: 'subscriptions', addressVariable: 'SUBSCRIPTIONS_ADDRESS' },
+  { name: 'invoicing', addressVariable: 'INVOICING_ADDRESS' },
+] as const;
+type ServiceName = (typeof SERVICES)[number]['name'];
+
 // Migrations run at the first start against a fresh database; a loaded 2-core machine is slow.
 const READY_TIMEOUT_MS = 90_000;
 const POLL_INTERVAL_MS = 100;
-// Both servers stop gracefully within a second or two (in-flight calls drain, pools close).
+// Each server stops gracefully within a second or two (in-flight calls drain, pools close).
 const STOP_TIMEOUT_MS = 15_000;
 const OUTPUT_TAIL_LINES = 40;
 
 /**
- * The production shape (README "Configuration"): the accounts service and the gateway as two
- * separate processes, started from their built entry points with this Node (`process.execPath`)
- * and configured by environment only, exactly like `node apps/accounts/dist/main.js` in a
- * container. The accounts service publishes its events to NATS JetStream, as it must when it runs
- * alone. The benchmark organization is created with the admin CLI, also a separate process.
+ * The production shape (README "Configuration"): the gateway and each service the measured GET
+ * reaches (SERVICES) as separate processes, started from their built entry points with this Node
+ * (`process.execPath`) and configured by environment only, exactly like `node
+ * apps/accounts/dist/main.js` in a container. The services publish their events to NATS JetStream,
+ * as they must when they run alone. The benchmark organization is created with the admin CLI, also
+ * a separate process.
  */
 export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<BenchPlatform> {
   const entries = entryPoints();
   await assertNatsReachable(options.natsUrl);
 
-  const grpcPort = await freePort();
+  const ports = {} as Record<ServiceName, number>;
+  for (const service of SERVICES) ports[service.name] = await freePort();
   const httpPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${httpPort}`;
   const children: ServerChild[] = [];
@@ -61,31 +74,40 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
       }
       return flags.length ? { NODE_OPTIONS: flags.join(' ') } : {};
     };
-    children.push(
-      new ServerChild('accounts', entries.accounts, {
-        DATABASE_URL: options.databaseUrl,
-        NATS_URL: options.natsUrl,
-        DB_SCHEMA: 'accounts',
-        GRPC_HOST: '127.0.0.1',
-        GRPC_PORT: String(grpcPort),
-        LOG_LEVEL: 'warn',
-        ...profile('accounts'),
-      }),
-    );
+    // Every service the measured GET calls runs as its own process: the account itself comes from
+    // accounts, its subscription_set from subscriptions and its draftinvoiceline_set from invoicing.
+    for (const service of SERVICES) {
+      children.push(
+        new ServerChild(service.name, entries[service.name], {
+          DATABASE_URL: options.databaseUrl,
+          NATS_URL: options.natsUrl,
+          DB_SCHEMA: service.name,
+          GRPC_HOST: '127.0.0.1',
+          GRPC_PORT: String(ports[service.name]),
+          LOG_LEVEL: 'warn',
+          ...profile(service.name),
+        }),
+      );
+    }
     children.push(
       new ServerChild('gateway', entries.gateway, {
         DATABASE_URL: options.databaseUrl,
         DB_SCHEMA: 'gateway',
         HOST: '127.0.0.1',
         PORT: String(httpPort),
-        ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
+        ...Object.fromEntries(SERVICES.map((service) => [service.addressVariable, `127.0.0.1:${ports[service.name]}`])),
         LOG_LEVEL: 'warn',
         ...profile('gateway'),
       }),
     );
     options.log(
-      `started accounts (pid ${children[0]!.pid}, gRPC 127.0.0.1:${grpcPort}) and ` +
-        `gateway (pid ${children[1]!.pid}, ${gatewayUrl}) with ${process.execPath}`,
+      `started ${children
+        .map((child) =>
+          child.name === 'gateway'
+            ? `gateway (pid ${child.pid}, ${gatewayUrl})`
+            : `${child.name} (pid ${child.pid}, gRPC 127.0.0.1:${ports[child.name as ServiceName]})`,
+        )
+        .join(', ')} with ${process.execPath}`,
     );
 
     // Without a token the gateway answers 401 by itself: it is listening.
@@ -100,9 +122,10 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
     });
 
     return {
-      label: 'platform (gateway + accounts processes)',
+      label: 'platform (gateway + service processes)',
       gatewayUrl,
       accountsSchema: 'accounts',
+      setSchemas: { subscriptions: 'subscriptions', invoicing: 'invoicing' },
       organizationId,
       token,
       servers: children.map((child) => ({ name: child.name, pid: child.pid })),
@@ -120,6 +143,8 @@ function entryPoints() {
   const entries = {
     accounts: resolve(dist('@billing/accounts'), 'main.js'),
     adminCli: resolve(dist('@billing/accounts'), 'admin/cli.js'),
+    subscriptions: resolve(dist('@billing/subscriptions'), 'main.js'),
+    invoicing: resolve(dist('@billing/invoicing'), 'main.js'),
     gateway: resolve(dist('@billing/gateway'), 'main.js'),
   };
   for (const path of Object.values(entries)) {
@@ -131,7 +156,7 @@ function entryPoints() {
 }
 
 /**
- * Fails early, with a message saying what to do, when NATS is not there: the accounts process would
+ * Fails early, with a message saying what to do, when NATS is not there: the service processes would
  * otherwise exit with a connection error of its own. NATS greets every client with an INFO line,
  * which also tells whether JetStream is enabled.
  */

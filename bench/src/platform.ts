@@ -17,6 +17,7 @@ export async function startInProcessPlatform(databaseUrl: string): Promise<Bench
       label: 'platform in-process (gateway + gRPC + accounts)',
       gatewayUrl: platform.gatewayUrl,
       accountsSchema: 'accounts',
+      setSchemas: { subscriptions: 'subscriptions', invoicing: 'invoicing' },
       organizationId,
       token,
       servers: [{ name: 'bench process', pid: process.pid }],

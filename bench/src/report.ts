@@ -11,7 +11,7 @@ export interface SideRuns {
   warmupFailures: number;
 }
 
-/** processes: gateway and accounts as separate processes (production shape); in-process: both in the bench process. */
+/** processes: gateway and services as separate processes (production shape); in-process: all in the bench process. */
 export type BenchMode = 'processes' | 'in-process' | 'baseline-only';
 
 export interface BenchSettings {
@@ -112,7 +112,7 @@ export function formatReport(summary: BenchSummary): string {
   }
   lines.push(
     settings.mode === 'processes'
-      ? 'CPU µs/req: server-side CPU per request: the bench process for the baseline, gateway + accounts ' +
+      ? 'CPU µs/req: server-side CPU per request: the bench process for the baseline, the gateway and service ' +
           'processes summed for the platform (Postgres and the load generator not included)'
       : 'CPU µs/req: CPU time of the bench process, where the servers run, per request ' +
           '(Postgres and the load generator not included)',
@@ -131,7 +131,7 @@ export function formatReport(summary: BenchSummary): string {
 const loads = (averages: number[]) => averages.map((load) => load.toFixed(2)).join(' ');
 
 const MODE_DESCRIPTIONS: Record<BenchMode, string> = {
-  processes: 'production shape, gateway and accounts service as separate processes, events on NATS',
+  processes: 'production shape, the gateway and each service as separate processes, events on NATS',
   'in-process': 'in the bench process (--in-process): gateway and all services on one event loop, in-process bus',
   'baseline-only': 'none (--baseline-only)',
 };

@@ -9,8 +9,9 @@ export interface ScratchAccounts {
 
 /**
  * For --baseline-only: a throwaway schema with the accounts service's three tables (columns as in
- * apps/accounts/src/db/entities) and `codes` accounts inserted directly, so the load runner and
- * the baseline server can be checked without the platform.
+ * apps/accounts/src/db/entities), the columns of `subscription` and `draft_invoice_line` the
+ * baseline reads, and `codes` accounts inserted directly, so the load runner and the baseline
+ * server can be checked without the platform.
  */
 export async function createScratchAccounts(databaseUrl: string, codes: string[]): Promise<ScratchAccounts> {
   const schema = `bench_scratch_${randomUUID().slice(0, 8)}`;
@@ -47,6 +48,14 @@ export async function createScratchAccounts(databaseUrl: string, codes: string[]
       id uuid primary key, organization_id uuid not null, account_id uuid not null,
       payment_gateway varchar(32) not null, payment_gateway_account_id varchar(256) not null, position int not null)`);
     await client.query(`create index on ${q}.payment_gateway_account (organization_id, account_id)`);
+    // Only the columns the baseline's set queries read (the other services own the rest).
+    await client.query(`create table ${q}.subscription (
+      id uuid primary key, organization_id uuid not null, account_id uuid not null, created_at timestamptz not null)`);
+    await client.query(`create index on ${q}.subscription (organization_id, account_id)`);
+    await client.query(`create table ${q}.draft_invoice_line (
+      id uuid primary key, organization_id uuid not null, account_id uuid not null, created_at timestamptz not null,
+      invoiced_at timestamptz)`);
+    await client.query(`create index on ${q}.draft_invoice_line (organization_id, account_id, created_at)`);
     await client.query(
       `insert into ${q}.account (id, organization_id, code, company_name, legal_address, legal_zipcode, legal_city, legal_country)
        select gen_random_uuid(), $1, code, 'Bench ' || code || ' ApS', 'Benchmarkvej 1', '2100', 'København Ø', 'DK'

@@ -16,7 +16,11 @@ export function textHeader(value: string | string[] | undefined): string | undef
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+// Only bytes of 0x80 and above can start a UTF-8 sequence; plain ASCII needs no decoding.
+const NON_ASCII = /[\u0080-\uffff]/;
+
 function decodeHeaderBytes(latin1: string): string {
+  if (!NON_ASCII.test(latin1)) return latin1;
   try {
     return strictUtf8.decode(Buffer.from(latin1, 'latin1'));
   } catch {

@@ -30,6 +30,7 @@ function logAccess(logger: HttpLogger, req: Request, res: Response, state: Reque
   const { context } = state;
   // 499 (nginx's convention): the client went away before the response was complete.
   const status = res.writableFinished ? res.statusCode : 499;
+  if (status < 500 && logger.isLevelEnabled?.('info') === false) return;
   const fields = {
     request_id: context.requestId,
     method: req.method,

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { HttpLogger } from '../http-logger.js';
 import { requestIdOf } from '../request-state.js';
+import { sendJson } from '../response/send-json.js';
 import { type ErrorMappingOptions, toHttpError } from './to-http-error.js';
 
 /** Maps an error (once, via toHttpError), logs the faults, and sends the answer. */
@@ -24,5 +25,6 @@ export function sendError(
     res.destroy();
     return;
   }
-  res.status(httpError.status).set(httpError.headers).json(httpError.body);
+  res.set(httpError.headers);
+  sendJson(req, res, httpError.status, httpError.body);
 }

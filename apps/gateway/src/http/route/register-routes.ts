@@ -1,7 +1,8 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { HttpLogger } from '../http-logger.js';
 import { methodNotAllowedHandler, type PipelineDependencies, routeHandler } from './route-handler.js';
 import { compareSpecificity, type PathTemplate, parsePathTemplate } from './route-path.js';
+import { decodeParams, RouteTable } from './route-table.js';
 import type { Route } from './route-types.js';
 import { trailingSlashHandler } from './trailing-slash.js';
 
@@ -11,20 +12,53 @@ interface PathGroup {
 }
 
 /**
- * Mounts the routes on a strict, case-sensitive router. For every path (aliases included) it
- * registers the methods, then a catch-all answering 405 with `Allow`, then the slashless twin for
- * the trailing-slash rule. Paths go in order of specificity so literal segments win over
- * parameters wherever both could match.
+ * Mounts the routes on a strict, case-sensitive router, as one dispatcher over a RouteTable. For
+ * every path (aliases included) a request gets the route of its method (GET also answers HEAD),
+ * else the 405 answer with `Allow`; the same path without its trailing slash gets the slash rule.
+ * Where both could match, literal segments win over parameters. Other paths fall through to what
+ * is mounted after (the API docs, then the app's 404).
  */
 export function registerRoutes(router: Router, routes: readonly Route[], dependencies: PipelineDependencies): void {
   assertUniqueOperationIds(routes);
+  const table = new RouteTable();
   for (const group of groupByPath(routes)) {
+    const byMethod = new Map<string, RequestHandler>();
     for (const route of group.routes) {
-      router[route.method](group.path.expressPath, routeHandler(route, group.path.template, dependencies));
+      byMethod.set(route.method.toUpperCase(), routeHandler(route, group.path.template, dependencies));
     }
-    router.all(group.path.expressPath, methodNotAllowedHandler(group.routes, group.path.template, dependencies));
-    registerSlashRule(router, group.path.expressPathWithoutSlash, dependencies.logger);
+    const otherMethods = methodNotAllowedHandler(group.routes, group.path.template, dependencies);
+    table.add({ template: group.path, byMethod, otherMethods });
   }
+  const slashRule = trailingSlashHandler(dependencies.logger);
+  router.use(dispatch(table, slashRule));
+}
+
+function dispatch(table: RouteTable, slashRule: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const url = req.url;
+    const queryStart = url.indexOf('?');
+    const found = table.match(queryStart === -1 ? url : url.slice(0, queryStart));
+    if (!found) {
+      next();
+      return;
+    }
+    if (!found.slash) {
+      slashRule(req, res, next);
+      return;
+    }
+    const { entry } = found;
+    try {
+      decodeParams(req, entry, found.rawParams);
+    } catch (error) {
+      next(error);
+      return;
+    }
+    const handler =
+      entry.byMethod.get(req.method) ??
+      (req.method === 'HEAD' ? entry.byMethod.get('GET') : undefined) ??
+      entry.otherMethods;
+    handler(req, res, next);
+  };
 }
 
 export function registerSlashRule(router: Router, pathWithoutSlash: string, logger: HttpLogger): void {

@@ -10,6 +10,7 @@ import { absoluteRequestUrl } from '../pagination/request-url.js';
 import { requestState } from '../request-state.js';
 import { parseFieldsHeader, projectFields } from '../response/fields-header.js';
 import { HttpResponse } from '../response/http-response.js';
+import { sendJson } from '../response/send-json.js';
 import { lastValuesOf } from '../validation/query-values.js';
 import { parseBodyOrThrow, parseOrThrow } from '../validation/validate.js';
 import type { Route } from './route-types.js';
@@ -92,13 +93,13 @@ function parseParams(schema: NonNullable<Route['params']>, params: Request['para
 
 function sendResult(req: Request, res: Response, route: Route, result: unknown, page: PageRequest | undefined): void {
   if (result instanceof HttpResponse) {
-    sendExplicit(res, result);
+    sendExplicit(req, res, result);
     return;
   }
   const fields = route.fieldsHeader ? parseFieldsHeader(req.get('Fields')) : null;
   if (route.list && page) {
     const envelope = buildPageEnvelope(absoluteRequestUrl(req), page, result as ListPage<unknown>);
-    res.status(200).json({ ...envelope, results: envelope.results.map((item) => projectFields(item, fields)) });
+    sendJson(req, res, 200, { ...envelope, results: envelope.results.map((item) => projectFields(item, fields)) });
     return;
   }
   if (route.response.status === 204) {
@@ -108,16 +109,16 @@ function sendResult(req: Request, res: Response, route: Route, result: unknown, 
   const body = Array.isArray(result)
     ? result.map((item) => projectFields(item, fields))
     : projectFields(result, fields);
-  res.status(route.response.status).json(body);
+  sendJson(req, res, route.response.status, body);
 }
 
-function sendExplicit(res: Response, response: HttpResponse): void {
+function sendExplicit(req: Request, res: Response, response: HttpResponse): void {
   res.status(response.status).set(response.options.headers ?? {});
   if (response.body === undefined) {
     res.end();
   } else if (typeof response.body === 'string' || Buffer.isBuffer(response.body)) {
     res.type(response.options.contentType ?? 'text/plain').send(response.body);
   } else {
-    res.json(response.body);
+    sendJson(req, res, response.status, response.body);
   }
 }
