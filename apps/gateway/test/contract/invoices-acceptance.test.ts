@@ -349,4 +349,32 @@ describe('a Danish organization invoices its subscriptions', () => {
     expect(mail.text).not.toContain('ceo@example.invalid');
     expect(mail.text).toContain(`filename=invoice-${invoice!.invoice_number}.pdf`);
   });
+
+  it('invoice.issued and invoice.paid reach the bus with the invoice as it then was', async () => {
+    const org = await danishOrganization('2026-01-15T09:00:00.000Z');
+    const account = await createAccount(org.api);
+    const monthly = await terms(org.api);
+    await subscribe(org.api, account.code as string, monthly.uuid, { quantity: 2 });
+    await org.advance('2026-01-15T09:00:00.000Z');
+    const [invoice] = await invoicesOf(org.api, account.code as string);
+    expectStatus(
+      await org.api.post(`${INVOICES}${invoice!.uuid}/register-payment/`, { registration_date: '2026-01-20' }),
+      200,
+    );
+
+    const events = await platform().invoiceEvents(org.organizationId);
+    expect(
+      events.map((event) => [
+        event.event_type,
+        event.invoice.invoice_number,
+        event.invoice.status,
+        event.invoice.balance,
+      ]),
+    ).toEqual([
+      ['invoice.issued', '1', 'open', '250.00'],
+      ['invoice.paid', '1', 'paid', '0.00'],
+    ]);
+    expect(events[0]!.invoice).toMatchObject({ total: '250.00', vat: '50.00', currency: 'DKK', account: account.uuid });
+    expect(events[0]!.invoice.lines).toHaveLength(1);
+  });
 });

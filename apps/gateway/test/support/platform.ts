@@ -11,6 +11,8 @@ import {
   catalogEventsV1,
   type chargesV1,
   contractEventsV1,
+  invoiceEventsV1,
+  type invoicingV1,
   subscriptionEventsV1,
 } from '@billing/proto';
 import { type RunningService, startService } from '@billing/runtime';
@@ -96,6 +98,8 @@ export interface TestPlatform {
   subscriptionsAuditLog(organizationId: string): Promise<AuditRecord[]>;
   /** charge.created events of one organization (what invoicing receives), in publish order. */
   charges(organizationId: string): Promise<chargesV1.Charge[]>;
+  /** invoicing.invoice.* events of one organization (type and invoice), in publish order. */
+  invoiceEvents(organizationId: string): Promise<Array<{ event_type: string; invoice: invoicingV1.Invoice }>>;
   /** subscription.changed events of one organization, in publish order. */
   subscriptionChanges(organizationId: string): Promise<subscriptionEventsV1.SubscriptionChanged[]>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
@@ -186,6 +190,26 @@ export async function startTestPlatform(): Promise<TestPlatform> {
           account: accountEventsV1.AccountChanged.decode(envelope.payload).account!,
         });
       }
+      await message.ack();
+    },
+  });
+  const invoiceReceived = new Map<
+    string,
+    { event_type: string; organization_id: string; invoice: invoicingV1.Invoice }
+  >();
+  const invoiceConsumer = await bus.consume({
+    stream: streamNameFor('invoicing'),
+    durable: uniqueName('contract-invoices'),
+    filterSubject: 'invoicing.invoice.*',
+    handler: async (message) => {
+      const envelope = decodeEnvelope(message.data);
+      const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
+      if (invoice)
+        invoiceReceived.set(envelope.event_id, {
+          event_type: envelope.event_type,
+          organization_id: envelope.organization_id,
+          invoice,
+        });
       await message.ack();
     },
   });
@@ -288,6 +312,12 @@ export async function startTestPlatform(): Promise<TestPlatform> {
         event.organization_id === organizationId && event.charge ? [event.charge] : [],
       );
     },
+    async invoiceEvents(organizationId) {
+      await drained(invoicing, () => invoiceReceived.size, 'invoice events');
+      return [...invoiceReceived.values()].flatMap((event) =>
+        event.organization_id === organizationId ? [{ event_type: event.event_type, invoice: event.invoice }] : [],
+      );
+    },
     async subscriptionChanges(organizationId) {
       await drained(subscriptions, () => catalogReceived.size, 'subscriptions events');
       return [...catalogReceived.values()].flatMap((event) =>
@@ -305,6 +335,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       await gateway.stop();
       await consumer.stop();
       await catalogConsumer.stop();
+      await invoiceConsumer.stop();
       await invoicing.stop();
       await rm(mailOutbox, { recursive: true, force: true });
       await subscriptions.stop();
