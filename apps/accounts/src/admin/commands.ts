@@ -9,7 +9,9 @@ export const ADMIN_USAGE = `usage: npm run admin -- <command> [options]
   create-org --name <name> [--country DK] [--currency DKK] [--time-zone Europe/Copenhagen]
              [--payment-terms 14] [--collection-method invoice] [--rate-limit 60]
              [--test-clock [--test-clock-time <ISO 8601, default now>]]
+             [--address <street>] [--zipcode <zip>] [--city <city>] [--vat-number <VAT no.>]
                                   create an organization and its first API token (printed once);
+                                  address and VAT number are printed on its invoices;
                                   --test-clock: in test mode, on its own clock (--test-clock-time
                                   alone implies it; a time without an offset is UTC)
   list-orgs                       list organizations (test_clock_time: null unless in test mode)
@@ -115,6 +117,15 @@ export function parseAdminCommand(command: string, options: Options): AdminRun {
       if (paymentTerms !== undefined) settings.default_payment_terms = paymentTerms;
       if (collectionMethod !== undefined) settings.default_collection_method = collectionMethod;
       if (rateLimit !== undefined) settings.rate_limit_per_minute = rateLimit;
+      for (const [option, field] of [
+        ['address', 'address'],
+        ['zipcode', 'zipcode'],
+        ['city', 'city'],
+        ['vat-number', 'vat_number'],
+      ] as const) {
+        const value = text(options, option);
+        if (value !== undefined) settings[field] = value;
+      }
       const clock = testClock(options);
       if (clock !== undefined) settings.test_clock = clock;
       return async (operations) => {

@@ -12,8 +12,15 @@ describe('organization settings', () => {
       default_collection_method: 'invoice',
       rate_limit_per_minute: 60,
       features: [],
+      address: '',
+      zipcode: '',
+      city: '',
+      vat_number: '',
     });
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS })).toEqual([]);
+    expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS, vat_number: 'X'.repeat(33) })).toEqual([
+      { field: 'vat_number', description: 'Ensure this field has no more than 32 characters.' },
+    ]);
   });
 
   it('names each invalid setting', () => {

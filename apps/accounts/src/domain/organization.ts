@@ -10,6 +10,11 @@ export interface OrganizationSettings {
   default_collection_method: string;
   rate_limit_per_minute: number;
   features: string[];
+  /** The seller's details printed on invoices. */
+  address: string;
+  zipcode: string;
+  city: string;
+  vat_number: string;
 }
 
 /** gaps.md §10: the defaults of a new organization; 60 requests per minute from the spec's limits. */
@@ -21,6 +26,10 @@ export const ORGANIZATION_DEFAULTS: Omit<OrganizationSettings, 'name'> = {
   default_collection_method: 'invoice',
   rate_limit_per_minute: 60,
   features: [],
+  address: '',
+  zipcode: '',
+  city: '',
+  vat_number: '',
 };
 
 export function validateOrganization(settings: OrganizationSettings): FieldViolation[] {
@@ -38,6 +47,14 @@ export function validateOrganization(settings: OrganizationSettings): FieldViola
     bad('default_collection_method', `"${settings.default_collection_method}" is not a valid choice.`);
   }
   violations.push(...validateRateLimit(settings.rate_limit_per_minute));
+  for (const [field, max] of [
+    ['address', 256],
+    ['zipcode', 32],
+    ['city', 128],
+    ['vat_number', 32],
+  ] as const) {
+    if (settings[field].length > max) bad(field, `Ensure this field has no more than ${max} characters.`);
+  }
   return violations;
 }
 
@@ -68,5 +85,9 @@ export function organizationSettingsOf(
     default_payment_terms: organization.default_payment_terms,
     default_collection_method: organization.default_collection_method,
     rate_limit_per_minute: organization.rate_limit_per_minute,
+    address: organization.address,
+    zipcode: organization.zipcode,
+    city: organization.city,
+    vat_number: organization.vat_number,
   };
 }

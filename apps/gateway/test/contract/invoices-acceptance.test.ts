@@ -377,4 +377,44 @@ describe('a Danish organization invoices its subscriptions', () => {
     expect(events[0]!.invoice).toMatchObject({ total: '250.00', vat: '50.00', currency: 'DKK', account: account.uuid });
     expect(events[0]!.invoice.lines).toHaveLength(1);
   });
+
+  it("prints the seller's and the buyer's addresses and VAT numbers on the invoice", async () => {
+    const organization = await newOrganization(platform(), {
+      test_clock_time: '2026-01-15T09:00:00.000Z',
+      name: 'Sælger ApS',
+      address: 'Nørregade 1',
+      zipcode: '1165',
+      city: 'København K',
+      vat_number: 'DK12345678',
+    });
+    const account = await createAccount(organization.api, uniqueCode(), {
+      company_name: 'Beispiel GmbH',
+      legal_address: 'Hauptstraße 5',
+      legal_zipcode: '10115',
+      legal_city: 'Berlin',
+      legal_country: 'DE',
+      legal_vat_number: 'DE123456789',
+    });
+    const monthly = await terms(organization.api);
+    await subscribe(organization.api, account.code as string, monthly.uuid);
+    expectStatus(await organization.api.post('/api/v1/test-clock/advance/', { to: '2026-01-15T09:00:00.000Z' }), 200);
+    const [issued] = await platform().invoiceEvents(organization.organizationId);
+    expect(issued!.invoice.seller).toEqual({
+      name: 'Sælger ApS',
+      address: 'Nørregade 1',
+      zipcode: '1165',
+      city: 'København K',
+      country: 'DK',
+      vat_number: 'DK12345678',
+      email: '',
+    });
+    expect(issued!.invoice.buyer).toMatchObject({
+      name: 'Beispiel GmbH',
+      address: 'Hauptstraße 5',
+      zipcode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      vat_number: 'DE123456789',
+    });
+  });
 });

@@ -85,6 +85,11 @@ export interface TestPlatform {
     test_clock_time?: string;
     /** Feature flags, e.g. ['kickback']. */
     features?: string[];
+    /** The seller's details printed on invoices. */
+    address?: string;
+    zipcode?: string;
+    city?: string;
+    vat_number?: string;
   }): Promise<TestOrganization>;
   createToken(organizationId: string): Promise<{ apiUserId: string; token: string; api: ApiClient }>;
   disableToken(apiUserId: string): Promise<void>;

@@ -86,11 +86,11 @@ export function accountsDirectory(address: string): Directory {
       return {
         party: {
           name: organization.name,
-          address: '',
-          zipcode: '',
-          city: '',
+          address: organization.address,
+          zipcode: organization.zipcode,
+          city: organization.city,
           country: organization.country,
-          vat_number: '',
+          vat_number: organization.vat_number,
           email: '',
         },
         time_zone: organization.time_zone,

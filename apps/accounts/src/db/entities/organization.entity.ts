@@ -13,6 +13,11 @@ export const OrganizationEntity = defineEntity({
     default_collection_method: p.string().length(32),
     rate_limit_per_minute: p.integer(),
     features: p.json<string[]>(),
+    /** The seller's details printed on invoices ('' when not given). */
+    address: p.string().length(256).default(''),
+    zipcode: p.string().length(32).default(''),
+    city: p.string().length(128).default(''),
+    vat_number: p.string().length(32).default(''),
     created_at: p.datetime(),
     /** Test mode: the organization's own clock. Null for an organization on the real clock. */
     test_clock_time: p.datetime().nullable(),

@@ -2,9 +2,11 @@
 import { Migration20261122031437_initial } from './Migration20261122031437_initial.js';
 import { Migration20261122050401_test_clock_and_churn_reasons } from './Migration20261122050401_test_clock_and_churn_reasons.js';
 import { Migration20261122050457_subscription_read_model } from './Migration20261122050457_subscription_read_model.js';
+import { Migration20261122064839_organization_seller_details } from './Migration20261122064839_organization_seller_details.js';
 
 export const migrations = [
   Migration20261122031437_initial,
   Migration20261122050401_test_clock_and_churn_reasons,
   Migration20261122050457_subscription_read_model,
+  Migration20261122064839_organization_seller_details,
 ];

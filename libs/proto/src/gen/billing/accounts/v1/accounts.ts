@@ -371,7 +371,14 @@ export interface Organization {
   rate_limit_per_minute: number;
   features: string[];
   /** Set only for an organization in test mode: its own clock's time. */
-  test_clock_time?: Date | undefined;
+  test_clock_time?:
+    | Date
+    | undefined;
+  /** The seller's details printed on invoices ("" when not given). */
+  address: string;
+  zipcode: string;
+  city: string;
+  vat_number: string;
 }
 
 export interface GetOrganizationRequest {
@@ -5983,6 +5990,10 @@ function createBaseOrganization(): Organization {
     rate_limit_per_minute: 0,
     features: [],
     test_clock_time: undefined,
+    address: "",
+    zipcode: "",
+    city: "",
+    vat_number: "",
   };
 }
 
@@ -6017,6 +6028,18 @@ export const Organization: MessageFns<Organization> = {
     }
     if (message.test_clock_time !== undefined) {
       Timestamp.encode(toTimestamp(message.test_clock_time), writer.uint32(82).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(90).string(message.address);
+    }
+    if (message.zipcode !== "") {
+      writer.uint32(98).string(message.zipcode);
+    }
+    if (message.city !== "") {
+      writer.uint32(106).string(message.city);
+    }
+    if (message.vat_number !== "") {
+      writer.uint32(114).string(message.vat_number);
     }
     return writer;
   },
@@ -6114,6 +6137,38 @@ export const Organization: MessageFns<Organization> = {
             message.test_clock_time = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.zipcode = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.city = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.vat_number = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6164,6 +6219,14 @@ export const Organization: MessageFns<Organization> = {
         : isSet(object.test_clock_time)
         ? fromJsonTimestamp(object.test_clock_time)
         : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      zipcode: isSet(object.zipcode) ? globalThis.String(object.zipcode) : "",
+      city: isSet(object.city) ? globalThis.String(object.city) : "",
+      vat_number: isSet(object.vatNumber)
+        ? globalThis.String(object.vatNumber)
+        : isSet(object.vat_number)
+        ? globalThis.String(object.vat_number)
+        : "",
     };
   },
 
@@ -6199,6 +6262,18 @@ export const Organization: MessageFns<Organization> = {
     if (message.test_clock_time !== undefined) {
       obj.testClockTime = message.test_clock_time.toISOString();
     }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.zipcode !== "") {
+      obj.zipcode = message.zipcode;
+    }
+    if (message.city !== "") {
+      obj.city = message.city;
+    }
+    if (message.vat_number !== "") {
+      obj.vatNumber = message.vat_number;
+    }
     return obj;
   },
 
@@ -6217,6 +6292,10 @@ export const Organization: MessageFns<Organization> = {
     message.rate_limit_per_minute = object.rate_limit_per_minute ?? 0;
     message.features = object.features?.map((e) => e) || [];
     message.test_clock_time = object.test_clock_time ?? undefined;
+    message.address = object.address ?? "";
+    message.zipcode = object.zipcode ?? "";
+    message.city = object.city ?? "";
+    message.vat_number = object.vat_number ?? "";
     return message;
   },
 };
