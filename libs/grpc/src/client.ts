@@ -5,20 +5,16 @@ import {
   type ClientOptions,
   credentials,
   type ServiceDefinition,
-  type ServiceError,
-  status as Status,
 } from '@grpc/grpc-js';
-import { toMetadata, toMetadataHeaders } from './metadata.js';
+import { toMetadata } from './metadata.js';
 import { serviceErrorToAppError } from './service-error.js';
 import {
-  type AnyMethodDefinition,
   isUnaryMethod,
   type RequestOf,
   type ResponseOf,
   serviceNameOf,
   type UnaryMethodName,
 } from './service-types.js';
-import { serviceError, UnaryTransport } from './unary-transport.js';
 
 /** A ts-proto client class, e.g. accountsV1.AccountsServiceClient; only its `service` is used for typing. */
 export interface GrpcClientConstructor<S extends ServiceDefinition> {
@@ -29,11 +25,7 @@ export interface GrpcClientConstructor<S extends ServiceDefinition> {
 export interface GrpcClientOptions {
   /** Deadline of a call that names none. Every call has one: a hung service must not hang its callers. */
   defaultDeadlineMs?: number;
-  /**
-   * Insecure by default: calls stay inside the cluster network, over UnaryTransport (plain HTTP/2,
-   * far cheaper per call). With credentials (TLS), or a target that is not `host:port` (`dns:///`,
-   * `unix:`), calls go through grpc-js's own channel instead.
-   */
+  /** Insecure by default: calls stay inside the cluster network. */
   credentials?: ChannelCredentials;
 }
 
@@ -67,10 +59,7 @@ export function createGrpcClient<S extends ServiceDefinition>(
   options: GrpcClientOptions = {},
 ): GrpcClient<S> {
   const defaultDeadlineMs = checkedDeadline(options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS);
-  const send =
-    options.credentials === undefined && PLAIN_HOST_PORT.test(address)
-      ? viaUnaryTransport(new UnaryTransport(address))
-      : viaGrpcJs(new Constructor(address, options.credentials ?? credentials.createInsecure()));
+  const client = new Constructor(address, options.credentials ?? credentials.createInsecure());
 
   return {
     // async, so that bad options reject like every other failure instead of throwing.
@@ -81,51 +70,7 @@ export function createGrpcClient<S extends ServiceDefinition>(
       }
       const deadlineMs = checkedDeadline(callOptions.deadlineMs ?? defaultDeadlineMs);
       const context = callOptions.context ?? currentContext() ?? { requestId: acceptOrCreateRequestId(undefined) };
-      return send.call(definition, request, context, deadlineMs);
-    },
-    close() {
-      send.close();
-    },
-  };
-}
-
-/** `host:port` or `[ipv6]:port`, what the platform's *_ADDRESS settings hold. */
-const PLAIN_HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
-
-interface Sender {
-  call(definition: AnyMethodDefinition, request: unknown, context: RequestContext, deadlineMs: number): Promise<never>;
-  close(): void;
-}
-
-function viaUnaryTransport(transport: UnaryTransport): Sender {
-  return {
-    async call(definition, request, context, deadlineMs) {
-      let response: Buffer;
-      try {
-        const bytes = encodeOrFail(() => definition.requestSerialize(request), 'Request message serialization failure');
-        response = await transport.call(definition.path, bytes, toMetadataHeaders(context), deadlineMs);
-        return encodeOrFail(() => definition.responseDeserialize(response), 'Response message parsing error') as never;
-      } catch (error) {
-        throw serviceErrorToAppError(error as ServiceError);
-      }
-    },
-    close: () => transport.close(),
-  };
-}
-
-/** A message that cannot be (de)serialized fails the call INTERNAL, as grpc-js fails it. */
-function encodeOrFail<T>(work: () => T, what: string): T {
-  try {
-    return work();
-  } catch (error) {
-    throw serviceError(Status.INTERNAL, `${what}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function viaGrpcJs(client: Client): Sender {
-  return {
-    call(definition, request, context, deadlineMs) {
-      return new Promise((resolve, reject) => {
+      return new Promise<ResponseOf<S[typeof method]>>((resolve, reject) => {
         client.makeUnaryRequest(
           definition.path,
           definition.requestSerialize,
@@ -135,12 +80,14 @@ function viaGrpcJs(client: Client): Sender {
           { deadline: Date.now() + deadlineMs },
           (error, response) => {
             if (error) reject(serviceErrorToAppError(error));
-            else resolve(response as never);
+            else resolve(response);
           },
         );
       });
     },
-    close: () => client.close(),
+    close() {
+      client.close();
+    },
   };
 }
 

@@ -40,19 +40,6 @@ export function toMetadata(context: RequestContext): Metadata {
 }
 
 /**
- * The same metadata as HTTP/2 request headers, for UnaryTransport: one fresh object per call,
- * which the transport completes with the call's own headers.
- */
-export function toMetadataHeaders(context: RequestContext): Record<string, string> {
-  const headers: Record<string, string> = { [MetadataKeys.requestId]: acceptOrCreateRequestId(context.requestId) };
-  for (const field of OPTIONAL_FIELDS) {
-    const value = context[field];
-    if (value) headers[MetadataKeys[field]] = encodeURIComponent(value);
-  }
-  return headers;
-}
-
-/**
  * Reads the context a caller sent. A missing or unsafe request id is replaced by a new one so
  * every call can be followed in the logs; absent or empty fields are left out.
  */

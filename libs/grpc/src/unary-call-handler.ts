@@ -58,15 +58,13 @@ function logCall(
   durationMs: number,
 ): void {
   const code = outcome.status ? (outcome.status.code as StatusCode) : StatusCode.OK;
-  const fault = outcome.status !== undefined && SERVER_FAULTS.has(code);
-  if (!fault && logger.isLevelEnabled?.('info') === false) return;
   const fields = {
     grpc_method: method,
     grpc_code: statusCodeName(code),
     duration_ms: Math.round(durationMs * 10) / 10,
     ...droppedReply(call),
   };
-  if (fault) logger.error({ ...fields, err: outcome.error }, 'gRPC call failed');
+  if (outcome.status && SERVER_FAULTS.has(code)) logger.error({ ...fields, err: outcome.error }, 'gRPC call failed');
   else logger.info(fields, 'gRPC call');
 }
 
