@@ -1,9 +1,3 @@
-/**
- * IdentityService and test mode over real gRPC against a real, migrated schema: Authenticate tells
- * the gateway the organization's time zone and (test mode only) its clock; AdvanceTestClock moves
- * that clock forward only, one move at a time.
- */
-import type { RequestContext } from '@billing/observability';
 import { accountsV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
 import { useAccountsService } from './support/accounts-service.js';

@@ -113,3 +113,11 @@ export async function findInvoiceLines(
   );
   return { count, rows };
 }
+
+/** The months (YYYY-MM of the invoice date, the organization's local day) that have issued invoices, newest first. */
+export async function invoicedMonths(em: EntityManager, organizationId: string): Promise<{ month: string }[]> {
+  return em.execute<{ month: string }[]>(
+    `select distinct substr(date, 1, 7) as month from invoice where organization_id = ? and status <> 'pending' order by month desc`,
+    [organizationId],
+  );
+}

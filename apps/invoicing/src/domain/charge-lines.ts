@@ -1,5 +1,48 @@
-import type { chargesV1 } from '@billing/proto';
 import type { LineSource } from './compose-invoice.js';
+
+/**
+ * The facts of one line of an engine charge that an invoice line needs (what charge.created
+ * carries; the transport's message satisfies it).
+ */
+export interface ChargeLineFacts {
+  kind: string;
+  terms: string;
+  plan: string;
+  plan_name: string;
+  plan_code: string;
+  terms_code: string;
+  collect_vat: boolean;
+  vat_type: string;
+  date_from: string;
+  date_to: string;
+  days: number;
+  period_days: number;
+  period_date_from: string;
+  period_date_to: string;
+  quantity: number;
+  unit_price: string;
+  price_source: string;
+  tiers_applied: readonly unknown[];
+  discounted_unit_price: string;
+  amount: string;
+}
+
+/** The facts of an engine charge an invoice is made from. */
+export interface ChargeFacts {
+  subscription: string;
+  account: string;
+  kind: string;
+  currency: string;
+  group_on_invoice: boolean;
+  po_number: string;
+  collection_method: string;
+  invoice_supplement?: string | undefined;
+  reference_person: string;
+  account_reference_person: string;
+  case_number: string;
+  custom_fields?: Record<string, unknown> | undefined;
+  lines: readonly ChargeLineFacts[];
+}
 
 /** A line of an engine charge, ready for an invoice, with what it came from. */
 export interface ChargeLineSource extends LineSource {
@@ -30,7 +73,7 @@ const LINE_LABELS: Readonly<Record<string, string>> = {
  * and the account's invoice note.
  */
 export function lineDescription(
-  line: chargesV1.ChargeLine,
+  line: ChargeLineFacts,
   extras: { invoice_supplement?: string | null; invoice_note?: string | null },
 ): string {
   const parts = [`${line.plan_name} (${line.terms_code})`];
@@ -44,7 +87,7 @@ export function lineDescription(
 }
 
 /** Invoice line sources of a charge, in the charge's order. */
-export function chargeLineSources(charge: chargesV1.Charge, invoiceNote: string | null): ChargeLineSource[] {
+export function chargeLineSources(charge: ChargeFacts, invoiceNote: string | null): ChargeLineSource[] {
   return charge.lines.map((line) => ({
     description: lineDescription(line, {
       invoice_supplement: charge.invoice_supplement ?? null,
@@ -87,7 +130,7 @@ export function chargeLineSources(charge: chargesV1.Charge, invoiceNote: string 
  * currency, payment terms, collection method and PO number match (gaps §6); everything else
  * (changes, cancellations, reactivations, ungrouped renewals) has its own invoice: null.
  */
-export function groupKey(charge: chargesV1.Charge, renewalDate: string, paymentTerms: number): string | null {
+export function groupKey(charge: ChargeFacts, renewalDate: string, paymentTerms: number): string | null {
   if (charge.kind !== 'renewal' || !charge.group_on_invoice) return null;
   return JSON.stringify([
     charge.account,

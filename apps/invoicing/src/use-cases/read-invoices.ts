@@ -4,9 +4,8 @@ import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import type { invoicingV1 } from '@billing/proto';
 import { requireOrganization } from '@billing/runtime';
-import { InvoiceEntity } from '../db/entities/invoice.entity.js';
 import { InvoiceLineEntity } from '../db/entities/invoice-line.entity.js';
-import { findInvoiceLines, findInvoices } from '../db/invoice-queries.js';
+import { findInvoiceLines, findInvoices, invoicedMonths } from '../db/invoice-queries.js';
 import { linesOf, requireInvoice } from '../db/invoice-store.js';
 import { renderInvoicePdf } from '../documents/invoice-pdf.js';
 import { invoiceLineMessage, invoiceMessage } from '../grpc/invoice-mapper.js';
@@ -95,13 +94,7 @@ export async function listVatBillingPeriods(
   context: RequestContext,
 ): Promise<invoicingV1.VatBillingPeriod[]> {
   const organizationId = requireOrganization(context);
-  const rows = await deps.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ month: string }[]>(
-      `select distinct substr(date, 1, 7) as month from ${InvoiceEntity.meta.tableName} where organization_id = ? and status <> 'pending' order by month desc`,
-      [organizationId],
-    );
+  const rows = await invoicedMonths(deps.orm.em.fork(), organizationId);
   return rows.map(({ month }) => ({
     uuid: periodUuid(organizationId, month),
     display_name: `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`,

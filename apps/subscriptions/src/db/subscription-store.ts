@@ -105,3 +105,13 @@ export async function findSubscriptions(
   );
   return { count, rows };
 }
+
+/** The ids of the organization's charges made at `moment`, in id order. */
+export async function chargeIdsMadeAt(em: EntityManager, organizationId: string, moment: Date): Promise<string[]> {
+  const rows = await em.find(
+    ChargeEntity,
+    { organization_id: organizationId, created_at: moment },
+    { fields: ['id'], orderBy: { id: 'asc' } },
+  );
+  return rows.map((row) => row.id);
+}

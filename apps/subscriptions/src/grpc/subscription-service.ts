@@ -1,12 +1,10 @@
-import { AppError } from '@billing/errors';
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { subscriptionsV1 } from '@billing/proto';
-import { requireOrganization } from '../use-cases/change-transaction.js';
 import type { SubscriptionsDeps } from '../use-cases/deps.js';
 import { createSubscription, subscribe } from '../use-cases/subscriptions/create-subscription.js';
 import { previewRenewal } from '../use-cases/subscriptions/preview-renewal.js';
-import { processAllDue } from '../use-cases/subscriptions/process-due.js';
-import { chargesMadeAt, getSubscription, listSubscriptions } from '../use-cases/subscriptions/read-subscriptions.js';
+import { processDueOnTestClock } from '../use-cases/subscriptions/process-due-on-test-clock.js';
+import { getSubscription, listSubscriptions } from '../use-cases/subscriptions/read-subscriptions.js';
 import {
   cancelSubscription,
   reactivateSubscription,
@@ -41,22 +39,6 @@ export function subscriptionService(deps: SubscriptionsDeps): GrpcService {
       subscription: await renewSubscriptionNow(deps, context, request.uuid),
     }),
     previewRenewal: async (request, context) => ({ charges: await previewRenewal(deps, context, request.account) }),
-    processDue: async (request, context) => {
-      const organizationId = requireOrganization(context);
-      if (!context.organizationTime || !request.until) {
-        throw AppError.refused(
-          'NOT_ON_TEST_CLOCK',
-          'Only an organization on a test clock processes due work on request.',
-        );
-      }
-      const processed = await processAllDue(deps.orm, {
-        now: request.until,
-        testClockOrganization: organizationId,
-        batchSize: 500,
-        context,
-      });
-      // Everything processed ran at `until`: its charges carry that moment.
-      return { processed, charge_ids: await chargesMadeAt(deps, organizationId, request.until) };
-    },
+    processDue: (request, context) => processDueOnTestClock(deps, context, request.until),
   });
 }
