@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { benchDatabaseUrl, boundedInteger, chosenSides, parseCommandLine } from './command-line.js';
 
 export interface InvoiceOptions {
   /** Charges (one per renewed subscription) made by the scheduler and invoiced in every measured phase. */
@@ -31,20 +32,8 @@ const USAGE = `Usage: npm run bench:invoices -- [options]
   --json               also print the result as one JSON line
   --help               this text`;
 
-/** A mistake on the command line: reported with the usage text, not a stack trace. */
-export class InvoiceUsageError extends Error {
-  override readonly name = 'InvoiceUsageError';
-  readonly usage = USAGE;
-}
-
 export function parseInvoiceOptions(argv: string[], env: NodeJS.ProcessEnv): InvoiceOptions {
-  try {
-    return parse(argv, env);
-  } catch (error) {
-    if (error instanceof InvoiceUsageError) throw error;
-    // parseArgs throws plain TypeErrors (ERR_PARSE_ARGS_*) for unknown flags and missing values.
-    throw new InvoiceUsageError((error as Error).message);
-  }
+  return parseCommandLine(USAGE, () => parse(argv, env));
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): InvoiceOptions {
@@ -66,36 +55,17 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): InvoiceOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = values.only;
-  if (only !== undefined && only !== 'invoicing' && only !== 'baseline') {
-    throw new InvoiceUsageError(`--only must be invoicing or baseline, got "${only}"`);
-  }
-  if (values['cpu-prof'] !== undefined && only === 'baseline') {
-    throw new InvoiceUsageError('--cpu-prof profiles the invoicing phases: not with --only baseline');
-  }
+  const sides = chosenSides('invoicing', values.only, values['cpu-prof']);
   const invoices = boundedInteger('--invoices', values.invoices, 1, 200_000);
   const warmup = boundedInteger('--warmup', values.warmup, 0, 200_000);
-  if (warmup > invoices) throw new InvoiceUsageError('--warmup cannot exceed --invoices (it reuses their charges)');
+  if (warmup > invoices) throw new Error('--warmup cannot exceed --invoices (it reuses their charges)');
   return {
     invoices,
     rounds: boundedInteger('--rounds', values.rounds, 1, 10),
     warmup,
-    databaseUrl:
-      values['database-url'] ??
-      env.BENCH_DATABASE_URL ??
-      env.TEST_DATABASE_URL ??
-      env.DATABASE_URL ??
-      DEFAULT_DATABASE_URL,
-    sides: only ?? 'both',
+    databaseUrl: benchDatabaseUrl(values['database-url'], env, DEFAULT_DATABASE_URL),
+    sides,
     cpuProfDir: values['cpu-prof'],
     json: values.json,
   };
-}
-
-function boundedInteger(flag: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new InvoiceUsageError(`${flag} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
 }

@@ -5,10 +5,11 @@ import { migrate, openOrm } from '@billing/db';
 import { type InvoicingDeps, invoicingEntities, invoicingMigrations } from '@billing/invoicing';
 import { processAllDue, subscriptionsEntities, subscriptionsMigrations } from '@billing/subscriptions';
 import pg from 'pg';
+import { benchRun, optionsOrExit } from './command-line.js';
 import { ensureDatabase } from './database.js';
 import { baselineInvoiceAll, type InvoiceBaselineWork } from './invoice-baseline.js';
 import { benchDirectory } from './invoice-directory.js';
-import { type InvoiceOptions, InvoiceUsageError, parseInvoiceOptions } from './invoice-options.js';
+import { type InvoiceOptions, parseInvoiceOptions } from './invoice-options.js';
 import {
   formatInvoiceReport,
   type InvoicePhase,
@@ -32,34 +33,9 @@ import { RENEWAL, seedCatalog, seedDueSubscriptions } from './renewal-seed.js';
  * invoice and the ratio; exits 1 when a phase wrote other rows than N issued invoices.
  */
 
-let options: InvoiceOptions;
-try {
-  options = parseInvoiceOptions(process.argv.slice(2), process.env);
-} catch (error) {
-  if (!(error instanceof InvoiceUsageError)) throw error;
-  console.error(`${error.message}\n\n${error.usage}`);
-  process.exit(2);
-}
-const log = (message: string) => console.error(`[bench:invoices] ${message}`);
-const cleanups: (() => Promise<unknown>)[] = [];
-let exitCode = 0;
-const runCleanups = async () => {
-  for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
-    await cleanup().catch((error: unknown) => {
-      console.error('[bench:invoices] cleanup failed:', error);
-      exitCode = 1;
-    });
-  }
-};
-for (const [signal, status] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.once(signal, () => {
-    log(`${signal}: dropping the schemas`);
-    void runCleanups().finally(() => process.exit(status));
-  });
-}
+const options: InvoiceOptions = optionsOrExit(() => parseInvoiceOptions(process.argv.slice(2), process.env));
+// Ctrl-C or a kill runs the cleanups before leaving.
+const { log, cleanups, runCleanups, state } = benchRun('bench:invoices', 'dropping the schemas');
 
 // The size of the service's invoice.issued payloads at the time of writing; replaced by the one
 // measured in the same run whenever the service runs before the baseline (always, unless --only baseline).
@@ -217,8 +193,8 @@ try {
   if (options.json) console.log(JSON.stringify(summary));
 } catch (error) {
   console.error(error);
-  exitCode = 1;
+  state.exitCode = 1;
 } finally {
   await runCleanups();
 }
-process.exit(exitCode);
+process.exit(state.exitCode);

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { boundedInteger, parseCommandLine } from './command-line.js';
 
 export interface BenchOptions {
   /** Seconds of measured load per phase. */
@@ -53,20 +54,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --baseline-only      only the bare express + pg baseline, against a scratch schema
   --help               this text`;
 
-/** A mistake on the command line: reported with the usage text, not a stack trace. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  readonly usage = USAGE;
-}
-
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
-  try {
-    return parse(argv, env);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    // parseArgs throws plain TypeErrors (ERR_PARSE_ARGS_*) for unknown flags and missing values.
-    throw new UsageError((error as Error).message);
-  }
+  return parseCommandLine(USAGE, () => parse(argv, env));
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
@@ -94,12 +83,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
     process.exit(0);
   }
   if (values['cpu-prof'] !== undefined && (values['in-process'] || values['baseline-only'])) {
-    throw new UsageError(
-      '--cpu-prof profiles the gateway and service processes: not with --in-process or --baseline-only',
-    );
+    throw new Error('--cpu-prof profiles the gateway and service processes: not with --in-process or --baseline-only');
   }
   return {
-    // Upper bounds keep a typo from turning into an hour-long run or a connection storm.
     durationSeconds: boundedInteger('--duration', values.duration, 1, 600),
     connections: boundedInteger('--connections', values.connections, 1, 1024),
     warmupSeconds: boundedInteger('--warmup', values.warmup, 0, 120),
@@ -113,12 +99,4 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
     cpuProfDir: values['cpu-prof'],
     serverNodeOptions: values['server-node-options'],
   };
-}
-
-function boundedInteger(flag: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
 }

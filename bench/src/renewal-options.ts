@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { benchDatabaseUrl, boundedInteger, chosenSides, parseCommandLine } from './command-line.js';
 
 export interface RenewalOptions {
   /** Due subscriptions seeded before every measured phase. */
@@ -38,20 +39,8 @@ const USAGE = `Usage: npm run bench:renewals -- [options]
   --json               also print the result as one JSON line
   --help               this text`;
 
-/** A mistake on the command line: reported with the usage text, not a stack trace. */
-export class RenewalUsageError extends Error {
-  override readonly name = 'RenewalUsageError';
-  readonly usage = USAGE;
-}
-
 export function parseRenewalOptions(argv: string[], env: NodeJS.ProcessEnv): RenewalOptions {
-  try {
-    return parse(argv, env);
-  } catch (error) {
-    if (error instanceof RenewalUsageError) throw error;
-    // parseArgs throws plain TypeErrors (ERR_PARSE_ARGS_*) for unknown flags and missing values.
-    throw new RenewalUsageError((error as Error).message);
-  }
+  return parseCommandLine(USAGE, () => parse(argv, env));
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): RenewalOptions {
@@ -75,36 +64,16 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): RenewalOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = values.only;
-  if (only !== undefined && only !== 'scheduler' && only !== 'baseline') {
-    throw new RenewalUsageError(`--only must be scheduler or baseline, got "${only}"`);
-  }
-  if (values['cpu-prof'] !== undefined && only === 'baseline') {
-    throw new RenewalUsageError('--cpu-prof profiles the scheduler phases: not with --only baseline');
-  }
+  const sides = chosenSides('scheduler', values.only, values['cpu-prof']);
   return {
-    // Upper bounds keep a typo from turning into an hour-long run.
     subscriptions: boundedInteger('--subscriptions', values.subscriptions, 1, 1_000_000),
     batchSize: boundedInteger('--batch-size', values['batch-size'], 1, 10_000),
     replicas: boundedInteger('--replicas', values.replicas, 1, 16),
     rounds: boundedInteger('--rounds', values.rounds, 1, 10),
     warmup: boundedInteger('--warmup', values.warmup, 0, 100_000),
-    databaseUrl:
-      values['database-url'] ??
-      env.BENCH_DATABASE_URL ??
-      env.TEST_DATABASE_URL ??
-      env.DATABASE_URL ??
-      DEFAULT_DATABASE_URL,
-    sides: only ?? 'both',
+    databaseUrl: benchDatabaseUrl(values['database-url'], env, DEFAULT_DATABASE_URL),
+    sides,
     cpuProfDir: values['cpu-prof'],
     json: values.json,
   };
-}
-
-function boundedInteger(flag: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RenewalUsageError(`${flag} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
 }

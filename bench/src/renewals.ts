@@ -3,10 +3,11 @@ import { availableParallelism, loadavg } from 'node:os';
 import { migrate, openOrm } from '@billing/db';
 import { processAllDue, subscriptionsEntities, subscriptionsMigrations } from '@billing/subscriptions';
 import pg from 'pg';
+import { benchRun, optionsOrExit } from './command-line.js';
 import { ensureDatabase } from './database.js';
 import { busyCoresSince, machineCpu, postgresBackendCpu, postgresCpuSince, processCpuMicros } from './process-cpu.js';
 import { type BaselineWork, baselineRenewAll } from './renewal-baseline.js';
-import { parseRenewalOptions, type RenewalOptions, RenewalUsageError } from './renewal-options.js';
+import { parseRenewalOptions, type RenewalOptions } from './renewal-options.js';
 import { startCpuProfile } from './renewal-profile.js';
 import {
   formatRenewalReport,
@@ -35,34 +36,9 @@ import {
 
 type Orm = Awaited<ReturnType<typeof openOrm>>;
 
-let options: RenewalOptions;
-try {
-  options = parseRenewalOptions(process.argv.slice(2), process.env);
-} catch (error) {
-  if (!(error instanceof RenewalUsageError)) throw error;
-  console.error(`${error.message}\n\n${error.usage}`);
-  process.exit(2);
-}
-const log = (message: string) => console.error(`[bench:renewals] ${message}`);
-const cleanups: (() => Promise<unknown>)[] = [];
-let exitCode = 0;
-const runCleanups = async () => {
-  for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
-    await cleanup().catch((error: unknown) => {
-      console.error('[bench:renewals] cleanup failed:', error);
-      exitCode = 1;
-    });
-  }
-};
-for (const [signal, status] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.once(signal, () => {
-    log(`${signal}: dropping the schema`);
-    void runCleanups().finally(() => process.exit(status));
-  });
-}
+const options: RenewalOptions = optionsOrExit(() => parseRenewalOptions(process.argv.slice(2), process.env));
+// Ctrl-C or a kill runs the cleanups before leaving.
+const { log, cleanups, runCleanups, state } = benchRun('bench:renewals', 'dropping the schema');
 
 // Sizes of the scheduler's outbox payloads at the time of writing; replaced by the ones measured in
 // the same run whenever the scheduler runs before the baseline (always, unless --only baseline).
@@ -193,8 +169,8 @@ try {
   if (options.json) console.log(JSON.stringify(summary));
 } catch (error) {
   console.error(error);
-  exitCode = 1;
+  state.exitCode = 1;
 } finally {
   await runCleanups();
 }
-process.exit(exitCode);
+process.exit(state.exitCode);

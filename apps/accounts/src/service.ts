@@ -5,10 +5,11 @@ import { accountsWorkers } from './events/workers.js';
 import { accountsService } from './grpc/accounts-service.js';
 import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
+import { readModelService } from './grpc/read-model-service.js';
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
- * recipients, payment gateway accounts.
+ * recipients, payment gateway accounts, and the read model of accounts' subscriptions and draft lines.
  */
 export const accountsModule: ServiceModule = {
   name: 'accounts',
@@ -16,7 +17,15 @@ export const accountsModule: ServiceModule = {
   entities: accountsEntities,
   migrations,
   publishesEvents: true,
-  grpcServices: (deps) => [accountsService(deps), identityService(deps), churnReasonService(deps)],
-  /** The subscription read model's consumer (subscriptions.subscription.changed). */
+  grpcServices: (deps) => [
+    accountsService(deps),
+    identityService(deps),
+    churnReasonService(deps),
+    readModelService(deps),
+  ],
+  /**
+   * The read models' consumers (subscriptions.subscription.changed, invoicing.draft_invoice_line.*);
+   * ReadModelService takes the same events straight from their producers.
+   */
   workers: accountsWorkers,
 };

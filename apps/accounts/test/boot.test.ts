@@ -11,6 +11,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       tables: [
         'account',
         'account_billing_summary',
+        'account_draft_line',
         'account_subscription',
         'api_user',
         'audit_log',

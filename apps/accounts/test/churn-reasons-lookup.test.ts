@@ -67,6 +67,24 @@ describe('GetChurnReasons', () => {
     expect(await client.call('listChurnReasons', {}, { context })).toEqual({ count: 1, churn_reasons: [kept] });
   });
 
+  it('text that is no uuid names no reason: NOT_FOUND for get, update and delete, not a failed query', async () => {
+    const context = await organization();
+    await reason(context, 'Price');
+
+    for (const call of [
+      () => client.call('getChurnReason', { uuid: 'price' }, { context }),
+      () =>
+        client.call(
+          'updateChurnReason',
+          { uuid: 'price', churn_reason: { name: 'Cost' }, present_fields: ['name'], replace: false },
+          { context },
+        ),
+      () => client.call('deleteChurnReason', { uuid: 'price' }, { context }),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ reason: 'NOT_FOUND' });
+    }
+  });
+
   it('refuses a blank name from any caller, not only through REST', async () => {
     const context = await organization();
 

@@ -1,13 +1,15 @@
 /**
  * The accounts service as `npm start` runs it without NATS_URL: the ServiceModule started by
  * libs/runtime on the in-process bus, its worker consuming `subscriptions.subscription.changed`
- * as the subscriptions service publishes it (real producer name: the bus lives in this process).
+ * as the subscriptions service publishes it and `invoicing.draft_invoice_line.*` as invoicing does
+ * (real producer names: the bus lives in this process).
  */
 import { openPool } from '@billing/db';
 import { InProcessBus, subjectFor } from '@billing/events';
 import { createLogger } from '@billing/observability';
 import { startService } from '@billing/runtime';
 import { createTestSchema, TestClock } from '@billing/testing';
+import { draftLineChangesConsumerName } from '../src/events/draft-line-changes-consumer.js';
 import { subscriptionChangesConsumerName } from '../src/events/subscription-changes-consumer.js';
 import { accountsModule } from '../src/service.js';
 import { describeSubscriptionReadModel } from './support/subscription-read-model-suite.js';
@@ -32,6 +34,9 @@ describeSubscriptionReadModel('in-process bus', async () => {
     deps: { orm: service.orm, pool, clock },
     consumer: subscriptionChangesConsumerName(database.schema),
     publish: (data, messageId) => bus.publish({ subject, messageId, data }),
+    draftLineConsumer: draftLineChangesConsumerName(database.schema),
+    publishDraftLine: (eventType, data, messageId) =>
+      bus.publish({ subject: subjectFor('invoicing', eventType), messageId, data }),
     async stop() {
       await pool.end();
       await service.stop();

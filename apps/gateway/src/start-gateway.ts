@@ -1,9 +1,8 @@
 import type { Clock } from '@billing/clock';
-import type { Logger } from '@billing/observability';
 import pg from 'pg';
 import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
-import { CachingAuthenticator, createHttpApp, listen } from './http/index.js';
+import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './http/index.js';
 import { PostgresRateLimiter } from './rate-limit/index.js';
 import { allRoutes } from './routes/index.js';
 
@@ -16,7 +15,8 @@ export interface GatewayOptions {
   databaseUrl: string;
   schema?: string;
   clock: Clock;
-  logger: Logger;
+  /** The platform's pino logger (@billing/observability createLogger) or anything with its methods. */
+  logger: HttpLogger;
   /** How long a token's answer is reused; a disabled token is refused at most this long after. */
   authCacheTtlMs?: number;
   trustProxy?: boolean;
@@ -39,7 +39,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c synchronous_commit=off' });
   // An idle connection cut by the server (restart, failover) arrives as a pool 'error' event, which
   // would kill the process unheard; the pool has already dropped that client and reconnects on use.
-  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
+  // Only the message and code: pg attaches the whole client (config, parser state) to the error.
+  pool.on('error', (error: Error & { code?: string }) =>
+    options.logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'),
+  );
   const rateLimiter = new PostgresRateLimiter(pool, { schema: options.schema ?? 'gateway' });
   await rateLimiter.ensureSchema();
   const cleanup = rateLimiter.startCleanup({

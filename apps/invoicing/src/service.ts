@@ -1,7 +1,9 @@
-import type { ServiceDeps, ServiceModule } from '@billing/runtime';
+import { accountsReadModel, type ReadModelSender, type ServiceDeps, type ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { accountsDirectory, type Directory } from './directory/directory.js';
+import { HandOverTracker } from './events/hand-over-tracker.js';
+import { draftLineHandOver } from './events/read-model-handover.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
@@ -24,10 +26,19 @@ export interface InvoicingModuleOptions {
  */
 export function createInvoicingModule(options: InvoicingModuleOptions = {}): ServiceModule {
   let directory: Directory | null = null;
+  let readModel: ReadModelSender | null = null;
+  const handOvers = new HandOverTracker();
   const config = (): InvoicingConfig => ({ ...loadInvoicingConfig(), ...options.config });
   const depsOf = (deps: ServiceDeps): InvoicingDeps => {
     directory ??= accountsDirectory(config().accountsAddress);
-    return { orm: deps.orm, clock: deps.clock, directory };
+    readModel ??= accountsReadModel(config().accountsAddress);
+    return {
+      orm: deps.orm,
+      clock: deps.clock,
+      directory,
+      committedEvents: draftLineHandOver(readModel, deps.logger),
+      handOvers,
+    };
   };
   return {
     name: 'invoicing',
@@ -40,9 +51,14 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       const invoicing = depsOf(deps);
       const interval = config().workerIntervalMs;
       const mailer = createInvoiceMailer(options.mail ?? loadMailConfig(), deps.clock);
-      // Stopped in reverse order: the directory closes last, after everything that uses it.
+      // Stopped in reverse order: the accounts clients close last, after everything that uses them.
       const workers = [
-        { stop: async () => directory?.close() },
+        {
+          stop: async () => {
+            directory?.close();
+            readModel?.close();
+          },
+        },
         startPollingWorker('grouped-invoices', interval, deps.logger, () => issueDuePendingInvoices(invoicing)),
         startPollingWorker('invoice-mail', interval, deps.logger, () => sendMailJobs(invoicing, mailer, deps.logger)),
       ];

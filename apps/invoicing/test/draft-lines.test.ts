@@ -9,6 +9,7 @@ import { type AppError, isAppError, StatusCode } from '@billing/errors';
 import { decodeEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { invoiceEventsV1, type invoicingV1 } from '@billing/proto';
+import { changeScope } from '@billing/runtime';
 import { createTestSchema, TestClock, type TestSchema, waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,7 @@ describe('create and read', () => {
       case_number: '',
       invoice_supplement: undefined,
       custom_fields: {},
+      version: 1,
     });
     expect((await handlers.getDraftLine({ uuid: line.uuid }, context)).line).toEqual(line);
     expect(await auditOf(context)).toEqual([
@@ -332,6 +334,7 @@ describe('update and delete', () => {
       discount_percentage: undefined,
       discount_fixed_total: '25.00',
       last_modified_date: new Date(clock.now()),
+      version: 2,
     });
     expect((await auditOf(context)).map((row) => [row.action, row.details])).toEqual([
       ['draft_invoice_line.create', { account: line.account }],
@@ -372,6 +375,7 @@ describe('update and delete', () => {
       po_number: '',
       collect_vat: true,
       custom_fields: {},
+      version: 2,
     });
     expect((await auditOf(context)).at(-1)).toEqual({
       action: 'draft_invoice_line.replace',
@@ -380,7 +384,7 @@ describe('update and delete', () => {
     });
   });
 
-  it('DELETE removes the line; the event carries its last state', async () => {
+  it('DELETE removes the line; the event carries its last state, one version on', async () => {
     const context = organization();
     const line = await create(context, minimal(randomUUID(), { price: '12.5' }));
     expect(await handlers.deleteDraftLine({ uuid: line.uuid }, context)).toEqual({});
@@ -388,7 +392,7 @@ describe('update and delete', () => {
     expect((await failure(handlers.deleteDraftLine({ uuid: line.uuid }, context))).code).toBe(StatusCode.NOT_FOUND);
     expect((await eventsOf(context)).map((event) => [event.subject, event.line])).toEqual([
       ['invoicing.draft_invoice_line.created', line],
-      ['invoicing.draft_invoice_line.deleted', line],
+      ['invoicing.draft_invoice_line.deleted', { ...line, version: 2 }],
     ]);
     expect((await auditOf(context)).map((row) => row.action)).toEqual([
       'draft_invoice_line.create',
@@ -415,19 +419,23 @@ describe('invoicing consumes lines once', () => {
       expect(forRenewal.map((row) => row.id)).toEqual([renewal.uuid]);
       const rows = await pendingDraftLines(em, organizationId, account, { forNextRenewal: false, lock: true });
       expect(rows.map((row) => row.id)).toEqual([now.uuid]);
-      markDraftLinesInvoiced(rows, invoiceId, clock.now());
-      expect(() => markDraftLinesInvoiced(rows, randomUUID(), clock.now())).toThrow(
+      const scope = changeScope(em, 'invoicing', organizationId, context, clock.now());
+      markDraftLinesInvoiced(scope, rows, invoiceId);
+      expect(() => markDraftLinesInvoiced(scope, rows, randomUUID())).toThrow(
         `Draft invoice line ${now.uuid} is already invoiced.`,
       );
     });
 
     const [stored] = await orm.em
       .getConnection()
-      .execute<{ invoice_id: string; invoiced_at: string }[]>(
-        `select invoice_id, invoiced_at from draft_invoice_line where id = ?`,
+      .execute<{ invoice_id: string; invoiced_at: string; version: number }[]>(
+        `select invoice_id, invoiced_at, version from draft_invoice_line where id = ?`,
         [now.uuid],
       );
-    expect([stored!.invoice_id, new Date(stored!.invoiced_at)]).toEqual([invoiceId, clock.now()]);
+    expect([stored!.invoice_id, new Date(stored!.invoiced_at), stored!.version]).toEqual([invoiceId, clock.now(), 2]);
+    expect((await eventsOf(context)).map((event) => [event.subject, event.line]).slice(-1)).toEqual([
+      ['invoicing.draft_invoice_line.invoiced', { ...now, version: 2 }],
+    ]);
     for (const call of [
       () => handlers.getDraftLine({ uuid: now.uuid }, context),
       () => handlers.updateDraftLine({ uuid: now.uuid, replace: false, ...input({ description: 'late' }) }, context),
@@ -470,7 +478,7 @@ describe('invoicing consumes lines once', () => {
         },
         { description: 'the second transaction to wait for the row lock' },
       );
-      markDraftLinesInvoiced(rows, randomUUID(), clock.now());
+      markDraftLinesInvoiced(changeScope(em, 'invoicing', organizationId, context, clock.now()), rows, randomUUID());
     });
     expect(await second).toEqual([]);
   });

@@ -1,27 +1,69 @@
-import type { ServiceModule } from '@billing/runtime';
+import { accountsReadModel, type ReadModelSender, type ServiceDeps, type ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { subscriptionHandOver } from './events/accounts-hand-over.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { contractService } from './grpc/contract-service.js';
 import { subscriptionService } from './grpc/subscription-service.js';
 import { startRenewalScheduler } from './scheduler/renewal-scheduler.js';
 import { loadSchedulerConfig } from './scheduler/scheduler-config.js';
+import { loadSubscriptionsConfig, type SubscriptionsConfig } from './subscriptions-config.js';
+import type { SubscriptionsDeps } from './use-cases/deps.js';
+
+export interface SubscriptionsModuleOptions {
+  config?: Partial<SubscriptionsConfig>;
+}
 
 /**
  * The subscriptions service. It owns the `subscriptions` schema: the catalog (plans, plan
  * terms, contracts and their tiers), subscriptions, their charges, and the renewal scheduler
- * (see docs/architecture.md).
+ * (see docs/architecture.md). Each committed subscription change is also handed straight to the
+ * accounts service's read model.
  */
-export const subscriptionsModule: ServiceModule = {
-  name: 'subscriptions',
-  defaultGrpcPort: 50052,
-  entities: subscriptionsEntities,
-  migrations,
-  publishesEvents: true,
-  grpcServices: (deps) => [catalogService(deps), contractService(deps), subscriptionService(deps)],
-  workers: async (deps) => {
-    const config = loadSchedulerConfig();
-    if (!config.enabled) return [];
-    return [startRenewalScheduler({ ...deps, intervalMs: config.intervalMs, batchSize: config.batchSize })];
-  },
-};
+export function createSubscriptionsModule(options: SubscriptionsModuleOptions = {}): ServiceModule {
+  // One accounts client per started service (its ServiceDeps), closed when that service stops.
+  const readModels = new WeakMap<ServiceDeps, ReadModelSender>();
+  const config = (): SubscriptionsConfig => ({ ...loadSubscriptionsConfig(), ...options.config });
+  const readModelOf = (deps: ServiceDeps): ReadModelSender => {
+    let readModel = readModels.get(deps);
+    if (!readModel) {
+      readModel = accountsReadModel(config().accountsAddress);
+      readModels.set(deps, readModel);
+    }
+    return readModel;
+  };
+  const depsOf = (deps: ServiceDeps): SubscriptionsDeps => ({
+    orm: deps.orm,
+    clock: deps.clock,
+    committedEvents: subscriptionHandOver(readModelOf(deps), deps.logger),
+  });
+  return {
+    name: 'subscriptions',
+    defaultGrpcPort: 50052,
+    entities: subscriptionsEntities,
+    migrations,
+    publishesEvents: true,
+    grpcServices: (deps) => {
+      const subscriptions = depsOf(deps);
+      return [catalogService(subscriptions), contractService(subscriptions), subscriptionService(subscriptions)];
+    },
+    workers: async (deps) => {
+      const subscriptions = depsOf(deps);
+      // Stopped in reverse order: the accounts client closes last, after everything that uses it.
+      const workers = [{ stop: async () => readModelOf(deps).close() }];
+      const scheduler = loadSchedulerConfig();
+      if (!scheduler.enabled) return workers;
+      return [
+        ...workers,
+        startRenewalScheduler({
+          ...deps,
+          intervalMs: scheduler.intervalMs,
+          batchSize: scheduler.batchSize,
+          committedEvents: subscriptions.committedEvents,
+        }),
+      ];
+    },
+  };
+}
+
+export const subscriptionsModule: ServiceModule = createSubscriptionsModule();

@@ -9,7 +9,7 @@ import { createInvoicingModule, loadMailConfig } from '@billing/invoicing';
 import { createLogger, type Logger } from '@billing/observability';
 import { paymentsModule } from '@billing/payments';
 import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
-import { subscriptionsModule } from '@billing/subscriptions';
+import { createSubscriptionsModule } from '@billing/subscriptions';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
 
 export interface LocalPlatformOptions {
@@ -65,9 +65,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     stack.push(() => bus.close());
 
     const services = new Map<string, RunningService>();
-    // Services started after accounts reach it at its ephemeral port; invoice mails go to the data folder.
+    // Services started after accounts reach it at its ephemeral port (subscriptions and invoicing feed
+    // its read model and ask it about accounts); invoice mails go to the data folder.
     const modulesAfter = (accounts: RunningService) => [
-      subscriptionsModule,
+      createSubscriptionsModule({ config: { accountsAddress: accounts.address } }),
       createInvoicingModule({
         config: { accountsAddress: accounts.address },
         mail: { ...loadMailConfig(), outboxDir: path.resolve(dataDir, 'mail-outbox') },

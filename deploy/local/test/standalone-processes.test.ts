@@ -84,6 +84,7 @@ beforeAll(async () => {
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(subscriptionsPort),
+    ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.subscriptions,
   });
@@ -182,8 +183,9 @@ describe('accounts, subscriptions, invoicing and gateway as separate processes',
   });
 
   it('SIGTERM stops the gateway and then the services, each with exit status 0', async () => {
-    for (const handle of [gateway!, invoicing!, subscriptions!, accounts!]) {
-      expect(handle.exited(), handle.output()).toBeNull();
+    const processes = { gateway: gateway!, invoicing: invoicing!, subscriptions: subscriptions!, accounts: accounts! };
+    for (const [name, handle] of Object.entries(processes)) {
+      expect(handle.exited(), `${name} had already exited:\n${handle.output()}`).toBeNull();
       handle.child.kill('SIGTERM');
       expect(await exitWithin(handle, STOP_WITHIN_MS), handle.output()).toEqual({ code: 0, signal: null });
     }

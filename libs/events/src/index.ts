@@ -10,7 +10,7 @@ export { InProcessBus, type InProcessBusOptions } from './bus/in-process/in-proc
 export { JetStreamBus, type JetStreamBusOptions } from './bus/jetstream/jetstream-bus.js';
 export { subjectMatches } from './bus/subject-filter.js';
 export { isTransientFailure } from './consumer/classify-failure.js';
-export { type StartConsumerOptions, startConsumer } from './consumer/start-consumer.js';
+export { handleEventOnce, type StartConsumerOptions, startConsumer } from './consumer/start-consumer.js';
 export { eventEntities } from './entities.js';
 export {
   decodeEnvelope,

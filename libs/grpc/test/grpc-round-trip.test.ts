@@ -185,6 +185,10 @@ describe('a service and its client over gRPC', () => {
     expect([error.code, error.reason]).toEqual([StatusCode.DEADLINE_EXCEEDED, 'DEADLINE_EXCEEDED']);
     expect(error.message).toMatch(/^Deadline exceeded/);
 
+    // grpc-js counts the server's deadline from when the call arrived, so under load it passes a
+    // few ms after the client's (and the client's cancellation is still in flight): release the
+    // handler only once the server's deadline has surely passed too (grpc-js keeps real time).
+    await new Promise((resolve) => setTimeout(resolve, 100));
     releaseSlowCall();
     await new Promise((resolve) => setImmediate(resolve));
     expect(logger.entries.map((entry) => entry.fields)).toEqual([

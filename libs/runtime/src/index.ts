@@ -1,5 +1,14 @@
+export { accountsReadModel, type ReadModelSender } from './accounts-read-model.js';
 export { type BootReport, bootCheck } from './boot-check.js';
-export { type ChangeScope, changeScope, orgNow, requireOrganization, runChange } from './run-change.js';
+export { type ForwardCommittedEventsOptions, forwardCommittedEvents } from './forward-committed-events.js';
+export {
+  type ChangeScope,
+  type CommittedEventsListener,
+  changeScope,
+  orgNow,
+  requireOrganization,
+  runChange,
+} from './run-change.js';
 export { runFromEnvironment, runStandalone } from './run-standalone.js';
 export type { BackgroundWorker, ServiceDeps, ServiceModule } from './service-module.js';
 export { type RunningService, type StartServiceOptions, startService } from './start-service.js';

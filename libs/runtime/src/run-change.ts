@@ -1,7 +1,7 @@
 import type { Clock } from '@billing/clock';
 import { inTransaction, recordAudit } from '@billing/db';
 import { AppError } from '@billing/errors';
-import { appendToOutbox } from '@billing/events';
+import { appendToOutbox, type EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -22,20 +22,32 @@ export interface ChangeScope {
 }
 
 /**
+ * Told the events of a change once its transaction committed, before the change's caller gets its
+ * answer (e.g. forwardCommittedEvents, which hands them to a read model at once). It must not
+ * throw: the change is committed and its events are in the outbox whatever it does.
+ */
+export type CommittedEventsListener = (events: readonly EventEnvelope[], context: RequestContext) => Promise<void>;
+
+/**
  * One change = one transaction: the use case loads and changes rows, and its audit entry and its
  * events commit with it or not at all.
  */
 export async function runChange<T>(
-  deps: { orm: MikroORM; clock: Clock },
+  deps: { orm: MikroORM; clock: Clock; committedEvents?: CommittedEventsListener | undefined },
   producer: string,
   context: RequestContext,
   change: (scope: ChangeScope) => Promise<T>,
 ): Promise<T> {
   const organizationId = requireOrganization(context);
-  return inTransaction(deps.orm, async (em) => {
+  let published: EventEnvelope[] = [];
+  const result = await inTransaction(deps.orm, async (em) => {
+    // A retried transaction starts again: only the events of the attempt that commits count.
+    published = [];
     const now = orgNow(deps.clock, context);
-    return change(changeScope(em, producer, organizationId, context, now));
+    return change(changeScope(em, producer, organizationId, context, now, published));
   });
+  if (published.length > 0 && deps.committedEvents) await deps.committedEvents(published, context);
+  return result;
 }
 
 /**
@@ -48,6 +60,8 @@ export function changeScope(
   organizationId: string,
   context: RequestContext,
   now: Date,
+  /** Collects the scope's events as they are appended (for a CommittedEventsListener). */
+  published?: EventEnvelope[],
 ): ChangeScope {
   return {
     em,
@@ -66,14 +80,16 @@ export function changeScope(
         occurredAt: now,
         details,
       }),
-    publish: (event) =>
-      appendToOutbox(em, {
+    publish: (event) => {
+      const envelope = appendToOutbox(em, {
         producer,
         organizationId,
         requestId: context.requestId,
         occurredAt: now,
         ...event,
-      }),
+      });
+      published?.push(envelope);
+    },
   };
 }
 

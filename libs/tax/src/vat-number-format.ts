@@ -1,11 +1,12 @@
 import { type CountryCode, isEuCountry } from '@billing/reference-data';
 import { type Country, checkVAT, countries } from 'jsvat';
 
-/**
- * The format rules of the maintained jsvat library (per member state: lengths, digits and letters
+/*
+ * Formats come from the maintained jsvat library (per member state: lengths, digits and letters
  * in their places). Only the FORMAT counts (gaps.md §7: "a valid-format VAT number"): no check
  * digits, no register (VIES) lookup.
  */
+
 /**
  * Formats jsvat's rules miss (VIES format table): Belgian numbers starting with 1 (since 2023),
  * Irish numbers of 7 digits and two letters (since 2013) and the old Irish form with a letter,

@@ -1,3 +1,4 @@
+import { isUuid } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
 import { organizationSettingsOf } from '../domain/organization.js';
@@ -35,8 +36,6 @@ export interface AdminOperations {
 
 type Options = Record<string, string | boolean | undefined>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function text(options: Options, name: string): string | undefined {
   const value = options[name];
   return typeof value === 'string' ? value : undefined;
@@ -50,7 +49,7 @@ function required(options: Options, name: string): string {
 
 function uuid(options: Options, name: string): string {
   const value = required(options, name);
-  if (!UUID.test(value)) throw AppError.invalidField(name, `--${name} must be a UUID.`);
+  if (!isUuid(value)) throw AppError.invalidField(name, `--${name} must be a UUID.`);
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { type EntityManager, type FilterQuery, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import {
   EXPIRED_STATUS,
   SET_TO_EXPIRE_STATUS,
@@ -6,17 +6,16 @@ import {
   supersedes,
 } from '../domain/subscription-state.js';
 import { AccountSubscriptionEntity, type AccountSubscriptionRow } from './entities/account-subscription.entity.js';
-
-export type RecordOutcome = 'inserted' | 'updated' | 'older' | 'other-organization';
+import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
 
 /**
- * Stores a subscription's state unless the stored one is newer. The insert-or-nothing comes first
- * so that two replicas handling the same new subscription cannot both insert; the row lock then
- * serializes the comparison with any concurrent update.
+ * Stores a subscription's state (with `snapshot`, the encoded Subscription account reads serve)
+ * unless the stored one has the same or a greater version (domain rule `supersedes`).
  */
-export async function recordSubscriptionState(
+export function recordSubscriptionState(
   em: EntityManager,
   state: SubscriptionState,
+  snapshot: Uint8Array,
   now: Date,
 ): Promise<RecordOutcome> {
   const fields = {
@@ -24,26 +23,13 @@ export async function recordSubscriptionState(
     status: state.status,
     collection_method: state.collectionMethod,
     last_modified_date: state.lastModifiedAt,
+    version: state.version,
+    created_date: state.createdAt,
+    snapshot: Buffer.from(snapshot),
     updated_at: now,
   };
-  const inserted = await em
-    .createQueryBuilder(AccountSubscriptionEntity)
-    .insert({ id: state.subscriptionId, organization_id: state.organizationId, ...fields })
-    .onConflict('id')
-    .ignore()
-    .execute('run');
-  if (inserted.affectedRows > 0) return 'inserted';
-  const stored = await em.findOne(
-    AccountSubscriptionEntity,
-    { organization_id: state.organizationId, id: state.subscriptionId },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
-  // The id exists, but not in this organization: never let one tenant overwrite another's row.
-  if (!stored) return 'other-organization';
-  if (!supersedes({ lastModifiedAt: stored.last_modified_date }, state)) return 'older';
-  em.assign(stored, fields);
-  await em.flush();
-  return 'updated';
+  const owner = { organizationId: state.organizationId, id: state.subscriptionId };
+  return recordLatestState(em, AccountSubscriptionEntity, owner, fields, (stored) => supersedes(stored, state));
 }
 
 export async function findSubscriptionState(

@@ -1,6 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AccountFields, displayName, euVatStatus } from '../domain/account.js';
-import type { AccountView, PaymentGatewayAccountView, RecipientView } from '../domain/account-view.js';
+import {
+  type AccountReadModelSnapshots,
+  type AccountView,
+  EMPTY_READ_MODEL,
+  type PaymentGatewayAccountView,
+  type RecipientView,
+} from '../domain/account-view.js';
+import { findReadModelSnapshots } from './account-read-model-query.js';
 import type { AccountRow } from './entities/account.entity.js';
 import { AccountEntity } from './entities/account.entity.js';
 import {
@@ -34,8 +41,8 @@ export function toPaymentGatewayAccountView(row: PaymentGatewayAccountRow): Paym
 }
 
 /**
- * Turns account rows into full views, loading their sets and reseller codes in three queries
- * whatever the number of accounts.
+ * Turns account rows into full views, loading their sets, reseller codes and read model snapshots
+ * in five queries whatever the number of accounts.
  */
 export async function loadAccountViews(
   em: EntityManager,
@@ -45,7 +52,7 @@ export async function loadAccountViews(
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const resellerIds = [...new Set(rows.map((row) => row.reseller).filter((id): id is string => id !== null))];
-  const [recipients, gatewayAccounts, resellers] = await Promise.all([
+  const [recipients, gatewayAccounts, resellers, readModel] = await Promise.all([
     em.find(
       RecipientEntity,
       { organization_id: organizationId, account_id: { $in: ids } },
@@ -63,6 +70,7 @@ export async function loadAccountViews(
           { fields: ['id', 'code'] },
         )
       : Promise.resolve([]),
+    findReadModelSnapshots(em, organizationId, ids),
   ]);
   const resellerCodes = new Map(resellers.map((reseller) => [reseller.id, reseller.code]));
   return rows.map((row) =>
@@ -71,16 +79,21 @@ export async function loadAccountViews(
       recipients.filter((r) => r.account_id === row.id),
       gatewayAccounts.filter((g) => g.account_id === row.id),
       row.reseller ? (resellerCodes.get(row.reseller) ?? '') : '',
+      readModel.get(row.id) ?? EMPTY_READ_MODEL,
     ),
   );
 }
 
-/** An account row with its recipients, gateway accounts (both in order) and reseller's code. */
+/**
+ * An account row with its recipients, gateway accounts (both in order), reseller's code and its
+ * subscriptions and draft lines from the read model.
+ */
 export function toAccountView(
   row: AccountRow,
   recipients: RecipientRow[],
   gatewayAccounts: PaymentGatewayAccountRow[],
   resellerCode: string,
+  readModel: AccountReadModelSnapshots,
 ): AccountView {
   const fields = accountFields(row);
   return {
@@ -96,6 +109,7 @@ export function toAccountView(
     is_archived: row.is_archived,
     recipients: recipients.map((recipient) => toRecipientView(recipient, row.code)),
     payment_gateway_accounts: gatewayAccounts.map(toPaymentGatewayAccountView),
+    read_model: readModel,
   };
 }
 

@@ -15,7 +15,8 @@ export interface AccountSummary {
   payment_terms: number | null;
 }
 
-type SummaryFields = Pick<
+/** The account fields a summary shows. */
+export type SummaryFields = Pick<
   AccountFields,
   'code' | 'company_name' | 'first_name' | 'middle_name' | 'last_name' | 'type' | 'default_payment_terms'
 >;

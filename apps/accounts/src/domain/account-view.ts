@@ -26,4 +26,20 @@ export interface AccountView extends AccountFields {
   is_archived: boolean;
   recipients: RecipientView[];
   payment_gateway_accounts: PaymentGatewayAccountView[];
+  /**
+   * The account's subscriptions and its draft lines not invoiced yet (each oldest first), from the
+   * read model fed by the subscriptions' and invoicing services' events: the encoded messages as
+   * stored, decoded only by the gRPC mapper (the rules here never look inside them).
+   */
+  read_model: AccountReadModelSnapshots;
 }
+
+export interface AccountReadModelSnapshots {
+  /** Encoded billing.subscriptions.v1.Subscription messages. */
+  subscriptions: Uint8Array[];
+  /** Encoded billing.invoicing.v1.DraftLine messages. */
+  draft_lines: Uint8Array[];
+}
+
+/** What an account has in the read model before any event named it (and what events carry). */
+export const EMPTY_READ_MODEL: AccountReadModelSnapshots = { subscriptions: [], draft_lines: [] };

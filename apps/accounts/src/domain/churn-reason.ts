@@ -43,16 +43,6 @@ export function normaliseChurnReason(fields: ChurnReasonFields): {
   return { fields: { ...fields, name }, violations };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The uuids worth looking up, lower-cased and without repeats; text that is no uuid names no
- * reason (and must never reach a uuid column, where it would fail the whole query).
- */
-export function lookupUuids(uuids: readonly string[]): string[] {
-  return [...new Set(uuids.filter((uuid) => UUID.test(uuid)).map((uuid) => uuid.toLowerCase()))];
-}
-
 /** Answers in the order asked, once per uuid asked, leaving out what was not found. */
 export function inRequestOrder(uuids: readonly string[], found: readonly ChurnReasonView[]): ChurnReasonView[] {
   const byUuid = new Map(found.map((reason) => [reason.uuid, reason]));

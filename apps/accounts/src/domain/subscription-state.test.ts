@@ -13,6 +13,8 @@ const facts: SubscriptionFacts = {
   status: 'not_renewing',
   collection_method: 'invoice',
   last_modified_date: new Date('2026-03-01T10:00:00Z'),
+  created_date: new Date('2026-02-01T08:00:00Z'),
+  version: 3,
 };
 
 describe('subscription state from a subscription.changed payload', () => {
@@ -24,7 +26,13 @@ describe('subscription state from a subscription.changed payload', () => {
       status: 'not_renewing',
       collectionMethod: 'invoice',
       lastModifiedAt: new Date('2026-03-01T10:00:00Z'),
+      version: 3,
+      createdAt: new Date('2026-02-01T08:00:00Z'),
     });
+  });
+
+  it('keeps no creation date when the payload has none (listed last by account reads)', () => {
+    expect(subscriptionStateOf(ORG, { ...facts, created_date: undefined }).createdAt).toBeNull();
   });
 
   it('refuses a payload without a subscription', () => {
@@ -41,11 +49,12 @@ describe('subscription state from a subscription.changed payload', () => {
         status: 'cancelled',
         collection_method: '',
         last_modified_date: undefined,
+        version: 0,
       }),
     ).toThrow(
       'Unusable subscription sub-1: organization "" is not a uuid; uuid "sub-1" is not a uuid; account "" is not a uuid; ' +
         'status "cancelled" is not one of scheduled,active,not_renewing,pending_manual_renewal,expired; ' +
-        'collection_method is empty; last_modified_date is missing',
+        'collection_method is empty; last_modified_date is missing; version is missing',
     );
   });
 
@@ -57,17 +66,21 @@ describe('subscription state from a subscription.changed payload', () => {
 });
 
 describe('which state wins', () => {
-  const at = (iso: string) => ({ lastModifiedAt: new Date(iso) });
+  const at = (version: number) => ({ version });
 
-  it('a later state replaces the stored one', () => {
-    expect(supersedes(at('2026-03-01T10:00:00Z'), at('2026-03-01T10:00:00.001Z'))).toBe(true);
+  it('a greater version replaces the stored one', () => {
+    expect(supersedes(at(2), at(3))).toBe(true);
   });
 
-  it('a state of the same instant replaces it too: the later event wins', () => {
-    expect(supersedes(at('2026-03-01T10:00:00Z'), at('2026-03-01T10:00:00Z'))).toBe(true);
+  it('the same version is the same state arriving again: ignored', () => {
+    expect(supersedes(at(3), at(3))).toBe(false);
   });
 
-  it('an earlier state is ignored', () => {
-    expect(supersedes(at('2026-03-01T10:00:00Z'), at('2026-03-01T09:59:59.999Z'))).toBe(false);
+  it('an older version is ignored', () => {
+    expect(supersedes(at(3), at(2))).toBe(false);
+  });
+
+  it('any real version replaces a row stored before versions were kept (version 0)', () => {
+    expect(supersedes(at(0), at(1))).toBe(true);
   });
 });

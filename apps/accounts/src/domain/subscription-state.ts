@@ -1,12 +1,11 @@
 /**
  * What the accounts service knows of a subscription (owned by the subscriptions service): its
  * latest state as carried by `subscription.changed`, kept to answer the account list filters and
- * the "no delete while subscribed" rule.
+ * the "no delete while subscribed" rule, and (as a stored snapshot) embedded in account reads.
  */
 
+import { isUuid } from '@billing/domain-kit';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@billing/reference-data';
-
-export { SUBSCRIPTION_STATUSES, type SubscriptionStatus };
 
 /** The one status after which a subscription no longer binds its account (deletion, collection). */
 export const EXPIRED_STATUS: SubscriptionStatus = 'expired';
@@ -19,8 +18,11 @@ export interface SubscriptionState {
   accountId: string;
   status: SubscriptionStatus;
   collectionMethod: string;
-  /** The subscription's own `last_modified_date`: what orders its states. */
   lastModifiedAt: Date;
+  /** The subscription's `version` (1 on creation, +1 per committed change): what orders its states. */
+  version: number;
+  /** The subscription's `created_date`: account reads list subscriptions oldest first. */
+  createdAt: Date | null;
 }
 
 /** The fields of a `subscription.changed` payload's subscription this model reads. */
@@ -30,6 +32,8 @@ export interface SubscriptionFacts {
   status: string;
   collection_method: string;
   last_modified_date?: Date | undefined;
+  created_date?: Date | undefined;
+  version: number;
 }
 
 /** An event that cannot be applied whatever happens next: never worth retrying. */
@@ -40,23 +44,25 @@ export class InvalidSubscriptionEvent extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Checks what the filters and the delete rule rely on; anything else in the payload is ignored. */
+/** Checks what the filters, the delete rule and the ordering rely on; the rest is only stored. */
 export function subscriptionStateOf(organizationId: string, facts: SubscriptionFacts | undefined): SubscriptionState {
   if (!facts) throw new InvalidSubscriptionEvent('subscription.changed carries no subscription');
   const problems: string[] = [];
-  if (!UUID.test(organizationId)) problems.push(`organization "${organizationId}" is not a uuid`);
-  if (!UUID.test(facts.uuid)) problems.push(`uuid "${facts.uuid}" is not a uuid`);
-  if (!UUID.test(facts.account)) problems.push(`account "${facts.account}" is not a uuid`);
+  if (!isUuid(organizationId)) problems.push(`organization "${organizationId}" is not a uuid`);
+  if (!isUuid(facts.uuid)) problems.push(`uuid "${facts.uuid}" is not a uuid`);
+  if (!isUuid(facts.account)) problems.push(`account "${facts.account}" is not a uuid`);
   if (!isSubscriptionStatus(facts.status))
     problems.push(`status "${facts.status}" is not one of ${SUBSCRIPTION_STATUSES}`);
   if (!facts.collection_method) problems.push('collection_method is empty');
   const lastModifiedAt = facts.last_modified_date;
   if (!lastModifiedAt || Number.isNaN(lastModifiedAt.getTime())) problems.push('last_modified_date is missing');
+  // A producer that does not set the version yet would leave every later state looking equal to
+  // the first one stored: refused loudly rather than silently frozen.
+  if (!Number.isInteger(facts.version) || facts.version < 1) problems.push('version is missing');
   if (problems.length > 0 || !lastModifiedAt || !isSubscriptionStatus(facts.status)) {
     throw new InvalidSubscriptionEvent(`Unusable subscription ${facts.uuid}: ${problems.join('; ')}`);
   }
+  const createdAt = facts.created_date && !Number.isNaN(facts.created_date.getTime()) ? facts.created_date : null;
   return {
     subscriptionId: facts.uuid.toLowerCase(),
     organizationId,
@@ -64,23 +70,22 @@ export function subscriptionStateOf(organizationId: string, facts: SubscriptionF
     status: facts.status,
     collectionMethod: facts.collection_method,
     lastModifiedAt,
+    version: facts.version,
+    createdAt,
   };
 }
 
 /**
- * Whether an incoming state replaces the stored one. Events may arrive out of order (a redelivery
- * after a failure overtakes later messages), so a state modified before the stored one is ignored.
- * Equal `last_modified_date`s (several changes in one instant, frequent under a test clock) are
- * ordered by arrival: the durable consumer receives a subscription's events in the order the
- * producer's outbox published them, so the later one wins. (The one case this cannot order: a
- * tie whose first event failed transiently and is redelivered after the second; the envelope
- * carries no sequence to tell them apart.)
+ * Whether an incoming state replaces the stored one. States arrive by two paths (the producer
+ * hands them over right after its commit, and JetStream delivers them again, possibly redelivered
+ * out of order after a failure), so arrival order means nothing: the subscription's version does.
+ * Only a strictly greater version replaces; an equal one is the same state arriving again.
  */
 export function supersedes(
-  stored: Pick<SubscriptionState, 'lastModifiedAt'>,
-  incoming: Pick<SubscriptionState, 'lastModifiedAt'>,
+  stored: Pick<SubscriptionState, 'version'>,
+  incoming: Pick<SubscriptionState, 'version'>,
 ): boolean {
-  return incoming.lastModifiedAt.getTime() >= stored.lastModifiedAt.getTime();
+  return incoming.version > stored.version;
 }
 
 function isSubscriptionStatus(status: string): status is SubscriptionStatus {

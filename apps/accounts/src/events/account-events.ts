@@ -1,5 +1,5 @@
 import { accountEventsV1 } from '@billing/proto';
-import type { AccountView } from '../domain/account-view.js';
+import { type AccountView, EMPTY_READ_MODEL } from '../domain/account-view.js';
 import { accountMessage } from '../grpc/account-mapper.js';
 import type { ChangeScope } from '../use-cases/change-transaction.js';
 
@@ -12,8 +12,13 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'account.deleted',
 ];
 
-/** Appends an account event carrying the account's new (for deleted: last) state. */
-export function publishAccountEvent(scope: ChangeScope, eventType: AccountEventType, account: AccountView): void {
+/**
+ * Appends an account event carrying the account's new (for deleted: last) state. The event leaves
+ * out the subscriptions and draft lines: they are other services' data, which those services'
+ * own events announce, and a copy here would be stale at the next of their changes.
+ */
+export function publishAccountEvent(scope: ChangeScope, eventType: AccountEventType, view: AccountView): void {
+  const account = { ...view, read_model: EMPTY_READ_MODEL };
   scope.publish({
     eventType,
     aggregateType: 'account',

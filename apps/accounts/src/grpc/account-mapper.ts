@@ -1,12 +1,24 @@
 import type { Write } from '@billing/domain-kit';
-import type { accountsV1 } from '@billing/proto';
+import { type accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import type { AccountFieldName, AccountFields } from '../domain/account.js';
+import type { AccountSummary } from '../domain/account-summary.js';
 import type { AccountView, PaymentGatewayAccountView, RecipientView } from '../domain/account-view.js';
 import type { RecipientFields } from '../domain/recipient.js';
 
 /** proto optional fields are `undefined` when unset; the domain says null. */
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
+
+export function summaryMessage(summary: AccountSummary): accountsV1.AccountSummary {
+  return {
+    uuid: summary.uuid,
+    code: summary.code,
+    display_name: summary.display_name,
+    type: summary.type,
+    ...(summary.company_name !== null ? { company_name: summary.company_name } : {}),
+    ...(summary.payment_terms !== null ? { payment_terms: summary.payment_terms } : {}),
+  };
+}
 
 export function recipientMessage(view: RecipientView): accountsV1.Recipient {
   return { ...view };
@@ -17,8 +29,9 @@ export function paymentGatewayAccountMessage(view: PaymentGatewayAccountView): a
 }
 
 export function accountMessage(view: AccountView): accountsV1.Account {
+  const { read_model, ...fields } = view;
   return {
-    ...view,
+    ...fields,
     company_name: orUndefined(view.company_name),
     first_name: orUndefined(view.first_name),
     middle_name: orUndefined(view.middle_name),
@@ -40,6 +53,8 @@ export function accountMessage(view: AccountView): accountsV1.Account {
     register_status: orUndefined(view.register_status),
     recipients: view.recipients.map(recipientMessage),
     payment_gateway_accounts: view.payment_gateway_accounts.map(paymentGatewayAccountMessage),
+    subscriptions: read_model.subscriptions.map((snapshot) => subscriptionsV1.Subscription.decode(snapshot)),
+    draft_lines: read_model.draft_lines.map((snapshot) => invoicingV1.DraftLine.decode(snapshot)),
   };
 }
 

@@ -1,20 +1,9 @@
 import type { RequestContext } from '@billing/observability';
 import type { accountsV1 } from '@billing/proto';
 import type { AccountListFilter } from '../domain/account-list.js';
-import type { AccountSummary } from '../domain/account-summary.js';
 import { getAccountSummaries, listAccountUuids } from '../use-cases/account-summaries.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
-
-function summaryMessage(summary: AccountSummary): accountsV1.AccountSummary {
-  return {
-    uuid: summary.uuid,
-    code: summary.code,
-    display_name: summary.display_name,
-    type: summary.type,
-    ...(summary.company_name !== null ? { company_name: summary.company_name } : {}),
-    ...(summary.payment_terms !== null ? { payment_terms: summary.payment_terms } : {}),
-  };
-}
+import { summaryMessage } from './account-mapper.js';
 
 /** AccountsService's embedding calls (transport only), spread into accountsService. */
 export function accountSummaryHandlers(deps: AccountsDeps) {

@@ -22,6 +22,7 @@ import {
   recipientMessage,
   recipientWrite,
 } from './account-mapper.js';
+import { accountReply, accountsReply } from './account-replies.js';
 import { accountSummaryHandlers } from './account-summaries-handlers.js';
 
 /** Transport only: decode, call the use case, encode. */
@@ -32,9 +33,7 @@ export function accountsService(deps: AccountsDeps): GrpcService {
       const view = await createAccount(deps, context, accountWrite(request.account, request.present_fields));
       return { account: accountMessage(view) };
     },
-    getAccount: async (request, context) => ({
-      account: accountMessage(await getAccount(deps, context, request.code)),
-    }),
+    getAccount: async (request, context) => accountReply(deps, context, await getAccount(deps, context, request.code)),
     listAccounts: async (request, context) => {
       const { count, accounts } = await listAccounts(
         deps,
@@ -42,11 +41,11 @@ export function accountsService(deps: AccountsDeps): GrpcService {
         (request.filter ?? {}) as AccountListFilter,
         pageSpec(request.page),
       );
-      return { count, accounts: accounts.map(accountMessage) };
+      return { count, ...(await accountsReply(deps, context, accounts)) };
     },
     updateAccount: async (request, context) => {
       const write = accountWrite(request.account, request.present_fields);
-      return { account: accountMessage(await updateAccount(deps, context, request.code, write, request.replace)) };
+      return accountReply(deps, context, await updateAccount(deps, context, request.code, write, request.replace));
     },
     deleteAccount: async (request, context) => {
       await deleteAccount(deps, context, request.code);

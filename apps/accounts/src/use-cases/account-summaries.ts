@@ -2,10 +2,9 @@ import type { RequestContext } from '@billing/observability';
 import { findAccountIds, findAccountSummaryRows } from '../db/account-summaries-query.js';
 import type { AccountListFilter } from '../domain/account-list.js';
 import { type AccountSummary, accountSummary } from '../domain/account-summary.js';
+import { lookupUuids } from '../domain/uuid.js';
 import { requireOrganization } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Summaries of the organization's accounts named by uuid or code, for embedding in other objects.
@@ -19,8 +18,9 @@ export async function getAccountSummaries(
   codes: readonly string[],
 ): Promise<AccountSummary[]> {
   const organizationId = requireOrganization(context);
-  const ids = [...new Set(uuids.filter((uuid) => UUID.test(uuid)).map((uuid) => uuid.toLowerCase()))];
-  const rows = await findAccountSummaryRows(deps.orm.em.fork(), organizationId, ids, [...new Set(codes)]);
+  const rows = await findAccountSummaryRows(deps.orm.em.fork(), organizationId, lookupUuids(uuids), [
+    ...new Set(codes),
+  ]);
   return rows.map((row) =>
     accountSummary(row.id, {
       code: row.code,

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { findChurnReasonPage, findChurnReasonsByIds, requireChurnReason } from '../db/churn-reason-store.js';
 import { ChurnReasonEntity, type ChurnReasonRow } from '../db/entities/churn-reason.entity.js';
 import {
   CHURN_REASON_SHAPE,
   type ChurnReasonFields,
   type ChurnReasonView,
   inRequestOrder,
-  lookupUuids,
   normaliseChurnReason,
 } from '../domain/churn-reason.js';
+import { lookupUuids } from '../domain/uuid.js';
 import { requireOrganization, runChange } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
 
@@ -19,13 +19,6 @@ const ORDERING: Readonly<Record<string, string>> = { name: 'name', created_date:
 
 function viewOf(row: ChurnReasonRow): ChurnReasonView {
   return { uuid: row.id, name: row.name, is_active: row.is_active, deleted: row.deleted_at !== null };
-}
-
-/** A deleted reason, or another organization's, is not there (404). */
-async function requireReason(em: EntityManager, organizationId: string, uuid: string): Promise<ChurnReasonRow> {
-  const row = await em.findOne(ChurnReasonEntity, { organization_id: organizationId, id: uuid, deleted_at: null });
-  if (!row) throw AppError.notFound();
-  return row;
 }
 
 function checked(
@@ -70,7 +63,7 @@ export async function updateChurnReason(
   replace: boolean,
 ): Promise<ChurnReasonView> {
   return runChange(deps, context, async (scope) => {
-    const row = await requireReason(scope.em, scope.organizationId, uuid);
+    const row = await requireChurnReason(scope.em, scope.organizationId, uuid);
     const fields = checked({ name: row.name, is_active: row.is_active }, write, replace ? 'replace' : 'patch');
     scope.em.assign(row, { ...fields, updated_at: scope.now });
     await scope.em.flush();
@@ -84,7 +77,7 @@ export async function updateChurnReason(
 /** Marks the reason deleted: subscriptions elsewhere may still name it (see the entity). */
 export async function deleteChurnReason(deps: AccountsDeps, context: RequestContext, uuid: string): Promise<void> {
   await runChange(deps, context, async (scope) => {
-    const row = await requireReason(scope.em, scope.organizationId, uuid);
+    const row = await requireChurnReason(scope.em, scope.organizationId, uuid);
     row.deleted_at = scope.now;
     row.updated_at = scope.now;
     await scope.em.flush();
@@ -97,7 +90,7 @@ export async function getChurnReason(
   context: RequestContext,
   uuid: string,
 ): Promise<ChurnReasonView> {
-  return viewOf(await requireReason(deps.orm.em.fork(), requireOrganization(context), uuid));
+  return viewOf(await requireChurnReason(deps.orm.em.fork(), requireOrganization(context), uuid));
 }
 
 export async function listChurnReasons(
@@ -108,15 +101,12 @@ export async function listChurnReasons(
 ): Promise<{ count: number; reasons: ChurnReasonView[] }> {
   const organizationId = requireOrganization(context);
   const { column, direction } = resolveOrdering(page.ordering || 'created_date', ORDERING, 'created_date');
-  const [rows, count] = await deps.orm.em.fork().findAndCount(
-    ChurnReasonEntity,
-    { organization_id: organizationId, deleted_at: null, ...(isActive !== undefined ? { is_active: isActive } : {}) },
-    {
-      orderBy: [{ [column]: direction }, { id: 'asc' }],
-      limit: page.pageSize,
-      offset: (page.page - 1) * page.pageSize,
-    },
-  );
+  const [rows, count] = await findChurnReasonPage(deps.orm.em.fork(), organizationId, isActive, {
+    column,
+    direction,
+    limit: page.pageSize,
+    offset: (page.page - 1) * page.pageSize,
+  });
   return { count, reasons: rows.map(viewOf) };
 }
 
@@ -129,8 +119,6 @@ export async function getChurnReasons(
   const organizationId = requireOrganization(context);
   const wanted = lookupUuids(uuids);
   if (wanted.length === 0) return [];
-  const rows = await deps.orm.em
-    .fork()
-    .find(ChurnReasonEntity, { organization_id: organizationId, id: { $in: wanted } });
+  const rows = await findChurnReasonsByIds(deps.orm.em.fork(), organizationId, wanted);
   return inRequestOrder(uuids, rows.map(viewOf));
 }

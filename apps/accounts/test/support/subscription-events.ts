@@ -9,6 +9,14 @@ export interface SubscriptionEventInput {
   status: string;
   collectionMethod?: string;
   lastModified: string;
+  /** Subscription.version: 1 on creation, +1 per committed change; what orders the states. */
+  version: number;
+  /** Subscription.created_date (default 2026-01-15T09:00:00Z). */
+  created?: string;
+  /** Subscription.churn_reason (unset by default). */
+  churnReason?: string;
+  /** Subscription.payment_terms (unset by default: the account's or organization's apply). */
+  paymentTerms?: number;
   /** The `change` field: what the subscriptions service did. */
   change?: string;
   eventId?: string;
@@ -27,7 +35,7 @@ export function subscriptionChanged(input: SubscriptionEventInput): EventEnvelop
         uuid: input.subscription,
         account: input.account,
         start_date: new Date('2026-01-15T00:00:00Z'),
-        created_date: new Date('2026-01-15T09:00:00Z'),
+        created_date: new Date(input.created ?? '2026-01-15T09:00:00Z'),
         last_modified_date: lastModified,
         next_renewal_date: new Date('2026-02-15T00:00:00Z'),
         quantity: 2,
@@ -37,6 +45,9 @@ export function subscriptionChanged(input: SubscriptionEventInput): EventEnvelop
         current_mrr: '200.00',
         committed_mrr: '200.00',
         final_price: '200.00',
+        version: input.version,
+        ...(input.churnReason !== undefined ? { churn_reason: input.churnReason } : {}),
+        ...(input.paymentTerms !== undefined ? { payment_terms: input.paymentTerms } : {}),
         ...(input.status === 'not_renewing'
           ? { cancellation_type: 'at_renewal', cancel_at: new Date('2026-02-15T00:00:00Z') }
           : {}),

@@ -16,7 +16,8 @@ import { createAccount } from '../../src/use-cases/create-account.js';
 import { deleteAccount } from '../../src/use-cases/delete-account.js';
 import type { AccountsDeps } from '../../src/use-cases/deps.js';
 import { createOrganization } from '../../src/use-cases/organizations.js';
-import { listAccounts } from '../../src/use-cases/read-accounts.js';
+import { getAccount, listAccounts } from '../../src/use-cases/read-accounts.js';
+import { draftLineChanged } from './draft-line-events.js';
 import { type SubscriptionEventInput, subscriptionChanged } from './subscription-events.js';
 
 export interface ReadModelHarness {
@@ -25,6 +26,9 @@ export interface ReadModelHarness {
   consumer: string;
   /** Publishes on the subject the consumer reads, with `messageId` as the bus's dedupe key. */
   publish(data: Uint8Array, messageId: string): Promise<void>;
+  /** The draft line consumer's name, and publishing on `<invoicing>.draft_invoice_line.<eventType>`. */
+  draftLineConsumer: string;
+  publishDraftLine(eventType: string, data: Uint8Array, messageId: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,7 +76,9 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
 
   const stateOf = async (organizationId: string, subscription: string) => {
     const row = await findSubscriptionState(harness.deps.orm.em.fork(), organizationId, subscription);
-    return row && { status: row.status, last_modified_date: row.last_modified_date.toISOString() };
+    return (
+      row && { status: row.status, version: row.version, last_modified_date: row.last_modified_date.toISOString() }
+    );
   };
 
   describe(`subscription read model on the ${bus}`, () => {
@@ -92,6 +98,7 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
           status: 'active',
           collectionMethod: 'invoice',
           lastModified: at,
+          version: 1,
         }),
         event({
           subscription: randomUUID(),
@@ -99,6 +106,7 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
           status: 'expired',
           collectionMethod: 'payment_card',
           lastModified: at,
+          version: 1,
         }),
         event({
           subscription: randomUUID(),
@@ -106,6 +114,7 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
           status: 'not_renewing',
           collectionMethod: 'payment_card',
           lastModified: at,
+          version: 1,
         }),
         event({
           subscription: randomUUID(),
@@ -113,6 +122,7 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
           status: 'expired',
           collectionMethod: 'direct_debit',
           lastModified: at,
+          version: 1,
         }),
         event({
           subscription: randomUUID(),
@@ -120,6 +130,7 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
           status: 'pending_manual_renewal',
           collectionMethod: 'invoice',
           lastModified: at,
+          version: 1,
         }),
       );
 
@@ -158,75 +169,88 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
         message: 'An account with non-expired subscriptions cannot be deleted.',
       };
 
-      for (const [status, lastModified] of [
-        ['scheduled', '2026-02-01T10:00:00Z'],
-        ['active', '2026-02-02T10:00:00Z'],
-        ['not_renewing', '2026-02-03T10:00:00Z'],
-        ['pending_manual_renewal', '2026-02-04T10:00:00Z'],
+      for (const [version, status, lastModified] of [
+        [1, 'scheduled', '2026-02-01T10:00:00Z'],
+        [2, 'active', '2026-02-02T10:00:00Z'],
+        [3, 'not_renewing', '2026-02-03T10:00:00Z'],
+        [4, 'pending_manual_renewal', '2026-02-04T10:00:00Z'],
       ] as const) {
-        await deliver(event({ subscription, account, status, lastModified }));
+        await deliver(event({ subscription, account, status, lastModified, version }));
         await expect(deleteAccount(harness.deps, context, 'subscribed'), status).rejects.toMatchObject(refusal);
       }
       expect(await codes(context, { code: 'subscribed' })).toEqual(['subscribed']);
 
-      await deliver(event({ subscription, account, status: 'expired', lastModified: '2026-02-05T10:00:00Z' }));
+      await deliver(
+        event({ subscription, account, status: 'expired', lastModified: '2026-02-05T10:00:00Z', version: 5 }),
+      );
       await deleteAccount(harness.deps, context, 'subscribed');
       expect(await codes(context, { code: 'subscribed' })).toEqual([]);
     });
 
-    it('ignores a state older than the stored one, so late events never move it backwards', async () => {
+    it('ignores a state of an older version, so late events never move it backwards', async () => {
       const { organizationId, context, event } = await newOrganization();
       const account = await newAccount(context, 'late');
       const subscription = randomUUID();
 
+      // Version, not time, orders the states: the late one even claims a later modification.
       await deliver(
-        event({ subscription, account, status: 'not_renewing', lastModified: '2026-03-02T00:00:00Z' }),
-        event({ subscription, account, status: 'active', lastModified: '2026-03-01T23:59:59.999Z' }),
+        event({ subscription, account, status: 'not_renewing', lastModified: '2026-03-02T00:00:00Z', version: 3 }),
+        event({ subscription, account, status: 'active', lastModified: '2026-03-05T00:00:00Z', version: 2 }),
       );
       expect(await stateOf(organizationId, subscription)).toEqual({
         status: 'not_renewing',
+        version: 3,
         last_modified_date: '2026-03-02T00:00:00.000Z',
       });
       expect(await codes(context, { subscription_status: 'active' })).toEqual([]);
       expect(await codes(context, { subscription_set_to_expire: true })).toEqual(['late']);
 
-      // Reactivated later: the newer state replaces the stored one.
-      await deliver(event({ subscription, account, status: 'active', lastModified: '2026-03-03T00:00:00Z' }));
+      // Reactivated later: the next version replaces the stored one.
+      await deliver(
+        event({ subscription, account, status: 'active', lastModified: '2026-03-03T00:00:00Z', version: 4 }),
+      );
       expect(await stateOf(organizationId, subscription)).toEqual({
         status: 'active',
+        version: 4,
         last_modified_date: '2026-03-03T00:00:00.000Z',
       });
       expect(await codes(context, { subscription_set_to_expire: true })).toEqual([]);
       expect(await codes(context, { subscription_set_to_expire: false })).toEqual(['late']);
     });
 
-    it('orders states of the same instant by event order, and a redelivered event has no effect', async () => {
+    it('ignores another state of the same version, and a redelivered event has no effect', async () => {
       const { organizationId, context, event } = await newOrganization();
-      const account = await newAccount(context, 'same-instant');
+      const account = await newAccount(context, 'same-version');
       const subscription = randomUUID();
       const instant = '2026-04-01T12:00:00Z';
-      const activated = event({ subscription, account, status: 'active', lastModified: instant, change: 'created' });
+      const created = event({ subscription, account, status: 'active', lastModified: instant, version: 1 });
       const cancelled = event({
         subscription,
         account,
         status: 'not_renewing',
         lastModified: instant,
         change: 'cancellation_scheduled',
+        version: 2,
       });
 
-      await deliver(activated, cancelled);
+      await deliver(created, event({ subscription, account, status: 'expired', lastModified: instant, version: 1 }));
       expect(await stateOf(organizationId, subscription)).toEqual({
-        status: 'not_renewing',
+        status: 'active',
+        version: 1,
         last_modified_date: '2026-04-01T12:00:00.000Z',
       });
 
-      // The same event again under a new bus message id (a republish after the duplicate window):
-      // were it applied, the tie would let it win. A later event on another subscription, handled
-      // after it in stream order, shows it went through the consumer.
-      await harness.publish(encodeEnvelope(activated), randomUUID());
-      await deliver(event({ subscription: randomUUID(), account, status: 'expired', lastModified: instant }));
+      await deliver(cancelled);
+      // The first event again under a new bus message id (a republish after the duplicate window).
+      // A later event on another subscription, handled after it in stream order, shows it went
+      // through the consumer.
+      await harness.publish(encodeEnvelope(created), randomUUID());
+      await deliver(
+        event({ subscription: randomUUID(), account, status: 'expired', lastModified: instant, version: 1 }),
+      );
       expect(await stateOf(organizationId, subscription)).toEqual({
         status: 'not_renewing',
+        version: 2,
         last_modified_date: '2026-04-01T12:00:00.000Z',
       });
       expect(await codes(context, { subscription_status: 'active' })).toEqual([]);
@@ -238,28 +262,66 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
       const account = await newAccount(owner.context, 'owned');
       const subscription = randomUUID();
 
-      await deliver(owner.event({ subscription, account, status: 'active', lastModified: '2026-05-01T00:00:00Z' }));
-      await deliver(intruder.event({ subscription, account, status: 'expired', lastModified: '2026-05-02T00:00:00Z' }));
+      await deliver(
+        owner.event({ subscription, account, status: 'active', lastModified: '2026-05-01T00:00:00Z', version: 1 }),
+      );
+      await deliver(
+        intruder.event({ subscription, account, status: 'expired', lastModified: '2026-05-02T00:00:00Z', version: 2 }),
+      );
 
       expect(await stateOf(owner.organizationId, subscription)).toEqual({
         status: 'active',
+        version: 1,
         last_modified_date: '2026-05-01T00:00:00.000Z',
       });
       expect(await stateOf(intruder.organizationId, subscription)).toBeNull();
       expect(await codes(owner.context, { subscription_status: 'active' })).toEqual(['owned']);
     });
 
+    it('keeps the draft lines not invoiced yet from invoicing.draft_invoice_line.*', async () => {
+      const { organizationId, context } = await newOrganization();
+      const account = await newAccount(context, 'with-lines');
+      const line = randomUUID();
+      const lines = async () => (await getAccount(harness.deps, context, 'with-lines')).read_model.draft_lines.length;
+
+      for (const [eventType, version, expected] of [
+        ['created', 1, 1],
+        ['updated', 2, 1],
+        ['invoiced', 3, 0],
+      ] as const) {
+        const event = draftLineChanged({ organizationId, line, account, eventType, version });
+        await harness.publishDraftLine(event.event_type, encodeEnvelope(event), event.event_id);
+        await waitFor(
+          async () =>
+            (await harness.deps.orm.em
+              .fork()
+              .count(InboxMessage, { consumer: harness.draftLineConsumer, messageId: event.event_id })) === 1,
+          { timeoutMs: 10_000, description: `draft line event ${eventType} handled` },
+        );
+        expect(await lines(), eventType).toBe(expected);
+      }
+    });
+
     it('sets aside an event it cannot use without holding back the ones after it', async () => {
       const { organizationId, context, event } = await newOrganization();
       const account = await newAccount(context, 'poison');
       const [unusable, usable] = [randomUUID(), randomUUID()];
-      const bad = event({ subscription: unusable, account, status: 'cancelled', lastModified: '2026-06-01T00:00:00Z' });
+      const bad = event({
+        subscription: unusable,
+        account,
+        status: 'cancelled',
+        lastModified: '2026-06-01T00:00:00Z',
+        version: 1,
+      });
 
       await harness.publish(encodeEnvelope(bad), bad.event_id);
-      await deliver(event({ subscription: usable, account, status: 'active', lastModified: '2026-06-01T00:00:00Z' }));
+      await deliver(
+        event({ subscription: usable, account, status: 'active', lastModified: '2026-06-01T00:00:00Z', version: 1 }),
+      );
 
       expect(await stateOf(organizationId, usable)).toEqual({
         status: 'active',
+        version: 1,
         last_modified_date: '2026-06-01T00:00:00.000Z',
       });
       expect(await stateOf(organizationId, unusable)).toBeNull();

@@ -31,7 +31,12 @@ export { listen, type RunningHttpServer } from './listen.js';
 export { buildPageEnvelope, type ListPage, type PageEnvelope } from './pagination/page-envelope.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest, parsePageRequest } from './pagination/page-request.js';
 export { absoluteRequestUrl } from './pagination/request-url.js';
-export { ALWAYS_KEPT_FIELDS, parseFieldsHeader, projectFields } from './response/fields-header.js';
+export {
+  ALWAYS_KEPT_FIELDS,
+  fieldsHeaderKeeps,
+  parseFieldsHeader,
+  projectFields,
+} from './response/fields-header.js';
 export { HttpResponse } from './response/http-response.js';
 export { defineListRoute, defineRoute } from './route/define-route.js';
 export type {
@@ -63,4 +68,4 @@ export {
   type StringFieldOptions,
 } from './validation/fields.js';
 export { parseIsoDate, parseIsoDateTime } from './validation/iso-date-time.js';
-export { parseBodyOrThrow, parseOrThrow } from './validation/validate.js';
+export { AFTER_FIELD_CHECKS, parseBodyOrThrow, parseOrThrow } from './validation/validate.js';

@@ -315,6 +315,22 @@ describe("the account's draftinvoiceline_set", () => {
     expect(patched.body.draftinvoiceline_set).toEqual([first, second]);
   });
 
+  it('shows an update and a delete of a line on the next read, without waiting', async () => {
+    const { api } = await newOrganization(platform());
+    const account = await createAccount(api);
+    const kept = await create(api, minimal(account.code));
+    // Oldest first; a tie in created_date would fall back to the uuids' order.
+    platform().clock.advanceMs(1_000);
+    const dropped = await create(api, { ...minimal(account.code), price: '3' });
+
+    const updated = await api.patch(draftLinePath(kept.uuid as string), { description: 'Consulting, March' });
+    expectStatus(updated, 200);
+    expect((await api.get(accountPath(account.code))).body.draftinvoiceline_set).toEqual([updated.body, dropped]);
+
+    expectStatus(await api.delete(draftLinePath(dropped.uuid as string)), 204);
+    expect((await api.get(accountPath(account.code))).body.draftinvoiceline_set).toEqual([updated.body]);
+  });
+
   it('follows the Fields header: left out when not named, kept when named', async () => {
     const { api } = await newOrganization(platform());
     const account = await createAccount(api);

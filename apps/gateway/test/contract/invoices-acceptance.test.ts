@@ -261,7 +261,8 @@ describe('a Danish organization invoices its subscriptions', () => {
         currency: 'DKK',
         ...body,
       });
-    expectStatus(await draft({ description: 'Onboarding', include_in_next_renewal_invoice: true }), 201);
+    const onboarding = await draft({ description: 'Onboarding', include_in_next_renewal_invoice: true });
+    expectStatus(onboarding, 201);
     expectStatus(await draft({ description: 'Consulting', price: '80.00' }), 201);
 
     const generated = await org.api.post(`${accountPath(code)}generate_invoice/`, {});
@@ -269,8 +270,11 @@ describe('a Danish organization invoices its subscriptions', () => {
     expect(
       (generated.body as Json[]).map((invoice) => [invoice.invoice_number, invoice.subtotal, invoice.total]),
     ).toEqual([[2, '80.00', '100.00']]);
+    expect((await org.api.get(accountPath(code))).body.draftinvoiceline_set).toEqual([onboarding.body]);
 
     await org.advance('2026-02-15T09:00:00.000Z');
+    // The renewal invoice took the waiting line: the account's set shows it gone once advance returns.
+    expect((await org.api.get(accountPath(code))).body.draftinvoiceline_set).toEqual([]);
     const invoices = await invoicesOf(org.api, code);
     expect(document(invoices[2]!)).toMatchObject({
       invoice_number: 3,
@@ -302,6 +306,30 @@ describe('a Danish organization invoices its subscriptions', () => {
       [2, '-160.71'],
       [3, '375.00'],
     ]);
+  });
+
+  it("a credit note is dated the organization's day, not the UTC one", async () => {
+    const org = await danishOrganization('2026-02-01T09:00:00.000Z');
+    const account = await createAccount(org.api);
+    const monthly = await terms(org.api);
+    await subscribe(org.api, account.code as string, monthly.uuid);
+    await org.advance('2026-02-01T09:00:00.000Z'); // returns once the first invoice is issued
+    const [invoice] = await invoicesOf(org.api, account.code as string);
+    expect(invoice?.date).toBe('2026-02-01');
+    // 23:30 UTC on 10 February is already 11 February in Copenhagen.
+    await org.advance('2026-02-10T23:30:00.000Z');
+
+    const credited = await org.api.post(`${INVOICES}${invoice!.uuid}/credit/`);
+
+    expectStatus(credited, 200);
+    expect(document(credited.body as Json)).toMatchObject({
+      invoice_number: 2,
+      date: '2026-02-11',
+      subtotal: '-100.00',
+      vat: '-25.00',
+      total: '-125.00',
+      status: 'credited',
+    });
   });
 
   it('cancel_invalid credits every invoice of the subscription in full', async () => {

@@ -119,6 +119,7 @@ describe('register-payment', () => {
     const again = await api.post(path, { registration_date: '2026-01-21' });
     const missing = await api.post(path, {});
     const bad = await api.post(path, { registration_date: '20.01.2026' });
+    const impossible = await api.post(path, { registration_date: '2026-02-30' });
 
     expectStatus(again, 400);
     expect(again.body).toEqual({ error: 'The invoice is paid; there is nothing to pay.' });
@@ -126,6 +127,7 @@ describe('register-payment', () => {
     expect(bad.body).toEqual({
       registration_date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'],
     });
+    expect(impossible.body).toEqual(bad.body);
   });
 });
 

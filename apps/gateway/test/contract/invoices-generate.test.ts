@@ -6,7 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
-import { createAccount, expectStatus, type Json, NOT_FOUND, newOrganization, usePlatform } from './helpers.js';
+import {
+  accountPath,
+  createAccount,
+  expectStatus,
+  type Json,
+  NOT_FOUND,
+  newOrganization,
+  usePlatform,
+} from './helpers.js';
 import {
   DRAFT_LINES,
   draftLinePath,
@@ -70,6 +78,8 @@ describe('POST /accounts/{code}/generate_invoice/', () => {
     expect({ ...stored.body, pdf_base64: undefined }).toEqual({ ...byCurrency.DKK, pdf_base64: undefined });
     expectStatus(await api.get(draftLinePath(consulting.uuid)), 404);
     expect((await api.get(`${DRAFT_LINES}?account=${account.code}`)).body.results).toEqual([waiting]);
+    // The account's set (accounts' read model) already shows the invoiced lines gone.
+    expect((await api.get(accountPath(account.code))).body.draftinvoiceline_set).toEqual([waiting]);
   });
 
   it('answers an empty list when there is nothing to invoice, on both path forms', async () => {

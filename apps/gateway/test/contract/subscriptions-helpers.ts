@@ -117,6 +117,13 @@ const ONE_MONTH_LATER: Record<string, string> = {
   '2026-01-15T09:00:00.000Z': '2026-02-15T09:00:00.000Z',
 };
 
+/** The renewal one month after `now`, written out: a `now` without its entry is a test to extend. */
+function oneMonthLater(now: string): string {
+  const later = ONE_MONTH_LATER[now];
+  if (later === undefined) throw new Error(`expectedSubscription: add the date one month after ${now}`);
+  return later;
+}
+
 /**
  * The whole subscription the API returns for a create at `now` (the platform clock) without
  * start_date on monthly forward terms: active from now, renewing one month later, MRR = price x
@@ -136,7 +143,7 @@ export function expectedSubscription(fixture: Fixture, now: string, overrides: J
     end_date: null,
     created_date: now,
     last_modified_date: now,
-    next_renewal_date: ONE_MONTH_LATER[now] ?? expect.any(String),
+    next_renewal_date: oneMonthLater(now),
     last_renewal_date: now,
     base_renewal_date: now,
     original_start_date: now,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFieldsHeader, projectFields } from '../../src/http/index.js';
+import { fieldsHeaderKeeps, parseFieldsHeader, projectFields } from '../../src/http/index.js';
 import { startWidgetApp, type WidgetApp } from './support/widget-app.js';
 
 const W1 = '11111111-1111-4111-8111-111111111111';
@@ -53,5 +53,19 @@ describe('projectFields', () => {
     expect(projectFields(null, fields)).toBeNull();
     expect(projectFields([{ a: 1, b: 2 }], fields)).toEqual([{ a: 1, b: 2 }]);
     expect(projectFields({ a: 1, b: 2 }, fields)).toEqual({ a: 1 });
+  });
+});
+
+describe('fieldsHeaderKeeps', () => {
+  it('keeps every field without a Fields header, or with one that names nothing', () => {
+    expect(fieldsHeaderKeeps({}, 'subscription_set')).toBe(true);
+    expect(fieldsHeaderKeeps({ fields: ' , ' }, 'subscription_set')).toBe(true);
+  });
+
+  it('keeps only the fields the header names, and model and schema always', () => {
+    const headers = { fields: 'code, subscription_set' };
+    expect(fieldsHeaderKeeps(headers, 'subscription_set')).toBe(true);
+    expect(fieldsHeaderKeeps(headers, 'draftinvoiceline_set')).toBe(false);
+    expect(fieldsHeaderKeeps(headers, 'model')).toBe(true);
   });
 });

@@ -16,7 +16,7 @@ import {
   subscriptionEventsV1,
 } from '@billing/proto';
 import { type RunningService, startService } from '@billing/runtime';
-import { subscriptionsModule } from '@billing/subscriptions';
+import { createSubscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, startNatsServer, uniqueName, waitFor } from '@billing/testing';
 import { startGateway } from '../../src/start-gateway.js';
 import { type ApiClient, apiClient } from './api-client.js';
@@ -140,6 +140,8 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
+  // Subscriptions hands its committed changes to accounts' read model (account reads embed them).
+  const subscriptionsModule = createSubscriptionsModule({ config: { accountsAddress: accounts.address } });
   const subscriptions = await startService(subscriptionsModule, {
     databaseUrl: subscriptionsSchema.databaseUrl,
     schema: subscriptionsSchema.schema,

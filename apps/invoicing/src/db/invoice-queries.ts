@@ -1,9 +1,8 @@
-import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
+import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { invoicingV1 } from '@billing/proto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
-import { isUuid } from './invoice-store.js';
 
 const NOTHING = '00000000-0000-0000-0000-000000000000';
 const uuidOrNothing = (value: string): string => (isUuid(value) ? value : NOTHING);

@@ -1,11 +1,9 @@
+import { isUuid } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
 
 /** The organization's issued invoice (pending ones are not visible), or 404. */
 export async function requireInvoice(
@@ -51,4 +49,32 @@ export async function nextInvoiceNumber(em: EntityManager, organizationId: strin
     [organizationId],
   );
   return Number(row!.last_number);
+}
+
+/**
+ * The organization's open invoices (not credit notes) in `currency` that hold lines of the
+ * subscription, oldest number first, locked for the caller's transaction (a credit is applied to them).
+ */
+export async function openInvoicesOfSubscription(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+  currency: string,
+): Promise<InvoiceRow[]> {
+  const lines = await em.find(
+    InvoiceLineEntity,
+    { organization_id: organizationId, subscription_id: subscriptionId },
+    { fields: ['invoice_id'] },
+  );
+  return em.find(
+    InvoiceEntity,
+    {
+      organization_id: organizationId,
+      id: { $in: [...new Set(lines.map((line) => line.invoice_id))] },
+      is_credit_note: false,
+      status: 'open',
+      currency,
+    },
+    { orderBy: [{ invoice_number: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
 }

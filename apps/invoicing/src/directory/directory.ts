@@ -51,18 +51,8 @@ export function accountsDirectory(address: string): Directory {
       const { account } = await accounts.call('getAccount', { code: summary.code }, { context });
       if (!account) throw AppError.notFound(`Account ${accountId} does not exist.`);
       const billing = account.billing_same_as_legal
-        ? {
-            address: account.legal_address,
-            zipcode: account.legal_zipcode,
-            city: account.legal_city,
-            country: account.legal_country,
-          }
-        : {
-            address: account.billing_address,
-            zipcode: account.billing_zipcode,
-            city: account.billing_city,
-            country: account.billing_country || account.legal_country,
-          };
+        ? { address: account.legal_address, zipcode: account.legal_zipcode, city: account.legal_city }
+        : { address: account.billing_address, zipcode: account.billing_zipcode, city: account.billing_city };
       const recipients = account.recipients.filter((recipient) => recipient.receive_invoice && recipient.email);
       return {
         account_id: account.uuid,
@@ -70,6 +60,7 @@ export function accountsDirectory(address: string): Directory {
         party: {
           name: account.display_name,
           ...billing,
+          // VAT is decided by where the buyer is established (composeInvoice reads this country).
           country: account.legal_country,
           vat_number: text(account.legal_vat_number),
           email: recipients[0]?.email ?? '',

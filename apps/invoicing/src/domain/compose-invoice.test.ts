@@ -1,5 +1,6 @@
+import { VAT_REASON_TEXT } from '@billing/tax';
 import { describe, expect, it } from 'vitest';
-import { composeInvoice, dueDate, effectivePaymentTerms, type LineSource } from './compose-invoice.js';
+import { composeInvoice, dueDate, effectivePaymentTerms, type LineSource, settledStatus } from './compose-invoice.js';
 
 const line = (subtotal: string, extra: Partial<LineSource> = {}): LineSource => ({
   description: 'Pro',
@@ -39,13 +40,14 @@ describe('composeInvoice', () => {
       'DKK',
     );
     expect(german.totals).toMatchObject({ vat: '0.00', total: '200.00', reverse_charge: true });
-    expect(german.totals.vat_note).toMatch(/reverse charge/i);
+    expect(german.totals.vat_note).toBe(VAT_REASON_TEXT.eu_reverse_charge);
     const us = composeInvoice(
       [line('200.00')],
       { seller_country: 'DK', buyer_country: 'US', buyer_vat_number: null },
       'DKK',
     );
     expect(us.totals).toMatchObject({ vat: '0.00', total: '200.00', reverse_charge: false });
+    expect(us.totals.vat_note).toBe(VAT_REASON_TEXT.outside_eu);
   });
 
   it('VAT is rounded once per rate on the sum, credits mirror charges, ISK has no decimals', () => {
@@ -73,5 +75,14 @@ describe('dates and terms', () => {
     expect(effectivePaymentTerms(null, 30, 14)).toBe(30);
     expect(effectivePaymentTerms(7, 30, 14)).toBe(7);
     expect(effectivePaymentTerms(null, null, 14)).toBe(14);
+  });
+});
+
+describe('settledStatus', () => {
+  it('is open while a balance is left, else paid or credited by what settled it', () => {
+    expect(settledStatus('0.01', 'payment')).toBe('open');
+    expect(settledStatus('-250.00', 'credit')).toBe('open');
+    expect(settledStatus('0.00', 'payment')).toBe('paid');
+    expect(settledStatus('0', 'credit')).toBe('credited');
   });
 });

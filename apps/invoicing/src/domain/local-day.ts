@@ -9,3 +9,17 @@ export function localDay(instant: Date, timeZone: string): string {
   }
   return formatter.format(instant);
 }
+
+/** DRF's message for a date field that is not YYYY-MM-DD, as the API answers it. */
+export const INVALID_DATE = 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar day written YYYY-MM-DD (2026-02-30 is not one, though Date.parse rolls it over). */
+export function isIsoDate(value: string): boolean {
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}

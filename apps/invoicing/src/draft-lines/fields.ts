@@ -1,7 +1,8 @@
-import type { WritableShape } from '@billing/domain-kit';
+import { isUuid, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { type Decimal, parseAmount } from '@billing/money';
 import { isCurrencyCode, VAT_TYPES } from '@billing/reference-data';
+import { INVALID_DATE, isIsoDate } from '../domain/local-day.js';
 
 /**
  * The writable fields of a draft invoice line (api-spec "Draft invoice line", gaps.md §3) and their
@@ -71,7 +72,6 @@ export const QUANTITY_NOT_POSITIVE = 'Ensure this value is greater than 0.';
 export const DISCOUNT_ON_NEGATIVE_PRICE = 'A discount cannot be given on a line with a negative price.';
 export const DISCOUNT_OVER_PRICE = 'Ensure this value is less than or equal to price.';
 export const DISCOUNT_OVER_LINE = 'Ensure this value is less than or equal to price × quantity.';
-const INVALID_DATE = 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
 const INVALID_UUID = 'Must be a valid UUID.';
 const BLANK = 'This field may not be blank.';
 
@@ -79,18 +79,6 @@ const BLANK = 'This field may not be blank.';
 const MAX_DECIMAL_PLACES = 6;
 const MAX_WHOLE_DIGITS = 14;
 const MAX_TEXT = 128;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
-export function isIsoDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /** The decimal, or the DRF message why it cannot be stored as numeric(20, 6). */
 function decimalOf(value: string): Decimal | string {
@@ -135,7 +123,7 @@ function maxLength(field: keyof DraftLineFields, value: string | null, violation
  */
 export function draftLineViolations(fields: DraftLineFields, present: ReadonlySet<string>): FieldViolation[] {
   const violations: FieldViolation[] = [];
-  if (!UUID.test(fields.account)) violations.push({ field: 'account', description: INVALID_UUID });
+  if (!isUuid(fields.account)) violations.push({ field: 'account', description: INVALID_UUID });
   if (fields.description.trim() === '') violations.push({ field: 'description', description: BLANK });
   if (!(VAT_TYPES as readonly string[]).includes(fields.vat_type)) {
     violations.push({ field: 'vat_type', description: `"${fields.vat_type}" is not a valid choice.` });

@@ -27,6 +27,8 @@ export interface DraftLineView {
   case_number: string;
   invoice_supplement: string | null;
   custom_fields: Record<string, unknown>;
+  /** Orders the line's states for read models (see the entity). */
+  version: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export function draftLineView(row: DraftInvoiceLineRow): DraftLineView {
     discount_fixed_total: presentOptional(row.discount_fixed_total),
     created_date: row.created_at,
     last_modified_date: row.updated_at,
+    version: row.version,
   };
 }
 

@@ -10,7 +10,8 @@ const POLL_MS = 25;
 /**
  * Returns once every named charge is on an invoice and those invoices are issued (a grouped
  * renewal invoice does not wait for its window: the test clock has just made every charge of that
- * moment). Times out with UNAVAILABLE after `timeoutMs`.
+ * moment), and the read model hand-overs of that work have ended. Times out with UNAVAILABLE
+ * after `timeoutMs`.
  */
 export async function awaitCharges(
   deps: InvoicingDeps,
@@ -27,6 +28,7 @@ export async function awaitCharges(
       .find(InvoicedChargeEntity, { organization_id: organizationId, charge_id: { $in: [...chargeIds] } });
     if (invoiced.length === new Set(chargeIds).size) {
       await issuePendingNow(deps, organizationId, [...new Set(invoiced.map((row) => row.invoice_id))]);
+      await deps.handOvers?.idle();
       return;
     }
     if (Date.now() >= deadline) {

@@ -1,7 +1,9 @@
 import type { Clock } from '@billing/clock';
 import type { invoicingV1 } from '@billing/proto';
+import type { CommittedEventsListener } from '@billing/runtime';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Directory } from '../directory/directory.js';
+import type { HandOverTracker } from '../events/hand-over-tracker.js';
 
 /** Sends an issued invoice with its PDF (src/mail). */
 export interface InvoiceSender {
@@ -17,4 +19,17 @@ export interface InvoicingDeps {
   orm: MikroORM;
   clock: Clock;
   directory: Directory;
+  /**
+   * Told each committed change's events (runChange's `committedEvents`): hands the draft line
+   * events to the accounts read model (events/read-model-handover.ts). Unset: JetStream alone
+   * delivers them.
+   */
+  committedEvents?: CommittedEventsListener | undefined;
+  /**
+   * The hand-overs under way after the charge consumer's commits. The consumer hands a renewal
+   * invoice's `draft_invoice_line.invoiced` events over just after its commit, so AwaitCharges (the
+   * test clock's "everything due is invoiced") waits for them too: an account read right after an
+   * advance then already shows those lines gone.
+   */
+  handOvers?: HandOverTracker | undefined;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
+import { applyWrite, isUuid, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { type ChangeScope, requireOrganization, runChange } from '@billing/runtime';
@@ -10,8 +10,8 @@ import { currentFields, type DraftLineView, draftLineView, rowValues } from '../
 import { publishDraftLineEvent } from '../events/draft-line-events.js';
 import type { InvoicingDeps } from './deps.js';
 
-/** The draft-line use cases need only the database and the clock. */
-export type DraftLineDeps = Pick<InvoicingDeps, 'orm' | 'clock'>;
+/** The draft-line use cases need the database, the clock and (optionally) the read model hand-over. */
+export type DraftLineDeps = Pick<InvoicingDeps, 'orm' | 'clock' | 'committedEvents'>;
 
 /** GET /api/v1/draftinvoicelines/ (paged, `account` filter) or an account's whole set (unpaged). */
 export interface DraftLineQuery {
@@ -31,17 +31,15 @@ const LINE_ORDERING: Readonly<Record<string, string>> = {
   date_to: 'date_to',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A line uuid from the path; anything else names nothing: 404. */
 function requireLineId(value: string): string {
-  if (!UUID.test(value)) throw AppError.notFound();
+  if (!isUuid(value)) throw AppError.notFound();
   return value;
 }
 
 /** An account filter value (the gateway checks it first; django-filter's message). */
 function filterAccount(value: string): string {
-  if (!UUID.test(value)) throw AppError.invalidField('account', 'Enter a valid UUID.');
+  if (!isUuid(value)) throw AppError.invalidField('account', 'Enter a valid UUID.');
   return value;
 }
 
@@ -71,6 +69,7 @@ export function createDraftLine(
       ...rowValues(fields),
       invoiced_at: null,
       invoice_id: null,
+      version: 1,
       created_at: scope.now,
       updated_at: scope.now,
     });
@@ -93,7 +92,7 @@ export function updateDraftLine(
   return runChange(deps, 'invoicing', context, async (scope) => {
     const row = await requireDraftLine(scope.em, scope.organizationId, requireLineId(uuid), true);
     const fields = prepareFields(replace ? null : currentFields(row), write, replace ? 'replace' : 'patch');
-    scope.em.assign(row, { ...rowValues(fields), updated_at: scope.now });
+    scope.em.assign(row, { ...rowValues(fields), version: row.version + 1, updated_at: scope.now });
     await scope.em.flush();
     return recordChange(scope, replace ? 'replace' : 'update', row.id, draftLineView(row), {
       fields: [...write.present],
@@ -101,11 +100,15 @@ export function updateDraftLine(
   });
 }
 
-/** 204; the event carries the last state. An invoiced line is gone already (404). */
+/**
+ * 204; the event carries the last state with the version a change gives (+1), so a read model
+ * that meets an older state of the line after the deletion knows it is older. An invoiced line
+ * is gone already (404).
+ */
 export async function deleteDraftLine(deps: DraftLineDeps, context: RequestContext, uuid: string): Promise<void> {
   await runChange(deps, 'invoicing', context, async (scope) => {
     const row = await requireDraftLine(scope.em, scope.organizationId, requireLineId(uuid), true);
-    const lastState = draftLineView(row);
+    const lastState = { ...draftLineView(row), version: row.version + 1 };
     scope.em.remove(row);
     await scope.em.flush();
     recordChange(scope, 'delete', row.id, lastState, { account: row.account_id });

@@ -58,7 +58,7 @@ export async function generateInvoice(
         group_key: null,
       });
       await addLines(scope, invoice, ofCurrency.map(draftInvoiceLine));
-      markDraftLinesInvoiced(ofCurrency, invoice.id, scope.now);
+      markDraftLinesInvoiced(scope, ofCurrency, invoice.id);
       await issueInvoice(scope, invoice, buyer.recipients);
       invoices.push(invoiceMessage(invoice, (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? []));
     }

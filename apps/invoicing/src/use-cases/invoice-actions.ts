@@ -5,18 +5,16 @@ import type { RequestContext } from '@billing/observability';
 import type { invoicingV1 } from '@billing/proto';
 import { COLLECTION_METHODS } from '@billing/reference-data';
 import { type ChangeScope, runChange } from '@billing/runtime';
-import { LockMode } from '@mikro-orm/core';
 import { CreditApplicationEntity } from '../db/entities/credit-application.entity.js';
 import type { InvoiceRow } from '../db/entities/invoice.entity.js';
-import { InvoiceEntity } from '../db/entities/invoice.entity.js';
-import { InvoiceLineEntity } from '../db/entities/invoice-line.entity.js';
-import { MailJobEntity } from '../db/entities/mail-job.entity.js';
-import { linesOf, requireInvoice } from '../db/invoice-store.js';
+import { linesOf, openInvoicesOfSubscription, requireInvoice } from '../db/invoice-store.js';
 import { settledStatus } from '../domain/compose-invoice.js';
+import { creditToApply } from '../domain/credit.js';
+import { INVALID_DATE, isIsoDate, localDay } from '../domain/local-day.js';
 import { publishInvoiceEvent } from '../events/invoice-events.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
 import type { InvoicingDeps } from './deps.js';
-import { addLines, createInvoiceRow, issueInvoice } from './issue-invoices.js';
+import { addLines, createInvoiceRow, issueInvoice, queueInvoiceMail } from './issue-invoices.js';
 
 export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as const;
 
@@ -53,12 +51,7 @@ export async function updateKickbackStatus(
 export async function registerPayment(deps: InvoicingDeps, context: RequestContext, uuid: string, date: string) {
   return change(deps, context, async (scope) => {
     const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-      throw AppError.invalidField(
-        'registration_date',
-        'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
-      );
-    }
+    if (!isIsoDate(date)) throw AppError.invalidField('registration_date', INVALID_DATE);
     if (row.is_credit_note) throw refused('A credit note cannot be paid.');
     if (row.status !== 'open') throw refused(`The invoice is ${row.status}; there is nothing to pay.`);
     scope.em.assign(row, { balance: '0', status: 'paid', paid_date: date, updated_at: scope.now });
@@ -138,7 +131,7 @@ export async function applyCreditNote(
     const open = money(target.balance);
     if (available.lte(0)) throw refused('The credit note has no credit left.');
     if (open.lte(0)) throw refused('The target invoice has nothing left to pay.');
-    let amount = available.lt(open) ? available : open;
+    let amount = creditToApply(credit.balance, target.balance);
     if (request.amount !== undefined) {
       if (!isDecimalString(request.amount) || money(request.amount).lte(0)) {
         throw AppError.invalidField('amount', 'A valid positive number is required.');
@@ -172,17 +165,17 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
     if (!money(invoice.balance).eq(money(invoice.total))) {
       throw refused('Part of the invoice is settled; apply a credit note for the rest instead.');
     }
-    const buyer = await deps.directory.buyer(context, invoice.account_id);
+    const [seller, buyer] = await Promise.all([
+      deps.directory.seller(context),
+      deps.directory.buyer(context, invoice.account_id),
+    ]);
+    // Dated today where the organization is, but never before the invoice it credits.
+    const today = localDay(scope.now, seller.time_zone);
     const note = createInvoiceRow(scope, {
+      // The parties as the credited invoice shows them, so the two documents match.
       buyer: { ...buyer, party: invoice.buyer, language: invoice.language },
-      seller: {
-        party: invoice.seller,
-        time_zone: 'UTC',
-        default_payment_terms: invoice.payment_terms,
-        test_clock_time: null,
-        features: [],
-      },
-      date: invoice.date > scope.now.toISOString().slice(0, 10) ? invoice.date : scope.now.toISOString().slice(0, 10),
+      seller: { ...seller, party: invoice.seller },
+      date: invoice.date > today ? invoice.date : today,
       due_date: invoice.due_date,
       payment_terms: invoice.payment_terms,
       currency: invoice.currency as CurrencyCode,
@@ -232,16 +225,7 @@ export async function sendInvoice(deps: InvoicingDeps, context: RequestContext, 
     const row = await requireInvoice(scope.em, scope.organizationId, uuid);
     const buyer = await deps.directory.buyer(context, row.account_id);
     if (buyer.recipients.length === 0) throw refused('The account has no recipient that receives invoices.');
-    scope.em.create(MailJobEntity, {
-      id: randomUUID(),
-      organization_id: scope.organizationId,
-      invoice_id: row.id,
-      recipients: buyer.recipients,
-      attempts: 0,
-      last_error: null,
-      sent_at: null,
-      created_at: scope.now,
-    });
+    queueInvoiceMail(scope, row.id, buyer.recipients);
     scope.audit('invoice.send', 'invoice', row.id, { recipients: buyer.recipients.map((r) => r.email) });
     return buyer.recipients.map((recipient) => recipient.email);
   });
@@ -256,27 +240,11 @@ export async function creditSubscriptionInvoices(
   credit: InvoiceRow,
   subscriptionId: string,
 ): Promise<void> {
-  const lines = await scope.em.find(
-    InvoiceLineEntity,
-    { organization_id: scope.organizationId, subscription_id: subscriptionId },
-    { fields: ['invoice_id'] },
-  );
-  const targets = await scope.em.find(
-    InvoiceEntity,
-    {
-      organization_id: scope.organizationId,
-      id: { $in: [...new Set(lines.map((line) => line.invoice_id))] },
-      is_credit_note: false,
-      status: 'open',
-      currency: credit.currency,
-    },
-    { orderBy: [{ invoice_number: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
+  const targets = await openInvoicesOfSubscription(scope.em, scope.organizationId, subscriptionId, credit.currency);
   for (const target of targets) {
-    const available = money(credit.balance).negated();
-    if (available.lte(0)) break;
-    const open = money(target.balance);
-    const amount = available.lt(open) ? available : open;
+    if (!money(credit.balance).isNegative()) break;
+    const amount = creditToApply(credit.balance, target.balance);
+    if (amount.isZero()) continue;
     applyCredit(scope, credit, target, formatAmount(amount, target.currency as CurrencyCode));
     publishInvoiceEvent(scope, 'invoice.credited', await message(scope, target));
   }

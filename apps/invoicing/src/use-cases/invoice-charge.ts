@@ -11,6 +11,7 @@ import { dueDate, effectivePaymentTerms } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
+import { afterCommit } from '../events/after-commit.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
 import { addLines, createInvoiceRow, issueInvoice, systemContext } from './issue-invoices.js';
@@ -23,7 +24,9 @@ export const GROUP_WINDOW_MS = 2_000;
  * is the key of invoiced_charge, in the consumer's transaction with its inbox row). Renewal charges
  * of group_on_invoice subscriptions join the pending invoice of their group (issued when the group
  * window has passed, or when the test clock asks); every other charge is its own invoice (a
- * credit note when negative), issued at once.
+ * credit note when negative), issued at once. Draft lines flagged include_in_next_renewal_invoice
+ * join a renewal charge's invoice; their draft_invoice_line.invoiced events go to the read model
+ * once the consumer's transaction commits.
  */
 export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, envelope: EventEnvelope): Promise<void> {
   const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
@@ -35,7 +38,14 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
     deps.directory.buyer(context, charge.account),
   ]);
   const now = seller.test_clock_time ?? deps.clock.now();
-  const scope = changeScope(em, 'invoicing', envelope.organization_id, context, now);
+  const published: EventEnvelope[] = [];
+  const scope = changeScope(em, 'invoicing', envelope.organization_id, context, now, published);
+  // The consumer's transaction is not a runChange: its draft line events are handed over here.
+  const handOver = deps.committedEvents;
+  if (handOver) {
+    const settled = afterCommit(em, () => (published.length > 0 ? handOver(published, context) : Promise.resolve()));
+    deps.handOvers?.track(settled);
+  }
 
   const date = localDay(charge.due_at ?? now, seller.time_zone);
   const paymentTerms = effectivePaymentTerms(charge.payment_terms, buyer.payment_terms, seller.default_payment_terms);
@@ -71,7 +81,7 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
         ).filter((row) => row.currency === charge.currency)
       : [];
   await addLines(scope, invoice, [...chargeLines, ...drafts.map(draftInvoiceLine)], { isNew });
-  markDraftLinesInvoiced(drafts, invoice.id, now);
+  markDraftLinesInvoiced(scope, drafts, invoice.id);
   em.create(InvoicedChargeEntity, {
     charge_id: charge.uuid,
     organization_id: envelope.organization_id,

@@ -3,7 +3,6 @@ import type { CurrencyCode } from '@billing/money';
 import { money } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
 import type { ChangeScope } from '@billing/runtime';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
@@ -189,29 +188,27 @@ export async function issueInvoice(
     issue_after: null,
     updated_at: scope.now,
   });
-  if (recipients.length > 0) {
-    scope.em.create(MailJobEntity, {
-      id: randomUUID(),
-      organization_id: scope.organizationId,
-      invoice_id: invoice.id,
-      recipients,
-      attempts: 0,
-      last_error: null,
-      sent_at: null,
-      created_at: scope.now,
-    });
-  }
+  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients);
   const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
   publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 
+/** An e-mail job for the invoice, sent by the mail worker after this change commits. */
+export function queueInvoiceMail(scope: ChangeScope, invoiceId: string, recipients: Buyer['recipients']): void {
+  scope.em.create(MailJobEntity, {
+    id: randomUUID(),
+    organization_id: scope.organizationId,
+    invoice_id: invoiceId,
+    recipients,
+    attempts: 0,
+    last_error: null,
+    sent_at: null,
+    created_at: scope.now,
+  });
+}
+
 /** The request context of work done for an organization outside a request (consumers, workers). */
 export function systemContext(organizationId: string, requestId: string): RequestContext {
   return { requestId, organizationId, clientSystem: 'invoicing' };
-}
-
-/** Pending invoices of the organization holding these charges' lines. */
-export async function pendingInvoicesOf(em: EntityManager, organizationId: string): Promise<InvoiceRow[]> {
-  return em.find(InvoiceEntity, { organization_id: organizationId, status: 'pending' });
 }

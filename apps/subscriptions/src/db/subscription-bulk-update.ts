@@ -9,22 +9,27 @@ export type SubscriptionProperty = Extract<keyof SubscriptionRow, string>;
  * the rows travel as one JSON array that Postgres turns into records of the table's own row type
  * (`jsonb_populate_recordset`), so every value is converted by the column's type exactly as a
  * parameter would be (timestamps as ISO text, numerics as text, JSON columns as JSON).
+ * Every row written is a change of it: its version grows by one (the caller counted it on the
+ * row object, see subscription-version.ts, so its events carry the same number).
  */
 export async function updateSubscriptionRows(
   em: EntityManager,
   rows: readonly SubscriptionRow[],
   properties: readonly SubscriptionProperty[],
 ): Promise<void> {
-  if (rows.length === 0 || properties.length === 0) return;
+  if (rows.length === 0) return;
   const meta = em.getMetadata().get(SubscriptionEntity);
   const columnOf = (property: SubscriptionProperty): string => {
     const name = meta.properties[property]?.fieldNames[0];
     if (!name) throw new Error(`subscription has no column for ${property}`);
     return name;
   };
-  const columns = properties.map((property) => [property, columnOf(property)] as const);
+  const columns = properties
+    .filter((property) => property !== 'version')
+    .map((property) => [property, columnOf(property)] as const);
   const id = columnOf('id');
-  const set = columns.map(([, name]) => `"${name}" = v."${name}"`).join(', ');
+  const version = columnOf('version');
+  const set = [...columns.map(([, name]) => `"${name}" = v."${name}"`), `"${version}" = s."${version}" + 1`].join(', ');
   const values = rows.map((row) => {
     const value: Record<string, unknown> = { [id]: row.id };
     for (const [property, name] of columns) value[name] = row[property] ?? null;

@@ -10,6 +10,7 @@ import { type ContractView, loadContractViews } from './contract-store.js';
 import { ContractEntity } from './entities/contract.entity.js';
 import { PlanEntity, type PlanRow } from './entities/plan.entity.js';
 import { PlanTermsEntity, type PlanTermsRow } from './entities/plan-terms.entity.js';
+import type { SubscriptionRow } from './entities/subscription.entity.js';
 
 /** Plan terms with their plan, as subscriptions embed and price them. */
 export interface CatalogEntry {
@@ -63,6 +64,11 @@ export async function loadCatalog(
   return catalog;
 }
 
+/** The terms a subscription's engine run needs: its own, and those of its waiting change. */
+export function termsIdsOf(row: Pick<SubscriptionRow, 'plan_terms_id' | 'scheduled_change'>): string[] {
+  return row.scheduled_change ? [row.plan_terms_id, row.scheduled_change.terms_id] : [row.plan_terms_id];
+}
+
 /** Terms (with plans) of any organization by uuid: the scheduler's batch spans organizations. */
 export async function loadCatalogByIds(
   em: EntityManager,
@@ -79,6 +85,9 @@ export async function loadCatalogByIds(
 }
 
 export type ContractFor = (terms: TermsSnapshot, at: Date) => FixedContract | null;
+
+/** Oldest first: among contracts that started on the same day, applicableContract takes the first. */
+const CONTRACT_ORDER = [{ created_at: 'asc' }, { id: 'asc' }] as const;
 
 /** Picks, among an account's contracts, the one applying on the local day of `at` (gaps §5). */
 function resolverOf(contracts: readonly ContractView[], timeZone: string): ContractFor {
@@ -109,7 +118,11 @@ export async function contractResolver(
   accountId: string,
   timeZone: string,
 ): Promise<ContractFor> {
-  const rows = await em.find(ContractEntity, { organization_id: organizationId, account_id: accountId });
+  const rows = await em.find(
+    ContractEntity,
+    { organization_id: organizationId, account_id: accountId },
+    { orderBy: [...CONTRACT_ORDER] },
+  );
   return resolverOf(await loadContractViews(em, organizationId, rows), timeZone);
 }
 
@@ -119,7 +132,10 @@ export async function contractResolversOf(
   subscriptions: readonly { organization_id: string; account_id: string; time_zone: string }[],
 ): Promise<(subscription: { organization_id: string; account_id: string; time_zone: string }) => ContractFor> {
   const accountIds = [...new Set(subscriptions.map((row) => row.account_id))];
-  const rows = accountIds.length > 0 ? await em.find(ContractEntity, { account_id: { $in: accountIds } }) : [];
+  const rows =
+    accountIds.length > 0
+      ? await em.find(ContractEntity, { account_id: { $in: accountIds } }, { orderBy: [...CONTRACT_ORDER] })
+      : [];
   const byOrganization = new Map<string, typeof rows>();
   for (const row of rows)
     byOrganization.set(row.organization_id, [...(byOrganization.get(row.organization_id) ?? []), row]);

@@ -1,4 +1,4 @@
-import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
+import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { subscriptionsV1 } from '@billing/proto';
 import { LockMode } from '@mikro-orm/core';
@@ -7,9 +7,6 @@ import type { ChargeLineRecord } from '../domain/lifecycle/index.js';
 import { ChargeEntity } from './entities/charge.entity.js';
 import { PlanTermsEntity } from './entities/plan-terms.entity.js';
 import { SubscriptionEntity, type SubscriptionRow } from './entities/subscription.entity.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
 
 /** The organization's subscription, or 404 (also another organization's). `lock`: FOR UPDATE. */
 export async function requireSubscription(
@@ -114,4 +111,59 @@ export async function chargeIdsMadeAt(em: EntityManager, organizationId: string,
     { fields: ['id'], orderBy: { id: 'asc' } },
   );
   return rows.map((row) => row.id);
+}
+
+/**
+ * The account's subscriptions that renew by themselves (active, auto-renewing, with a next renewal),
+ * soonest renewal first, then oldest.
+ */
+export async function autoRenewingSubscriptions(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+): Promise<SubscriptionRow[]> {
+  return em.find(
+    SubscriptionEntity,
+    {
+      organization_id: organizationId,
+      account_id: accountId,
+      status: 'active',
+      is_auto_renew_enabled: true,
+      next_renewal_date: { $ne: null },
+    },
+    { orderBy: [{ next_renewal_date: 'asc' }, { created_at: 'asc' }, { id: 'asc' }] },
+  );
+}
+
+/** Which rows are due: a test-clock organization's own (only that one's), or the real clock's. */
+export interface DueScope {
+  now: Date;
+  testClockOrganization: string | null;
+}
+
+/** The filter of the rows due in `due` (due_at reached). */
+export function dueFilter(due: DueScope) {
+  return due.testClockOrganization
+    ? { on_test_clock: true, organization_id: due.testClockOrganization, due_at: { $lte: due.now } }
+    : { on_test_clock: false, due_at: { $lte: due.now } };
+}
+
+/**
+ * Claims up to `limit` due rows, soonest due first, with FOR UPDATE SKIP LOCKED (another replica
+ * takes others). The rows are plain objects converted like em.find's but not tracked by the unit
+ * of work (tracking was the costliest part of a scheduler batch).
+ */
+export async function claimDueSubscriptions(
+  em: EntityManager,
+  due: DueScope,
+  limit: number,
+): Promise<SubscriptionRow[]> {
+  return em
+    .createQueryBuilder(SubscriptionEntity)
+    .select('*')
+    .where(dueFilter(due))
+    .orderBy([{ due_at: 'asc' }, { id: 'asc' }])
+    .limit(limit)
+    .setLockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE)
+    .execute('all');
 }

@@ -65,6 +65,7 @@ export function subscriptionMessage(
       : [],
     cancellation_type: orUndefined(row.cancellation_type),
     cancel_at: orUndefined(row.cancel_at),
+    version: row.version,
   };
 }
 

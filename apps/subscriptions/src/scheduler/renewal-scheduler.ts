@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import type { Logger } from '@billing/observability';
-import type { BackgroundWorker } from '@billing/runtime';
+import type { BackgroundWorker, CommittedEventsListener } from '@billing/runtime';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { processAllDue } from '../use-cases/subscriptions/process-due.js';
 
@@ -11,6 +11,8 @@ export interface RenewalSchedulerOptions {
   /** Pause between passes when nothing was due. */
   intervalMs: number;
   batchSize: number;
+  /** Told each committed batch's events (per organization). */
+  committedEvents?: CommittedEventsListener | undefined;
 }
 
 /**
@@ -29,7 +31,7 @@ export function startRenewalScheduler(
     processAllDue(
       options.orm,
       { now: options.clock.now(), testClockOrganization: null, batchSize: options.batchSize },
-      options.logger,
+      { logger: options.logger, committedEvents: options.committedEvents },
     );
 
   const loop = async (): Promise<void> => {

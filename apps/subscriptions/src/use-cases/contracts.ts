@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
+import { applyWrite, isUuid, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { CONTRACT_SHAPE, type ContractFields, contractViolations } from '../catalog/contracts.js';
@@ -17,11 +17,9 @@ const CONTRACT_ORDERING: Readonly<Record<string, string>> = {
   created_date: 'created_at',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A uuid from a path (the account uuid the gateway resolved, a tier id); anything else names nothing: 404. */
 export function requireUuid(value: string): string {
-  if (!UUID.test(value)) throw AppError.notFound();
+  if (!isUuid(value)) throw AppError.notFound();
   return value;
 }
 

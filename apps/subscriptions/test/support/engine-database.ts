@@ -37,18 +37,15 @@ export async function engineDatabase(): Promise<EngineDatabase> {
   };
 }
 
-/**
- * `count` subscriptions of one organization on monthly forward terms at `price`, all starting at
- * `start` (scheduled and due then), inserted in one statement.
- */
-export async function seedDueSubscriptions(
+/** A plan with active monthly forward terms at `price` (DKK) of one organization; returns the terms' id. */
+export async function seedMonthlyTerms(
   orm: MikroORM,
-  options: { organizationId: string; count: number; start: Date; price: string; timeZone: string },
-): Promise<{ termsId: string }> {
+  options: { organizationId: string; price: string; at: Date },
+): Promise<string> {
   const planId = randomUUID();
   const termsId = randomUUID();
   const connection = orm.em.getConnection();
-  const now = options.start.toISOString();
+  const now = options.at.toISOString();
   await connection.execute(
     `insert into plan (id, organization_id, name, code, description, collect_vat, vat_type, created_at, updated_at)
      values (?, ?, 'Plan', ?, '', true, 'services', ?, ?)`,
@@ -59,7 +56,20 @@ export async function seedDueSubscriptions(
      values (?, ?, ?, 'monthly', 'month', 1, ?, 'DKK', false, true, ?, ?)`,
     [termsId, options.organizationId, planId, options.price, now, now],
   );
-  await connection.execute(
+  return termsId;
+}
+
+/**
+ * `count` subscriptions of one organization on monthly forward terms at `price`, all starting at
+ * `start` (scheduled and due then), inserted in one statement.
+ */
+export async function seedDueSubscriptions(
+  orm: MikroORM,
+  options: { organizationId: string; count: number; start: Date; price: string; timeZone: string },
+): Promise<{ termsId: string }> {
+  const termsId = await seedMonthlyTerms(orm, { ...options, at: options.start });
+  const now = options.start.toISOString();
+  await orm.em.getConnection().execute(
     `insert into subscription (id, organization_id, account_id, plan_terms_id, quantity, status, time_zone, on_test_clock,
        start_date, original_start_date, period_n, pending_lines, due_at, collection_method, group_on_invoice,
        is_auto_renew_enabled, pre_renewal_days_offset, pre_renewal_invoicing, po_number, reference_person,

@@ -108,6 +108,20 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
 
 /** Inbox row and effects in one transaction; false when the inbox shows it was handled before. */
 function handleOnce(options: StartConsumerOptions, envelope: EventEnvelope): Promise<boolean> {
+  return handleEventOnce(options, envelope, options.handle);
+}
+
+/**
+ * Applies an event once per consumer: its inbox row and its effects in one transaction, nothing
+ * when the inbox shows the consumer handled it before. Used by the durable consumers and by any
+ * other path that delivers the same events (a producer handing them over right after its commit),
+ * so whichever path comes first applies the event and the other finds it done.
+ */
+export function handleEventOnce(
+  options: { orm: MikroORM; consumer: string; clock?: Clock },
+  envelope: EventEnvelope,
+  handle: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
+): Promise<boolean> {
   return inTransaction(options.orm, async (em) => {
     // A concurrent redelivery blocks on this row until the first transaction ends, then skips.
     const inserted = await em
@@ -121,7 +135,7 @@ function handleOnce(options: StartConsumerOptions, envelope: EventEnvelope): Pro
       .ignore()
       .execute('run');
     if (inserted.affectedRows === 0) return false;
-    await options.handle(em, envelope);
+    await handle(em, envelope);
     return true;
   });
 }

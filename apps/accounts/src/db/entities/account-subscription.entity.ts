@@ -3,7 +3,8 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 /**
  * Read model: the latest state of each subscription (owned by the subscriptions service) as its
  * `subscription.changed` events told it, one row per subscription. The account list filters
- * `subscription_*` and the "no delete while subscribed" rule are derived from it by query.
+ * `subscription_*` and the "no delete while subscribed" rule are derived from it by query, and
+ * account reads embed the stored snapshots.
  */
 export const AccountSubscriptionEntity = defineEntity({
   name: 'AccountSubscription',
@@ -19,8 +20,17 @@ export const AccountSubscriptionEntity = defineEntity({
     account_id: p.uuid(),
     status: p.string().length(32),
     collection_method: p.string().length(32),
-    /** The subscription's own last_modified_date: states older than this are ignored. */
+    /** The subscription's own last_modified_date, as of the stored state. */
     last_modified_date: p.datetime(),
+    /** The stored state's Subscription.version: only a strictly greater one replaces it. */
+    version: p.integer().default(0),
+    /** The subscription's created_date: account reads list subscriptions oldest first. */
+    created_date: p.datetime().nullable(),
+    /**
+     * The encoded billing.subscriptions.v1.Subscription of the stored state, served as is by
+     * account reads. Null on rows stored before snapshots were kept (until their next event).
+     */
+    snapshot: p.blob().nullable(),
     /** When this service last applied an event to the row. */
     updated_at: p.datetime(),
   },

@@ -2,6 +2,7 @@ import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountEntity } from './account.entity.js';
 import { AccountBillingSummaryEntity } from './account-billing-summary.entity.js';
+import { AccountDraftLineEntity } from './account-draft-line.entity.js';
 import { AccountSubscriptionEntity } from './account-subscription.entity.js';
 import { ApiUserEntity } from './api-user.entity.js';
 import { ChurnReasonEntity } from './churn-reason.entity.js';
@@ -18,6 +19,7 @@ export const accountsEntities = [
   PaymentGatewayAccountEntity,
   AccountBillingSummaryEntity,
   AccountSubscriptionEntity,
+  AccountDraftLineEntity,
   ChurnReasonEntity,
   AuditLogEntry,
   OutboxMessage,

@@ -3,10 +3,12 @@ import { Migration20261122031437_initial } from './Migration20261122031437_initi
 import { Migration20261122050401_test_clock_and_churn_reasons } from './Migration20261122050401_test_clock_and_churn_reasons.js';
 import { Migration20261122050457_subscription_read_model } from './Migration20261122050457_subscription_read_model.js';
 import { Migration20261122064839_organization_seller_details } from './Migration20261122064839_organization_seller_details.js';
+import { Migration20261122073956_account_read_model_snapshots } from './Migration20261122073956_account_read_model_snapshots.js';
 
 export const migrations = [
   Migration20261122031437_initial,
   Migration20261122050401_test_clock_and_churn_reasons,
   Migration20261122050457_subscription_read_model,
   Migration20261122064839_organization_seller_details,
+  Migration20261122073956_account_read_model_snapshots,
 ];

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 /** Kept whatever `Fields` says: every object of the contract carries them. */
 export const ALWAYS_KEPT_FIELDS: readonly string[] = ['model', 'schema'];
 
@@ -12,6 +14,15 @@ export function parseFieldsHeader(header: string | undefined): ReadonlySet<strin
     .map((name) => name.trim())
     .filter((name) => name !== '');
   return names.length === 0 ? null : new Set([...names, ...ALWAYS_KEPT_FIELDS]);
+}
+
+/**
+ * Whether a response shaped by the request's `Fields` header keeps the field `name` (always, when
+ * the header is absent or names nothing): an answer may then skip the work of filling it.
+ */
+export function fieldsHeaderKeeps(headers: IncomingHttpHeaders, name: string): boolean {
+  const fields = parseFieldsHeader(typeof headers.fields === 'string' ? headers.fields : undefined);
+  return fields === null || fields.has(name);
 }
 
 /**

@@ -13,6 +13,12 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: un
   throw validationFailed(renderDrfErrors(toFieldErrors(result.error.issues, input), input));
 }
 
+/**
+ * The option of a `superRefine` checking combinations of fields: it runs only once every field is
+ * valid, as DRF calls validate() last (so a bad field is never also reported as a bad combination).
+ */
+export const AFTER_FIELD_CHECKS = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
+
 /** A JSON `null` body is "no data" to DRF, not a null field. */
 export function parseBodyOrThrow<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
   if (body === null) throw validationFailed({ [NON_FIELD_ERRORS]: ['No data provided'] });

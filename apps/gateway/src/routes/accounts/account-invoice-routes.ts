@@ -3,10 +3,11 @@ import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, detailError, notFound, type Route } from '../../http/index.js';
 import { presentInvoices } from '../invoices/invoice-embeds.js';
 import { GenerateInvoiceBody, InvoiceSchema } from '../invoices/invoice-schemas.js';
+import { findAccountByCode } from '../shared/account-lookup.js';
+import { CodeParams } from '../shared/path-params.js';
 
 const ACCOUNT = '/api/v1/accounts/{code}/';
 const TAGS = ['invoices'];
-const CodeParams = z.object({ code: z.string().min(1).max(128) });
 
 /** The answer of upcoming-invoice when the account has nothing that renews (Stripe answers 404 too). */
 export const NO_UPCOMING_INVOICE = 'The account has no upcoming invoice.';
@@ -19,8 +20,7 @@ export const NO_UPCOMING_INVOICE = 'The account has no upcoming invoice.';
 export function accountInvoiceRoutes(clients: ServiceClients): Route[] {
   const { invoicing } = clients;
   const accountOf = async (code: string) => {
-    const { accounts } = await clients.accounts.call('getAccountSummaries', { uuids: [], codes: [code] });
-    const account = accounts.find((summary) => summary.code === code);
+    const account = await findAccountByCode(clients, code);
     if (!account) throw notFound();
     return account;
   };

@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { accountsV1 } from '@billing/proto';
-import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
-import { defineListRoute, defineRoute, instantRange, type Route } from '../../http/index.js';
+import { defineListRoute, defineRoute, fieldsHeaderKeeps, instantRange, type Route } from '../../http/index.js';
+import { pageOf } from '../shared/page-of.js';
+import { CodeParams } from '../shared/path-params.js';
 import { presentAccountsWithSubscriptions } from '../subscriptions/account-subscription-sets.js';
-import { loadDraftLineSets, wantsDraftLineSet } from './account-draft-line-sets.js';
+import { presentDraftLineSet } from './account-draft-line-sets.js';
 import { accountInput } from './account-input.js';
 import { presentAccount } from './account-representation.js';
 import {
@@ -15,21 +16,24 @@ import {
   AccountSchema,
 } from './account-schemas.js';
 
-const CodeParams = z.object({ code: z.string().min(1).max(128) });
 const TAGS = ['accounts'];
 
 export function accountRoutes(clients: ServiceClients): Route[] {
   const { accounts } = clients;
   const withSubscriptionSets = presentAccountsWithSubscriptions(clients);
-  // Account reads carry their subscription_set and draftinvoiceline_set, each set one call for the
-  // whole page of accounts, both asked at once (and not at all when `Fields` leaves the set out).
-  const withSets = async (found: readonly accountsV1.Account[], headers: IncomingHttpHeaders) => {
-    const [presented, draftLineSets] = await Promise.all([
-      withSubscriptionSets(found, headers),
-      wantsDraftLineSet(headers) ? loadDraftLineSets(clients, found) : undefined,
-    ]);
-    if (!draftLineSets) return presented;
-    return presented.map((account) => ({ ...account, draftinvoiceline_set: draftLineSets.get(account.uuid) ?? [] }));
+  // Account reads carry their subscription_set and draftinvoiceline_set: the accounts service sends
+  // both with each account, and what the subscriptions embed with the reply: a read is one call.
+  const withSets = async (
+    found: readonly accountsV1.Account[],
+    embeds: accountsV1.SubscriptionSetEmbeds | undefined,
+    headers: IncomingHttpHeaders,
+  ) => {
+    const presented = await withSubscriptionSets(found, embeds, headers);
+    if (!fieldsHeaderKeeps(headers, 'draftinvoiceline_set')) return presented;
+    return presented.map((account, index) => ({
+      ...account,
+      draftinvoiceline_set: presentDraftLineSet(found[index]!),
+    }));
   };
 
   const list = defineListRoute({
@@ -47,7 +51,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
       const created = instantRange(query, 'created_date');
       const modified = instantRange(query, 'last_modified_date');
       const reply = await accounts.call('listAccounts', {
-        page: { page: page.page, page_size: page.pageSize, ordering: page.ordering.join(',') },
+        page: pageOf(page),
         filter: {
           uuid: query.uuid,
           code: query.code,
@@ -73,7 +77,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
           registered_for_direct_debit: query.registered_for_direct_debit,
         },
       });
-      return { count: reply.count, results: await withSets(reply.accounts, headers) };
+      return { count: reply.count, results: await withSets(reply.accounts, reply.embeds, headers) };
     },
   });
 
@@ -98,8 +102,8 @@ export function accountRoutes(clients: ServiceClients): Route[] {
     fieldsHeader: true,
     response: { status: 200, schema: AccountSchema },
     handler: async ({ params, headers }) => {
-      const { account } = await accounts.call('getAccount', { code: params.code });
-      return (await withSets([account!], headers))[0]!;
+      const { account, embeds } = await accounts.call('getAccount', { code: params.code });
+      return (await withSets([account!], embeds, headers))[0]!;
     },
   });
 
@@ -120,7 +124,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
           replace: method === 'put',
           ...accountInput(body),
         });
-        return (await withSets([reply.account!], headers))[0]!;
+        return (await withSets([reply.account!], reply.embeds, headers))[0]!;
       },
     });
 

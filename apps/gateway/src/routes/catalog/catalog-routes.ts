@@ -1,7 +1,8 @@
 import type { catalogV1 } from '@billing/proto';
-import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
+import { pageOf } from '../shared/page-of.js';
+import { UuidParams } from '../shared/path-params.js';
 import { catalogInput, presentPlan, presentPlanTerms } from './catalog-representation.js';
 import {
   PlanBody,
@@ -13,15 +14,8 @@ import {
   PlanTermsSchema,
 } from './catalog-schemas.js';
 
-const UuidParams = z.object({ uuid: z.uuid() });
 const PLAN_TAGS = ['plans'];
 const TERMS_TAGS = ['planterms'];
-
-const pageOf = (page: { page: number; pageSize: number; ordering: string[] }) => ({
-  page: page.page,
-  page_size: page.pageSize,
-  ordering: page.ordering.join(','),
-});
 
 /** gaps.md §5: plans (no DELETE) and plan terms (PATCH of active, code, price, revenue_group). */
 export function catalogRoutes({ catalog }: ServiceClients): Route[] {

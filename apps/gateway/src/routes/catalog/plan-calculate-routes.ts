@@ -3,6 +3,7 @@ import type { accountsV1, catalogV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, field, type Route } from '../../http/index.js';
+import { accountDoesNotExist } from '../shared/account-lookup.js';
 import { tagged } from '../shared/representation.js';
 
 /** gaps.md §5. account_code and account_country_code name the buyer; both may be left out or null. */
@@ -50,7 +51,7 @@ export function planCalculateRoutes({ accounts, identity, catalog }: ServiceClie
       return (await accounts.call('getAccount', { code })).account!;
     } catch (error) {
       if (isAppError(error) && error.code === StatusCode.NOT_FOUND) {
-        throw AppError.invalidField('account_code', `Object with code=${code} does not exist.`);
+        throw AppError.invalidField('account_code', accountDoesNotExist(code));
       }
       throw error;
     }

@@ -2,6 +2,8 @@ import type { accountsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, filterField, type Route } from '../../http/index.js';
+import { pageOf } from '../shared/page-of.js';
+import { UuidParams } from '../shared/path-params.js';
 import { tagged } from '../shared/representation.js';
 import { ChurnReasonBody, ChurnReasonPatchBody, ChurnReasonSchema } from './churn-reason-schemas.js';
 
@@ -11,7 +13,6 @@ const REASON = `${REASONS}{uuid}/`;
 const REASONS_TWIN = '/api/v1/churn_reasons/';
 const REASON_TWIN = `${REASONS_TWIN}{uuid}/`;
 const TAGS = ['churn reasons'];
-const UuidParams = z.object({ uuid: z.uuid() });
 
 /** The churn reason as the API shows it, alone and embedded (e.g. `churn_reason` of a subscription). */
 export function presentChurnReason(reason: accountsV1.ChurnReason) {
@@ -35,7 +36,7 @@ export function churnReasonRoutes({ churnReasons }: ServiceClients): Route[] {
     ordering: ['name', 'created_date'],
     handler: async ({ query, page }) => {
       const reply = await churnReasons.call('listChurnReasons', {
-        page: { page: page.page, page_size: page.pageSize, ordering: page.ordering.join(',') },
+        page: pageOf(page),
         is_active: query.is_active,
       });
       return { count: reply.count, results: reply.churn_reasons.map(presentChurnReason) };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
 import { catalogInput } from '../catalog/catalog-representation.js';
+import { pageOf } from '../shared/page-of.js';
 import { nullable, tagged } from '../shared/representation.js';
 import {
   ContractBody,
@@ -23,12 +24,6 @@ const code = z.string().min(1).max(128);
 const ContractsParams = z.object({ code });
 const ContractParams = z.object({ code, uuid: z.uuid() });
 const TierParams = z.object({ code, uuid: z.uuid(), id: z.uuid() });
-
-const pageOf = (page: { page: number; pageSize: number; ordering: string[] }) => ({
-  page: page.page,
-  page_size: page.pageSize,
-  ordering: page.ordering.join(','),
-});
 
 export function presentTier(tier: contractsV1.ContractTier) {
   return tagged('contract_tier', {

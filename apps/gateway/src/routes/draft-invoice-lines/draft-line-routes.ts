@@ -1,10 +1,10 @@
 import type { accountsV1, invoicingV1 } from '@billing/proto';
-import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, type Route, validationFailed } from '../../http/index.js';
 import { catalogInput } from '../catalog/catalog-representation.js';
-import { loadAccounts } from '../invoices/invoice-embeds.js';
-import { accountDoesNotExist } from '../subscriptions/subscription-input.js';
+import { accountDoesNotExist, findAccountByCode, loadAccounts } from '../shared/account-lookup.js';
+import { pageOf } from '../shared/page-of.js';
+import { UuidParams } from '../shared/path-params.js';
 import { presentDraftLine } from './draft-line-representation.js';
 import {
   DRAFT_LINE_ORDERING,
@@ -17,14 +17,12 @@ import {
 const LINES = '/api/v1/draftinvoicelines/';
 const LINE = `${LINES}{uuid}/`;
 const TAGS = ['draft invoice lines'];
-const UuidParams = z.object({ uuid: z.uuid() });
 
 type Clients = Pick<ServiceClients, 'accounts' | 'invoicing'>;
 
 /** The account a write names by code; 400 on `account` when the organization has none of that code. */
 async function resolveAccount(clients: Clients, code: string): Promise<accountsV1.AccountSummary> {
-  const { accounts } = await clients.accounts.call('getAccountSummaries', { uuids: [], codes: [code] });
-  const account = accounts.find((summary) => summary.code === code);
+  const account = await findAccountByCode(clients, code);
   if (!account) throw validationFailed({ account: [accountDoesNotExist(code)] });
   return account;
 }
@@ -73,12 +71,11 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
     handler: async ({ query, page }) => {
       let account: accountsV1.AccountSummary | undefined;
       if (query.account !== undefined) {
-        const { accounts } = await clients.accounts.call('getAccountSummaries', { uuids: [], codes: [query.account] });
-        account = accounts.find((summary) => summary.code === query.account);
+        account = await findAccountByCode(clients, query.account);
         if (!account) return { count: 0, results: [] };
       }
       const reply = await invoicing.call('listDraftLines', {
-        page: { page: page.page, page_size: page.pageSize, ordering: page.ordering.join(',') || 'created_date' },
+        page: pageOf(page, 'created_date'),
         account: account?.uuid,
         all: false,
         accounts: [],

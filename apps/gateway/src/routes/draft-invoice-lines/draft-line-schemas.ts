@@ -1,6 +1,6 @@
 import { VAT_TYPES } from '@billing/reference-data';
 import { z } from 'zod';
-import { field, filterField } from '../../http/index.js';
+import { AFTER_FIELD_CHECKS, field, filterField } from '../../http/index.js';
 
 /** Amounts are stored as numeric(20,6) by the invoicing service. */
 const AMOUNT = { maxDigits: 20, decimalPlaces: 6 } as const;
@@ -40,9 +40,6 @@ const draftLineFields = {
   custom_fields: field.jsonObject(),
 };
 
-/** Combination checks run only once every field is valid, as DRF calls validate() last. */
-const AFTER_FIELDS = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
-
 type DraftLineBodyValues = Partial<z.output<z.ZodObject<typeof draftLineFields>>>;
 
 /**
@@ -72,10 +69,13 @@ export const DraftLineBody = z
   .object(draftLineFields)
   .partial()
   .required({ account: true, description: true, vat_type: true })
-  .superRefine(checkCombinations, AFTER_FIELDS);
+  .superRefine(checkCombinations, AFTER_FIELD_CHECKS);
 
 /** PATCH: anything may be left out. */
-export const DraftLinePatchBody = z.object(draftLineFields).partial().superRefine(checkCombinations, AFTER_FIELDS);
+export const DraftLinePatchBody = z
+  .object(draftLineFields)
+  .partial()
+  .superRefine(checkCombinations, AFTER_FIELD_CHECKS);
 
 export const DraftLineFilters = z.object({ account: filterField.string() });
 

@@ -1,7 +1,7 @@
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, type Route } from '../../http/index.js';
-import { INVOICES_PATH, presentInvoiceWithPdf } from './invoice-embeds.js';
-import { UuidParams } from './invoice-routes.js';
+import { UuidParams } from '../shared/path-params.js';
+import { INVOICE_PATH, presentInvoiceWithPdf } from './invoice-embeds.js';
 import {
   ApplyCreditNoteBody,
   ChangeCollectionMethodBody,
@@ -10,13 +10,12 @@ import {
   SendInvoiceSchema,
 } from './invoice-schemas.js';
 
-const INVOICE = `${INVOICES_PATH}{uuid}/`;
 const TAGS = ['invoices'];
 
 /** An action path and its underscore twin (docs/api.md "Hyphen and underscore twins"). */
 const twins = (action: string) => ({
-  path: `${INVOICE}${action}/`,
-  aliases: action.includes('-') ? [`${INVOICE}${action.replaceAll('-', '_')}/`] : [],
+  path: `${INVOICE_PATH}${action}/`,
+  aliases: action.includes('-') ? [`${INVOICE_PATH}${action.replaceAll('-', '_')}/`] : [],
 });
 
 /**

@@ -2,34 +2,13 @@ import type { accountsV1, invoicingV1 } from '@billing/proto';
 import type { Request } from 'express';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { absoluteRequestUrl } from '../../http/index.js';
-import {
-  type AccountsByUuid,
-  presentInvoice,
-  presentInvoiceLine,
-  presentInvoiceListItem,
-} from './invoice-representation.js';
+import { loadAccounts } from '../shared/account-lookup.js';
+import { presentInvoice, presentInvoiceLine, presentInvoiceListItem } from './invoice-representation.js';
 
 type EmbedClients = Pick<ServiceClients, 'accounts'>;
 
 export const INVOICES_PATH = '/api/v1/invoices/';
-
-/**
- * The account summaries a set of invoices or lines embeds: one GetAccountSummaries call whatever
- * their number, none for accounts the caller already holds.
- */
-export async function loadAccounts(
-  clients: EmbedClients,
-  accountUuids: Iterable<string>,
-  known: readonly accountsV1.AccountSummary[] = [],
-): Promise<AccountsByUuid> {
-  const accounts = new Map(known.map((summary) => [summary.uuid, summary]));
-  const missing = [...new Set(accountUuids)].filter((uuid) => uuid !== '' && !accounts.has(uuid));
-  if (missing.length > 0) {
-    const reply = await clients.accounts.call('getAccountSummaries', { uuids: missing, codes: [] });
-    for (const summary of reply.accounts) accounts.set(summary.uuid, summary);
-  }
-  return accounts;
-}
+export const INVOICE_PATH = `${INVOICES_PATH}{uuid}/`;
 
 /**
  * `invoice_api_url`: the absolute URL of the invoice's detail endpoint, built from the request's

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
+import { pageOf } from '../shared/page-of.js';
 import { presentInvoiceLines } from './invoice-embeds.js';
 import { InvoiceLineFilters, InvoiceLineSchema } from './invoice-schemas.js';
 
@@ -33,7 +34,7 @@ export function invoiceLineRoutes(clients: ServiceClients): Route[] {
         account = uuids[0];
       }
       const reply = await invoicing.call('listInvoiceLines', {
-        page: { page: page.page, page_size: page.pageSize, ordering: '' },
+        page: pageOf(page),
         filter: { invoice: query.invoice, account, subscription: query.subscription },
       });
       return { count: reply.count, results: await presentInvoiceLines(clients, reply.lines) };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
-import { INVOICES_PATH, presentInvoiceList, presentInvoiceWithPdf } from './invoice-embeds.js';
+import { pageOf } from '../shared/page-of.js';
+import { UuidParams } from '../shared/path-params.js';
+import { INVOICE_PATH, INVOICES_PATH, presentInvoiceList, presentInvoiceWithPdf } from './invoice-embeds.js';
 import { resolveInvoiceFilter } from './invoice-list-filter.js';
 import { presentKickback, presentVatBillingPeriod } from './invoice-representation.js';
 import {
@@ -15,9 +17,7 @@ import {
   VatBillingPeriodSchema,
 } from './invoice-schemas.js';
 
-const INVOICE = `${INVOICES_PATH}{uuid}/`;
 const TAGS = ['invoices'];
-export const UuidParams = z.object({ uuid: z.uuid() });
 
 /** The organization feature that allows kickback_status (gaps.md §7). */
 const KICKBACK_FEATURE = 'kickback';
@@ -44,11 +44,7 @@ export function invoiceRoutes(clients: ServiceClients): Route[] {
       const filter = await resolveInvoiceFilter(clients, query);
       if (filter === null) return { count: 0, results: [] };
       const reply = await invoicing.call('listInvoices', {
-        page: {
-          page: page.page,
-          page_size: page.pageSize,
-          ordering: page.ordering.length > 0 ? page.ordering.join(',') : DEFAULT_INVOICE_ORDERING,
-        },
+        page: pageOf(page, DEFAULT_INVOICE_ORDERING),
         filter,
       });
       return { count: reply.count, results: await presentInvoiceList(clients, reply.invoices) };
@@ -68,7 +64,7 @@ export function invoiceRoutes(clients: ServiceClients): Route[] {
 
   const get = defineRoute({
     method: 'get',
-    path: INVOICE,
+    path: INVOICE_PATH,
     operationId: 'getInvoice',
     summary: 'One invoice with its lines and PDF (totals as decimal strings)',
     tags: TAGS,
@@ -79,7 +75,7 @@ export function invoiceRoutes(clients: ServiceClients): Route[] {
 
   const updateKickback = defineRoute({
     method: 'patch',
-    path: INVOICE,
+    path: INVOICE_PATH,
     operationId: 'updateInvoiceKickbackStatus',
     summary: 'Set kickback_status (commission_pending, commission_paid or null)',
     description:

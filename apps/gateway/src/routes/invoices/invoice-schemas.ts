@@ -13,11 +13,6 @@ export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as co
 export const INVOICE_ORDERING = ['invoice_number', 'date', 'due_date', 'total', 'created_date'] as const;
 export const DEFAULT_INVOICE_ORDERING = '-invoice_number';
 
-/** Local-day (YYYY-MM-DD) fields of the invoice with __lte/__gte filters. */
-export const INVOICE_DATE_FILTERS = ['date', 'due_date'] as const;
-/** Instant fields of the invoice with __lte/__gte filters (a date is a whole UTC day). */
-export const INVOICE_INSTANT_FILTERS = ['created_date', 'last_modified_date'] as const;
-
 /** Every filter of the invoice list (api-spec "Invoices"). */
 export const InvoiceFilters = z.object({
   uuid: filterField.uuid(),

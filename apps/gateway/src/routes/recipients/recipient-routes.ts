@@ -4,6 +4,8 @@ import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, field, filterField, type Route } from '../../http/index.js';
 import { presentRecipient } from '../accounts/account-representation.js';
 import { RecipientSchema } from '../shared/object-schemas.js';
+import { pageOf } from '../shared/page-of.js';
+import { UuidParams } from '../shared/path-params.js';
 
 const recipientFields = {
   account: field.uuid(),
@@ -17,7 +19,6 @@ const recipientFields = {
 
 const RecipientBody = z.object(recipientFields).partial().required({ account: true, name: true, email: true });
 const RecipientPatchBody = z.object(recipientFields).partial();
-const UuidParams = z.object({ uuid: z.uuid() });
 const TAGS = ['recipients'];
 
 function recipientInput(body: z.output<typeof RecipientPatchBody>) {
@@ -36,7 +37,7 @@ export function recipientRoutes({ accounts }: ServiceClients): Route[] {
     ordering: ['name', 'email', 'created_date'],
     handler: async ({ query, page }) => {
       const reply = await accounts.call('listRecipients', {
-        page: { page: page.page, page_size: page.pageSize, ordering: page.ordering.join(',') },
+        page: pageOf(page),
         account: query.account,
       });
       return { count: reply.count, results: reply.recipients.map(presentRecipient) };

@@ -1,60 +1,49 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { accountsV1, subscriptionsV1 } from '@billing/proto';
+import type { accountsV1 } from '@billing/proto';
 import type { ServiceClients } from '../../clients/service-clients.js';
-import { MAX_PAGE_SIZE, parseFieldsHeader } from '../../http/index.js';
+import { fieldsHeaderKeeps } from '../../http/index.js';
 import { presentAccount, presentAccountWithSubscriptions } from '../accounts/account-representation.js';
-import { presentSubscriptions } from './subscription-embeds.js';
+import { type KnownEmbeds, presentSubscriptions } from './subscription-embeds.js';
 import type { SubscriptionRepresentation } from './subscription-representation.js';
 
-type SetClients = Pick<ServiceClients, 'subscriptions' | 'accounts' | 'churnReasons' | 'identity'>;
+type SetClients = Pick<ServiceClients, 'accounts' | 'churnReasons' | 'identity'>;
 
 /**
- * Whether a read of accounts must fill `subscription_set`: always, unless the request's `Fields`
- * header leaves it out (then the subscriptions service is not asked at all).
+ * What an account read (GetAccount, ListAccounts, UpdateAccount) sends for its subscriptions: all
+ * they embed, so presenting them makes no call. Absent (an older accounts service), the embeds are
+ * loaded as for any subscriptions.
  */
-export function wantsSubscriptionSet(headers: IncomingHttpHeaders): boolean {
-  const fields = parseFieldsHeader(typeof headers.fields === 'string' ? headers.fields : undefined);
-  return fields === null || fields.has('subscription_set');
-}
-
-/**
- * The `subscription_set` of each account: every subscription of the accounts, oldest first, each
- * the full subscription object (as DRF nests a serializer). One ListSubscriptions call covers up to
- * 100 subscriptions of all the accounts together (more pages only beyond that) and one embedding
- * round covers them all, whatever the number of accounts.
- */
-export async function loadSubscriptionSets(
-  clients: SetClients,
-  accountUuids: readonly string[],
-): Promise<Map<string, SubscriptionRepresentation[]>> {
-  const sets = new Map<string, SubscriptionRepresentation[]>(accountUuids.map((uuid) => [uuid, []]));
-  if (accountUuids.length === 0) return sets;
-  const found: subscriptionsV1.Subscription[] = [];
-  for (let page = 1; ; page++) {
-    const reply = await clients.subscriptions.call('listSubscriptions', {
-      page: { page, page_size: MAX_PAGE_SIZE, ordering: 'created_date' },
-      filter: { account_in: [...accountUuids], account_in_set: true },
-    });
-    found.push(...reply.subscriptions);
-    if (found.length >= reply.count || reply.subscriptions.length === 0) break;
-  }
-  for (const subscription of await presentSubscriptions(clients, found)) {
-    sets.get(subscription.account_uuid)?.push(subscription);
-  }
-  return sets;
+export function knownFromAccountRead(embeds: accountsV1.SubscriptionSetEmbeds | undefined): KnownEmbeds {
+  if (!embeds) return {};
+  return {
+    accounts: embeds.accounts,
+    churnReasons: embeds.churn_reasons,
+    organizationPaymentTerms: embeds.organization_default_payment_terms,
+  };
 }
 
 /**
  * Account reads (list, detail, update) present accounts through this: each with its
- * `subscription_set`, one subscriptions round for all of them.
+ * `subscription_set`, every subscription of the account (oldest first) as the full subscription
+ * object, as DRF nests a serializer. The accounts service sends the subscriptions with the account
+ * (its read model of subscription.changed, docs/architecture.md) and, in the reply's `embeds`,
+ * what they embed (account summaries, churn reasons, organization payment terms): one call per read.
  */
 export function presentAccountsWithSubscriptions(clients: SetClients) {
-  return async (accounts: readonly accountsV1.Account[], headers: IncomingHttpHeaders) => {
-    if (!wantsSubscriptionSet(headers)) return accounts.map((account) => presentAccount(account));
-    const sets = await loadSubscriptionSets(
+  return async (
+    accounts: readonly accountsV1.Account[],
+    embeds: accountsV1.SubscriptionSetEmbeds | undefined,
+    headers: IncomingHttpHeaders,
+  ) => {
+    // Left out by `Fields`: its subscriptions are not presented at all.
+    if (!fieldsHeaderKeeps(headers, 'subscription_set')) return accounts.map((account) => presentAccount(account));
+    const sets = new Map<string, SubscriptionRepresentation[]>(accounts.map((account) => [account.uuid, []]));
+    const presented = await presentSubscriptions(
       clients,
-      accounts.map((account) => account.uuid),
+      accounts.flatMap((account) => account.subscriptions),
+      knownFromAccountRead(embeds),
     );
+    for (const subscription of presented) sets.get(subscription.account_uuid)?.push(subscription);
     return accounts.map((account) => presentAccountWithSubscriptions(account, sets.get(account.uuid) ?? []));
   };
 }

@@ -1,5 +1,6 @@
 import type { accountsV1, subscriptionsV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
+import { knownFromAccountRead } from './account-subscription-sets.js';
 import { loadEmbeds } from './subscription-embeds.js';
 
 /**
@@ -93,5 +94,43 @@ describe('loadEmbeds', () => {
     await loadEmbeds(clients, []);
 
     expect(calls).toEqual([]);
+  });
+
+  it("makes no call when an account read sent the embeds, the organization's payment terms included", async () => {
+    const { clients, calls } = recordingClients({ accounts: [], reasons: [], organizationPaymentTerms: 14 });
+    const reason = { uuid: 'r1', name: 'Moved', is_active: true, deleted: true };
+    const page = [
+      subscription('a1', { churn_reason: 'r1' }),
+      subscription('a1'),
+      subscription('a2', { payment_terms: 5 }),
+    ];
+
+    const embeds = await loadEmbeds(
+      clients,
+      page,
+      knownFromAccountRead({
+        accounts: [summary('a1'), summary('a2', 20)],
+        churn_reasons: [reason],
+        organization_default_payment_terms: 30,
+      }),
+    );
+
+    expect(calls).toEqual([]);
+    expect([...embeds.accounts.keys()]).toEqual(['a1', 'a2']);
+    expect(embeds.churnReasons.get('r1')).toEqual(reason);
+    expect(embeds.organizationPaymentTerms).toBe(30);
+  });
+
+  it('still asks for what a read without embeds (an older accounts service) leaves out', async () => {
+    const { clients, calls } = recordingClients({
+      accounts: [summary('a1')],
+      reasons: [],
+      organizationPaymentTerms: 14,
+    });
+
+    const embeds = await loadEmbeds(clients, [subscription('a1')], knownFromAccountRead(undefined));
+
+    expect(calls.map(([method]) => method)).toEqual(['getAccountSummaries', 'getOrganization']);
+    expect(embeds.organizationPaymentTerms).toBe(14);
   });
 });

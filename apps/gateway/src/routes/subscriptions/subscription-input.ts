@@ -2,6 +2,7 @@ import type { accountsV1, subscriptionsV1 } from '@billing/proto';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { validationFailed } from '../../http/index.js';
 import { catalogInput } from '../catalog/catalog-representation.js';
+import { accountDoesNotExist, findAccountByCode } from '../shared/account-lookup.js';
 import { CHANGE_OPTION_FIELDS } from './subscription-schemas.js';
 
 type ReferenceClients = Pick<ServiceClients, 'accounts' | 'churnReasons'>;
@@ -14,8 +15,6 @@ export interface WriteReferences {
   churnReason?: accountsV1.ChurnReason;
 }
 
-/** DRF's SlugRelatedField wording, as POST /plans/calculate/ answers an unknown account_code. */
-export const accountDoesNotExist = (code: string) => `Object with code=${code} does not exist.`;
 export const invalidPk = (uuid: string) => `Invalid pk "${uuid}" - object does not exist.`;
 
 /**
@@ -27,10 +26,8 @@ export async function resolveWriteReferences(
   clients: ReferenceClients,
   body: { account?: string; churn_reason?: string | null },
 ): Promise<WriteReferences> {
-  const [accounts, reasons] = await Promise.all([
-    body.account !== undefined
-      ? clients.accounts.call('getAccountSummaries', { uuids: [], codes: [body.account] })
-      : undefined,
+  const [account, reasons] = await Promise.all([
+    body.account !== undefined ? findAccountByCode(clients, body.account) : undefined,
     typeof body.churn_reason === 'string'
       ? clients.churnReasons.call('getChurnReasons', { uuids: [body.churn_reason] })
       : undefined,
@@ -38,7 +35,6 @@ export async function resolveWriteReferences(
   const references: WriteReferences = {};
   const errors: Record<string, string[]> = {};
   if (body.account !== undefined) {
-    const account = accounts?.accounts.find((summary) => summary.code === body.account);
     if (account) references.account = account;
     else errors.account = [accountDoesNotExist(body.account)];
   }

@@ -11,6 +11,7 @@ const REASON = '22222222-2222-4222-8222-222222222222';
 
 const subscription = (overrides: Partial<subscriptionsV1.Subscription> = {}): subscriptionsV1.Subscription => ({
   uuid: '33333333-3333-4333-8333-333333333333',
+  version: 1,
   account: ACCOUNT,
   terms: {
     uuid: '44444444-4444-4444-8444-444444444444',

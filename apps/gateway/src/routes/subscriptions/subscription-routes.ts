@@ -1,8 +1,10 @@
 import type { RequestContext } from '@billing/observability';
 import type { subscriptionsV1 } from '@billing/proto';
-import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, notFound, type Route } from '../../http/index.js';
+import { findAccountByCode } from '../shared/account-lookup.js';
+import { pageOf } from '../shared/page-of.js';
+import { CodeParams, UuidParams } from '../shared/path-params.js';
 import { type KnownEmbeds, presentSubscriptions } from './subscription-embeds.js';
 import { createInput, resolveWriteReferences, updateInput, type WriteReferences } from './subscription-input.js';
 import { resolveSubscriptionFilter } from './subscription-list-filter.js';
@@ -19,8 +21,6 @@ import {
 const SUBSCRIPTIONS = '/api/v1/subscriptions/';
 const SUBSCRIPTION = `${SUBSCRIPTIONS}{uuid}/`;
 const TAGS = ['subscriptions'];
-const UuidParams = z.object({ uuid: z.uuid() });
-const CodeParams = z.object({ code: z.string().min(1).max(128) });
 
 /**
  * api-spec "Subscriptions" and gaps.md §6. The subscriptions service owns subscriptions and names
@@ -48,7 +48,7 @@ export function subscriptionRoutes(clients: ServiceClients): Route[] {
       const filter = await resolveSubscriptionFilter(clients, query, organizationTimeZone(context));
       if (filter === null) return { count: 0, results: [] };
       const reply = await subscriptions.call('listSubscriptions', {
-        page: { page: page.page, page_size: page.pageSize, ordering: page.ordering.join(',') },
+        page: pageOf(page),
         filter,
       });
       return { count: reply.count, results: await presentSubscriptions(clients, reply.subscriptions) };
@@ -86,8 +86,7 @@ export function subscriptionRoutes(clients: ServiceClients): Route[] {
     body: SubscribeBody,
     response: { status: 200, schema: SubscriptionSchema },
     handler: async ({ params, body }) => {
-      const { accounts } = await clients.accounts.call('getAccountSummaries', { uuids: [], codes: [params.code] });
-      const account = accounts.find((summary) => summary.code === params.code);
+      const account = await findAccountByCode(clients, params.code);
       if (!account) throw notFound();
       const reply = await subscriptions.call('subscribe', {
         account: account.uuid,

@@ -6,7 +6,7 @@ import {
   VAT_TYPES,
 } from '@billing/reference-data';
 import { z } from 'zod';
-import { field, filterField, orgTzDateFilters, rangeFilters } from '../../http/index.js';
+import { AFTER_FIELD_CHECKS, field, filterField, orgTzDateFilters, rangeFilters } from '../../http/index.js';
 import { PlanTermsSchema, PRICE_DIGITS } from '../catalog/catalog-schemas.js';
 import { instantFilter } from './instant-filter.js';
 
@@ -92,11 +92,6 @@ export const REQUIRED_WITH = {
   cancelDate: 'This field is required with cancellation_type at_specified_time.',
 } as const;
 
-export const COMBINATION_MESSAGES = { ...ONLY_WITH, ...REQUIRED_WITH };
-
-/** Combination checks run only once every field is valid, as DRF calls validate() last. */
-const AFTER_FIELDS = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
-
 /**
  * PUT and PATCH /api/v1/subscriptions/{uuid}/ (both partial, api-spec "Versioning" 3): the
  * writable fields plus how the change takes effect. The shapes of the combinations are checked
@@ -126,7 +121,7 @@ export const SubscriptionUpdateBody = z
       problem('change_renewal', ONLY_WITH.changeRenewal);
     }
     if (body.early_renewal === true && changeType === 'at_renewal') problem('early_renewal', ONLY_WITH.earlyRenewal);
-  }, AFTER_FIELDS);
+  }, AFTER_FIELD_CHECKS);
 
 /** POST /api/v1/subscriptions/{uuid}/cancel/. */
 export const CancelBody = z
@@ -148,7 +143,7 @@ export const CancelBody = z
     if (body.cancellation_type === 'at_specified_time' && body.cancel_date === undefined) {
       problem('cancel_date', REQUIRED_WITH.cancelDate);
     }
-  }, AFTER_FIELDS);
+  }, AFTER_FIELD_CHECKS);
 
 const dateFilters = Object.assign(
   {},

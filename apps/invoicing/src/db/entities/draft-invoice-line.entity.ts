@@ -43,6 +43,11 @@ export const DraftInvoiceLineEntity = defineEntity({
     /** Set once, when the line is put on an invoice. */
     invoiced_at: p.datetime().nullable(),
     invoice_id: p.uuid().nullable(),
+    /**
+     * 1 on creation, +1 with every committed change (including being invoiced), so a read model
+     * that gets the line's states by more than one path keeps only the newest.
+     */
+    version: p.integer().default(1),
     created_at: p.datetime(),
     updated_at: p.datetime(),
   },

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { ChargeLineRecord, FixedContract } from '../../domain/lifecycle/index.js';
+import { countChange } from '../subscription-version.js';
 
 /** A waiting term or quantity change as stored (terms by uuid: prices are read fresh when it applies). */
 export interface StoredScheduledChange {
@@ -14,6 +15,7 @@ export interface StoredScheduledChange {
 /**
  * A subscription with its engine state. `due_at` is when the scheduler must look at it next
  * (null: nothing waiting); test-clock organizations' rows are processed only by ProcessDue.
+ * `version` orders its states for readers that get them twice (see subscription-version.ts).
  */
 export const SubscriptionEntity = defineEntity({
   name: 'Subscription',
@@ -64,9 +66,13 @@ export const SubscriptionEntity = defineEntity({
     churn_reason_id: p.uuid().nullable(),
     custom_churn_reason: p.string().length(100).nullable(),
     custom_fields: p.json<Record<string, unknown>>(),
+    version: p.integer().default(1),
     created_at: p.datetime(),
     updated_at: p.datetime(),
   },
 });
 
 export type SubscriptionRow = InferEntity<typeof SubscriptionEntity>;
+
+// Any flushed change the code did not count itself still gets its next version (counted once).
+SubscriptionEntity.addHook<SubscriptionRow>('beforeUpdate', ({ entity }) => countChange(entity));

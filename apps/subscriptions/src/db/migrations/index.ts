@@ -4,6 +4,7 @@ import { Migration20261122040422_catalog } from './Migration20261122040422_catal
 import { Migration20261122042036_contracts } from './Migration20261122042036_contracts.js';
 import { Migration20261122050317_subscriptions } from './Migration20261122050317_subscriptions.js';
 import { Migration20261122053845_subscription_due_claim_order } from './Migration20261122053845_subscription_due_claim_order.js';
+import { Migration20261122074134_subscription_version } from './Migration20261122074134_subscription_version.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -11,4 +12,5 @@ export const migrations = [
   Migration20261122042036_contracts,
   Migration20261122050317_subscriptions,
   Migration20261122053845_subscription_due_claim_order,
+  Migration20261122074134_subscription_version,
 ];

@@ -1,11 +1,11 @@
-import { isDeepStrictEqual } from 'node:util';
-import { insertOutboxRecords, type OutboxRecord, outboxRecord } from '@billing/events';
+import { type EventEnvelope, insertOutboxRecords, type OutboxRecord, outboxRecord } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import { type SubscriptionProperty, updateSubscriptionRows } from '../../db/subscription-bulk-update.js';
+import { changedProperties, countChange } from '../../db/subscription-version.js';
 import type { ChangeScope } from '../change-transaction.js';
 import type { EngineWrites } from './persist-outcome.js';
 
@@ -23,14 +23,19 @@ export class BatchWrites implements EngineWrites {
   private readonly properties = new Set<SubscriptionProperty>();
   private readonly charges: ChargeRow[] = [];
   private readonly events: OutboxRecord[] = [];
+  /** The envelopes of `events`, for handing them over once the batch committed. */
+  readonly envelopes: EventEnvelope[] = [];
 
-  update(row: SubscriptionRow, columns: Partial<SubscriptionRow>): void {
-    // Like the unit of work, write only columns whose value changes (dates by instant, JSON by content).
-    for (const property of Object.keys(columns) as SubscriptionProperty[]) {
-      if (!isDeepStrictEqual(row[property] ?? null, columns[property] ?? null)) this.properties.add(property);
-    }
+  update(row: SubscriptionRow, columns: Partial<SubscriptionRow>, recorded = false): void {
+    // Like the unit of work, write only columns whose value changes (dates by instant, JSON by
+    // content), and only rows that change: each written row's version grows by one.
+    const changed = changedProperties(row, columns);
+    for (const property of changed) this.properties.add(property);
     Object.assign(row, columns);
-    this.rows.set(row.id, row);
+    if (changed.length > 0 || recorded) {
+      countChange(row);
+      this.rows.set(row.id, row);
+    }
   }
 
   insertCharge(charge: ChargeRow): ChargeRow {
@@ -43,7 +48,7 @@ export class BatchWrites implements EngineWrites {
     return {
       ...changeScope(em, PRODUCER, organizationId, context, now),
       publish: (event) => {
-        const { record } = outboxRecord({
+        const { envelope, record } = outboxRecord({
           producer: PRODUCER,
           organizationId,
           requestId: context.requestId,
@@ -51,11 +56,15 @@ export class BatchWrites implements EngineWrites {
           ...event,
         });
         this.events.push(record);
+        this.envelopes.push(envelope);
       },
     };
   }
 
-  /** Writes everything collected; every updated row gets every column any row changed (unchanged ones keep their value). */
+  /**
+   * Writes everything collected; every changed row gets every column any row changed (unchanged
+   * ones keep their value) and its version plus one, as counted on the row objects.
+   */
   async write(em: EntityManager): Promise<void> {
     await updateSubscriptionRows(em, [...this.rows.values()], [...this.properties]);
     if (this.charges.length > 0) await em.insertMany(ChargeEntity, this.charges);

@@ -6,6 +6,7 @@ import type { subscriptionsV1 } from '@billing/proto';
 import { LockMode } from '@mikro-orm/core';
 import { findPlanTerms } from '../../db/catalog-store.js';
 import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { firstVersion } from '../../db/subscription-version.js';
 import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
 import { requireAccountId } from '../contracts.js';
@@ -74,6 +75,7 @@ async function insertSubscription(
     created_at: scope.now,
     updated_at: scope.now,
   });
+  firstVersion(row);
   await runEngine(scope, row, (engine) => engine.created(scope.now), { catchUpFirst: false });
   scope.audit('subscription.create', 'subscription', row.id, { account: accountId, terms: terms.id });
   return row;

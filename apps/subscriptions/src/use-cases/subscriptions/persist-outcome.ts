@@ -8,9 +8,11 @@ import {
   type ContractFor,
   contractResolver,
   loadCatalog,
+  termsIdsOf,
   termsSnapshot,
 } from '../../db/subscription-catalog.js';
 import { stateColumns, stateOf } from '../../db/subscription-state.js';
+import { changedProperties, countChange } from '../../db/subscription-version.js';
 import {
   type LifecycleEvent,
   LifecycleFieldError,
@@ -67,8 +69,7 @@ export async function runEngine(
   operate: (engine: SubscriptionEngine, world: EngineWorld) => void | Promise<void>,
   options: { extraTerms?: string[]; catchUpFirst?: boolean } = {},
 ): Promise<SubscriptionEngine> {
-  const termsIds = [row.plan_terms_id, ...(options.extraTerms ?? [])];
-  if (row.scheduled_change) termsIds.push(row.scheduled_change.terms_id);
+  const termsIds = [...termsIdsOf(row), ...(options.extraTerms ?? [])];
   const world = await loadWorld(scope.em, scope.organizationId, termsIds);
   const contractFor = await contractResolver(scope.em, scope.organizationId, row.account_id, row.time_zone);
   return runLoadedEngine(scope, row, world, contractFor, operate, options.catchUpFirst ?? true);
@@ -98,13 +99,21 @@ export async function runLoadedEngine(
 
 /** Where an engine run's row changes and charges go: the unit of work, or a batch writer (the scheduler). */
 export interface EngineWrites {
-  update(row: SubscriptionRow, columns: Partial<SubscriptionRow>): void;
+  /**
+   * Stages new values of the row's columns. The row's version is counted when a value changes, or
+   * always with `recorded` (a change its events announce: two edits at one frozen test-clock instant
+   * may leave every value as it was, yet each event must carry a newer version).
+   */
+  update(row: SubscriptionRow, columns: Partial<SubscriptionRow>, recorded?: boolean): void;
   insertCharge(charge: ChargeRow): ChargeRow;
 }
 
 export function unitOfWork(em: EntityManager): EngineWrites {
   return {
-    update: (row, columns) => void em.assign(row, columns),
+    update: (row, columns, recorded = false) => {
+      if (recorded || changedProperties(row, columns).length > 0) countChange(row);
+      em.assign(row, columns);
+    },
     insertCharge: (charge) => em.create(ChargeEntity, charge),
   };
 }
@@ -124,7 +133,8 @@ export function persistEngine(
     writes.update(row, { due_at: columns.due_at ?? null });
     return;
   }
-  writes.update(row, { ...columns, updated_at: scope.now });
+  // Before the events are built: their snapshot carries the version this change gives the row.
+  writes.update(row, { ...columns, updated_at: scope.now }, true);
   for (const draft of charges) {
     const charge = writes.insertCharge({
       id: randomUUID(),

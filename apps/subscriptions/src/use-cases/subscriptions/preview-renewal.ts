@@ -1,9 +1,9 @@
 import type { RequestContext } from '@billing/observability';
 import type { chargesV1 } from '@billing/proto';
 import { orgNow, requireOrganization } from '@billing/runtime';
-import { SubscriptionEntity } from '../../db/entities/subscription.entity.js';
-import { contractResolver } from '../../db/subscription-catalog.js';
+import { contractResolversOf, termsIdsOf } from '../../db/subscription-catalog.js';
 import { stateOf } from '../../db/subscription-state.js';
+import { autoRenewingSubscriptions } from '../../db/subscription-store.js';
 import { linesTotal, SubscriptionEngine } from '../../domain/lifecycle/index.js';
 import { chargeMessage } from '../../events/subscription-events.js';
 import { requireAccountId } from '../contracts.js';
@@ -24,32 +24,20 @@ export async function previewRenewal(
   const organizationId = requireOrganization(context);
   const accountId = requireAccountId(account);
   const em = deps.orm.em.fork();
-  const rows = await em.find(
-    SubscriptionEntity,
-    {
-      organization_id: organizationId,
-      account_id: accountId,
-      status: 'active',
-      is_auto_renew_enabled: true,
-      next_renewal_date: { $ne: null },
-    },
-    { orderBy: [{ next_renewal_date: 'asc' }, { created_at: 'asc' }, { id: 'asc' }] },
-  );
+  const rows = await autoRenewingSubscriptions(em, organizationId, accountId);
   const renewal = rows[0]?.next_renewal_date;
   if (!renewal) return [];
   const renewing = rows.filter((row) => row.next_renewal_date?.getTime() === renewal.getTime());
-  const world = await loadWorld(
-    em,
-    organizationId,
-    renewing.flatMap((row) =>
-      row.scheduled_change ? [row.plan_terms_id, row.scheduled_change.terms_id] : [row.plan_terms_id],
-    ),
-  );
-  const contractFor = await contractResolver(em, organizationId, accountId, renewing[0]!.time_zone);
+  const world = await loadWorld(em, organizationId, renewing.flatMap(termsIdsOf));
+  // Each subscription's contract is picked on its own zone's local day, as the renewal will.
+  const contractsOf = await contractResolversOf(em, renewing);
   const now = orgNow(deps.clock, context);
   const charges: chargesV1.Charge[] = [];
   for (const row of renewing) {
-    const engine = new SubscriptionEngine(stateOf(row, world.terms), { contractFor, newId: () => '' });
+    const engine = new SubscriptionEngine(stateOf(row, world.terms), {
+      contractFor: contractsOf(row),
+      newId: () => '',
+    });
     engine.advance(now);
     const before = engine.charges.length;
     engine.advance(renewal);

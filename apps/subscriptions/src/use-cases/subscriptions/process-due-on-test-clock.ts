@@ -9,7 +9,8 @@ const TEST_CLOCK_BATCH_SIZE = 500;
 
 /**
  * The test clock's advance: everything of the calling organization due up to `until`, processed
- * now; returns the charges it made (they carry `until`), for the caller to wait for their invoices.
+ * now, its events handed over to the accounts read model before the answer; returns the charges
+ * it made (they carry `until`), for the caller to wait for their invoices.
  */
 export async function processDueOnTestClock(
   deps: SubscriptionsDeps,
@@ -20,11 +21,10 @@ export async function processDueOnTestClock(
   if (!context.organizationTime || !until) {
     throw AppError.refused('NOT_ON_TEST_CLOCK', 'Only an organization on a test clock processes due work on request.');
   }
-  const processed = await processAllDue(deps.orm, {
-    now: until,
-    testClockOrganization: organizationId,
-    batchSize: TEST_CLOCK_BATCH_SIZE,
-    context,
-  });
+  const processed = await processAllDue(
+    deps.orm,
+    { now: until, testClockOrganization: organizationId, batchSize: TEST_CLOCK_BATCH_SIZE, context },
+    { committedEvents: deps.committedEvents },
+  );
   return { processed, charge_ids: await chargeIdsMadeAt(deps.orm.em.fork(), organizationId, until) };
 }

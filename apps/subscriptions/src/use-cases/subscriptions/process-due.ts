@@ -1,60 +1,47 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
+import type { EventEnvelope } from '@billing/events';
 import type { Logger, RequestContext } from '@billing/observability';
-import { changeScope } from '@billing/runtime';
-import { LockMode } from '@mikro-orm/core';
+import { type CommittedEventsListener, changeScope } from '@billing/runtime';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
-import { contractResolversOf, loadCatalogByIds } from '../../db/subscription-catalog.js';
+import { SubscriptionEntity } from '../../db/entities/subscription.entity.js';
+import { contractResolversOf, loadCatalogByIds, termsIdsOf } from '../../db/subscription-catalog.js';
+import { claimDueSubscriptions, type DueScope, dueFilter } from '../../db/subscription-store.js';
 import { BatchWrites } from './batch-writes.js';
 import { runEngine, runLoadedEngine, worldOf } from './persist-outcome.js';
 
-export interface DueWork {
-  now: Date;
-  /** Test-clock organizations' rows (only for that organization) or the real clock's rows. */
-  testClockOrganization: string | null;
+export interface DueWork extends DueScope {
   batchSize: number;
   context: RequestContext;
 }
 
-const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
-
-function dueFilter(work: DueWork) {
-  return work.testClockOrganization
-    ? { on_test_clock: true, organization_id: work.testClockOrganization, due_at: { $lte: work.now } }
-    : { on_test_clock: false, due_at: { $lte: work.now } };
+/** Who is told about processing besides the database: the log, and the listener of committed events. */
+export interface DueHooks {
+  logger?: Logger | undefined;
+  /** Told each committed transaction's events, one call per organization (see handOver). */
+  committedEvents?: CommittedEventsListener | undefined;
 }
+
+const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
 
 /**
  * Claims up to batchSize due subscriptions with FOR UPDATE SKIP LOCKED (another replica takes
  * others) and runs the engine over each, all in one transaction: a crash before commit releases
  * the claim and loses nothing; the charges' unique key stops a second charge for the same period.
- * Returns how many were claimed.
+ * After the commit its events go to `hooks.committedEvents`. Returns how many were claimed.
  */
-export async function processDueBatch(orm: MikroORM, work: DueWork, logger?: Logger): Promise<number> {
+export async function processDueBatch(orm: MikroORM, work: DueWork, hooks: DueHooks = {}): Promise<number> {
   let claimedIds: string[] = [];
+  let committed: readonly EventEnvelope[] = [];
+  let claimed: number;
   try {
-    return await inTransaction(orm, async (em) => {
-      // Plain rows, converted like em.find's but not made into tracked entities (the costliest part
-      // of a batch): BatchWrites writes them, not the unit of work.
-      const rows: SubscriptionRow[] = await em
-        .createQueryBuilder(SubscriptionEntity)
-        .select('*')
-        .where(dueFilter(work))
-        .orderBy([{ due_at: 'asc' }, { id: 'asc' }])
-        .limit(work.batchSize)
-        .setLockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE)
-        .execute('all');
+    claimed = await inTransaction(orm, async (em) => {
+      // Untracked rows: BatchWrites writes them, not the unit of work.
+      const rows = await claimDueSubscriptions(em, work, work.batchSize);
       claimedIds = rows.map((row) => row.id);
       // The batch's catalog and contracts in a few queries; all rows' writes in three statements.
-      const world = worldOf(
-        await loadCatalogByIds(
-          em,
-          rows.flatMap((row) =>
-            row.scheduled_change ? [row.plan_terms_id, row.scheduled_change.terms_id] : [row.plan_terms_id],
-          ),
-        ),
-      );
+      const world = worldOf(await loadCatalogByIds(em, rows.flatMap(termsIdsOf)));
       const contractsOf = await contractResolversOf(em, rows);
       const writes = new BatchWrites();
       for (const row of rows) {
@@ -62,20 +49,25 @@ export async function processDueBatch(orm: MikroORM, work: DueWork, logger?: Log
         await runLoadedEngine(scope, row, world, contractsOf(row), () => undefined, true, writes);
       }
       await writes.write(em);
+      committed = writes.envelopes;
       return rows.length;
     });
   } catch (error) {
     if (claimedIds.length === 0) throw error;
     // One bad subscription must not stop the others: redo them one by one and set the bad one aside.
-    logger?.warn({ err: error, count: claimedIds.length }, 'renewal batch failed; retrying one by one');
-    for (const id of claimedIds) await processOne(orm, work, id, logger);
+    hooks.logger?.warn({ err: error, count: claimedIds.length }, 'renewal batch failed; retrying one by one');
+    for (const id of claimedIds) await processOne(orm, work, id, hooks);
     return claimedIds.length;
   }
+  await handOver(committed, work.context, hooks.committedEvents);
+  return claimed;
 }
 
-async function processOne(orm: MikroORM, work: DueWork, id: string, logger?: Logger): Promise<void> {
+async function processOne(orm: MikroORM, work: DueWork, id: string, hooks: DueHooks): Promise<void> {
+  let published: EventEnvelope[] = [];
   try {
     await inTransaction(orm, async (em) => {
+      published = [];
       const row = await em.findOne(
         SubscriptionEntity,
         { id, ...dueFilter(work) },
@@ -83,33 +75,58 @@ async function processOne(orm: MikroORM, work: DueWork, id: string, logger?: Log
       );
       if (!row) return;
       await runEngine(
-        changeScope(em, 'subscriptions', row.organization_id, work.context, work.now),
+        changeScope(em, 'subscriptions', row.organization_id, work.context, work.now, published),
         row,
         () => undefined,
       );
     });
   } catch (error) {
-    logger?.error({ err: error, subscription: id }, 'subscription renewal failed; retrying in an hour');
+    hooks.logger?.error({ err: error, subscription: id }, 'subscription renewal failed; retrying in an hour');
     await inTransaction(orm, async (em) => {
+      // A committed change of the row like any other: its version grows too.
       await em.nativeUpdate(
         SubscriptionEntity,
         { id },
-        { due_at: new Date(work.now.getTime() + RETRY_FAILED_AFTER_MS) },
+        { due_at: new Date(work.now.getTime() + RETRY_FAILED_AFTER_MS), version: raw('version + 1') },
       );
     });
+    return;
   }
+  await handOver(published, work.context, hooks.committedEvents);
+}
+
+/**
+ * Tells the listener a committed transaction's events, one call per organization: a batch holds
+ * many organizations' rows, and the receiver (accounts' ApplyEvents) takes the organization of a
+ * call from its context, as for any other call. Calls for different organizations run together.
+ */
+async function handOver(
+  events: readonly EventEnvelope[],
+  context: RequestContext,
+  listener: CommittedEventsListener | undefined,
+): Promise<void> {
+  if (!listener || events.length === 0) return;
+  const byOrganization = new Map<string, EventEnvelope[]>();
+  for (const event of events) {
+    const group = byOrganization.get(event.organization_id);
+    if (group) group.push(event);
+    else byOrganization.set(event.organization_id, [event]);
+  }
+  await Promise.all(
+    [...byOrganization].map(([organizationId, group]) => listener(group, { ...context, organizationId })),
+  );
 }
 
 /** Everything due up to `now` for one scope of rows, batch after batch; returns the number processed. */
 export async function processAllDue(
   orm: MikroORM,
   work: Omit<DueWork, 'context'> & { context?: RequestContext },
-  logger?: Logger,
+  hooks: DueHooks = {},
 ): Promise<number> {
   const context = work.context ?? { requestId: `scheduler-${randomUUID()}`, clientSystem: 'scheduler' };
   let total = 0;
   for (;;) {
-    const claimed = await processDueBatch(orm, { ...work, context }, logger);
+    const claimed = await processDueBatch(orm, { ...work, context }, hooks);
     total += claimed;
     if (claimed < work.batchSize) return total;
   }

@@ -2,6 +2,7 @@ import type { RequestContext } from '@billing/observability';
 import type { subscriptionsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { termsIdsOf } from '../../db/subscription-catalog.js';
 import { stateOf } from '../../db/subscription-state.js';
 import { isValidTimeZone } from '../../domain/local-time.js';
 import { subscriptionMessage } from '../../grpc/subscription-mapper.js';
@@ -19,10 +20,7 @@ export async function subscriptionMessages(
   organizationId: string,
   rows: readonly SubscriptionRow[],
 ): Promise<subscriptionsV1.Subscription[]> {
-  const termsIds = rows.flatMap((row) =>
-    row.scheduled_change ? [row.plan_terms_id, row.scheduled_change.terms_id] : [row.plan_terms_id],
-  );
-  const world = await loadWorld(em, organizationId, termsIds);
+  const world = await loadWorld(em, organizationId, rows.flatMap(termsIdsOf));
   return rows.map((row) => subscriptionMessage(row, stateOf(row, world.terms), world.entry));
 }
 

@@ -21,6 +21,8 @@ import {
 import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { PageRequest } from "../../common/v1/common.js";
+import { DraftLine } from "../../invoicing/v1/invoicing.js";
+import { Subscription } from "../../subscriptions/v1/subscriptions.js";
 
 export const protobufPackage = "billing.accounts.v1";
 
@@ -119,6 +121,13 @@ export interface Account {
   is_archived: boolean;
   recipients: Recipient[];
   payment_gateway_accounts: PaymentGatewayAccount[];
+  /**
+   * The account's subscriptions (oldest first) and its draft lines not invoiced yet (oldest first),
+   * from this service's read model of the subscriptions' and invoicing services' events. Filled on
+   * reads (GetAccount, ListAccounts, UpdateAccount); empty in events.
+   */
+  subscriptions: Subscription[];
+  draft_lines: DraftLine[];
 }
 
 export interface Recipient {
@@ -173,6 +182,24 @@ export interface GetAccountRequest {
 
 export interface GetAccountResponse {
   account?: Account | undefined;
+  embeds?: SubscriptionSetEmbeds | undefined;
+}
+
+/**
+ * What presenting the subscriptions of an account read (Account.subscriptions) needs besides
+ * them, all owned by this service, so the read needs no other call. Filled only as far as the
+ * reply's subscriptions need it: empty when no account of the reply has subscriptions.
+ */
+export interface SubscriptionSetEmbeds {
+  /** The summaries of the reply's accounts that have subscriptions. */
+  accounts: AccountSummary[];
+  /** The churn reasons the subscriptions name, deleted ones included (as GetChurnReasons). */
+  churn_reasons: ChurnReason[];
+  /**
+   * The organization's default payment terms: set when some subscription and its account both
+   * leave theirs unset (what GetOrganization would be asked for).
+   */
+  organization_default_payment_terms?: number | undefined;
 }
 
 /**
@@ -215,6 +242,7 @@ export interface ListAccountsRequest {
 export interface ListAccountsResponse {
   count: number;
   accounts: Account[];
+  embeds?: SubscriptionSetEmbeds | undefined;
 }
 
 export interface UpdateAccountRequest {
@@ -230,6 +258,7 @@ export interface UpdateAccountRequest {
 
 export interface UpdateAccountResponse {
   account?: Account | undefined;
+  embeds?: SubscriptionSetEmbeds | undefined;
 }
 
 export interface DeleteAccountRequest {
@@ -464,6 +493,19 @@ export interface GetChurnReasonsRequest {
 
 export interface GetChurnReasonsResponse {
   churn_reasons: ChurnReason[];
+}
+
+export interface ApplyEventsRequest {
+  /**
+   * Encoded billing.events.v1.EventEnvelope messages, as the producer wrote them to its outbox,
+   * all of the calling organization. Subjects this service does not read are ignored.
+   */
+  envelopes: Buffer[];
+}
+
+export interface ApplyEventsResponse {
+  /** Envelopes applied now (not applied before and of a subject this service reads). */
+  applied: number;
 }
 
 function createBaseAccountInput(): AccountInput {
@@ -1296,6 +1338,8 @@ function createBaseAccount(): Account {
     is_archived: false,
     recipients: [],
     payment_gateway_accounts: [],
+    subscriptions: [],
+    draft_lines: [],
   };
 }
 
@@ -1438,6 +1482,12 @@ export const Account: MessageFns<Account> = {
     }
     for (const v of message.payment_gateway_accounts) {
       PaymentGatewayAccount.encode(v!, writer.uint32(370).fork()).join();
+    }
+    for (const v of message.subscriptions) {
+      Subscription.encode(v!, writer.uint32(378).fork()).join();
+    }
+    for (const v of message.draft_lines) {
+      DraftLine.encode(v!, writer.uint32(386).fork()).join();
     }
     return writer;
   },
@@ -1823,6 +1873,22 @@ export const Account: MessageFns<Account> = {
             message.payment_gateway_accounts.push(PaymentGatewayAccount.decode(reader, reader.uint32()));
             continue;
           }
+          case 47: {
+            if (tag !== 378) {
+              break;
+            }
+
+            message.subscriptions.push(Subscription.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 48: {
+            if (tag !== 386) {
+              break;
+            }
+
+            message.draft_lines.push(DraftLine.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2029,6 +2095,14 @@ export const Account: MessageFns<Account> = {
         : globalThis.Array.isArray(object?.payment_gateway_accounts)
         ? object.payment_gateway_accounts.map((e: any) => PaymentGatewayAccount.fromJSON(e))
         : [],
+      subscriptions: globalThis.Array.isArray(object?.subscriptions)
+        ? object.subscriptions.map((e: any) => Subscription.fromJSON(e))
+        : [],
+      draft_lines: globalThis.Array.isArray(object?.draftLines)
+        ? object.draftLines.map((e: any) => DraftLine.fromJSON(e))
+        : globalThis.Array.isArray(object?.draft_lines)
+        ? object.draft_lines.map((e: any) => DraftLine.fromJSON(e))
+        : [],
     };
   },
 
@@ -2172,6 +2246,12 @@ export const Account: MessageFns<Account> = {
     if (message.payment_gateway_accounts?.length) {
       obj.paymentGatewayAccounts = message.payment_gateway_accounts.map((e) => PaymentGatewayAccount.toJSON(e));
     }
+    if (message.subscriptions?.length) {
+      obj.subscriptions = message.subscriptions.map((e) => Subscription.toJSON(e));
+    }
+    if (message.draft_lines?.length) {
+      obj.draftLines = message.draft_lines.map((e) => DraftLine.toJSON(e));
+    }
     return obj;
   },
 
@@ -2227,6 +2307,8 @@ export const Account: MessageFns<Account> = {
     message.recipients = object.recipients?.map((e) => Recipient.fromPartial(e)) || [];
     message.payment_gateway_accounts =
       object.payment_gateway_accounts?.map((e) => PaymentGatewayAccount.fromPartial(e)) || [];
+    message.subscriptions = object.subscriptions?.map((e) => Subscription.fromPartial(e)) || [];
+    message.draft_lines = object.draft_lines?.map((e) => DraftLine.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3098,13 +3180,16 @@ export const GetAccountRequest: MessageFns<GetAccountRequest> = {
 };
 
 function createBaseGetAccountResponse(): GetAccountResponse {
-  return { account: undefined };
+  return { account: undefined, embeds: undefined };
 }
 
 export const GetAccountResponse: MessageFns<GetAccountResponse> = {
   encode(message: GetAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.account !== undefined) {
       Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    if (message.embeds !== undefined) {
+      SubscriptionSetEmbeds.encode(message.embeds, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -3130,6 +3215,14 @@ export const GetAccountResponse: MessageFns<GetAccountResponse> = {
             message.account = Account.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.embeds = SubscriptionSetEmbeds.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3143,13 +3236,19 @@ export const GetAccountResponse: MessageFns<GetAccountResponse> = {
   },
 
   fromJSON(object: any): GetAccountResponse {
-    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+    return {
+      account: isSet(object.account) ? Account.fromJSON(object.account) : undefined,
+      embeds: isSet(object.embeds) ? SubscriptionSetEmbeds.fromJSON(object.embeds) : undefined,
+    };
   },
 
   toJSON(message: GetAccountResponse): unknown {
     const obj: any = {};
     if (message.account !== undefined) {
       obj.account = Account.toJSON(message.account);
+    }
+    if (message.embeds !== undefined) {
+      obj.embeds = SubscriptionSetEmbeds.toJSON(message.embeds);
     }
     return obj;
   },
@@ -3162,6 +3261,120 @@ export const GetAccountResponse: MessageFns<GetAccountResponse> = {
     message.account = (object.account !== undefined && object.account !== null)
       ? Account.fromPartial(object.account)
       : undefined;
+    message.embeds = (object.embeds !== undefined && object.embeds !== null)
+      ? SubscriptionSetEmbeds.fromPartial(object.embeds)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionSetEmbeds(): SubscriptionSetEmbeds {
+  return { accounts: [], churn_reasons: [], organization_default_payment_terms: undefined };
+}
+
+export const SubscriptionSetEmbeds: MessageFns<SubscriptionSetEmbeds> = {
+  encode(message: SubscriptionSetEmbeds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      AccountSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.churn_reasons) {
+      ChurnReason.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.organization_default_payment_terms !== undefined) {
+      writer.uint32(24).int32(message.organization_default_payment_terms);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionSetEmbeds {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionSetEmbeds();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(AccountSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.churn_reasons.push(ChurnReason.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.organization_default_payment_terms = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionSetEmbeds {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountSummary.fromJSON(e))
+        : [],
+      churn_reasons: globalThis.Array.isArray(object?.churnReasons)
+        ? object.churnReasons.map((e: any) => ChurnReason.fromJSON(e))
+        : globalThis.Array.isArray(object?.churn_reasons)
+        ? object.churn_reasons.map((e: any) => ChurnReason.fromJSON(e))
+        : [],
+      organization_default_payment_terms: isSet(object.organizationDefaultPaymentTerms)
+        ? globalThis.Number(object.organizationDefaultPaymentTerms)
+        : isSet(object.organization_default_payment_terms)
+        ? globalThis.Number(object.organization_default_payment_terms)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SubscriptionSetEmbeds): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountSummary.toJSON(e));
+    }
+    if (message.churn_reasons?.length) {
+      obj.churnReasons = message.churn_reasons.map((e) => ChurnReason.toJSON(e));
+    }
+    if (message.organization_default_payment_terms !== undefined) {
+      obj.organizationDefaultPaymentTerms = Math.round(message.organization_default_payment_terms);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionSetEmbeds>, I>>(base?: I): SubscriptionSetEmbeds {
+    return SubscriptionSetEmbeds.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionSetEmbeds>, I>>(object: I): SubscriptionSetEmbeds {
+    const message = createBaseSubscriptionSetEmbeds();
+    message.accounts = object.accounts?.map((e) => AccountSummary.fromPartial(e)) || [];
+    message.churn_reasons = object.churn_reasons?.map((e) => ChurnReason.fromPartial(e)) || [];
+    message.organization_default_payment_terms = object.organization_default_payment_terms ?? undefined;
     return message;
   },
 };
@@ -3752,7 +3965,7 @@ export const ListAccountsRequest: MessageFns<ListAccountsRequest> = {
 };
 
 function createBaseListAccountsResponse(): ListAccountsResponse {
-  return { count: 0, accounts: [] };
+  return { count: 0, accounts: [], embeds: undefined };
 }
 
 export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
@@ -3762,6 +3975,9 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
     }
     for (const v of message.accounts) {
       Account.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.embeds !== undefined) {
+      SubscriptionSetEmbeds.encode(message.embeds, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -3795,6 +4011,14 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
             message.accounts.push(Account.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.embeds = SubscriptionSetEmbeds.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3811,6 +4035,7 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
     return {
       count: isSet(object.count) ? globalThis.Number(object.count) : 0,
       accounts: globalThis.Array.isArray(object?.accounts) ? object.accounts.map((e: any) => Account.fromJSON(e)) : [],
+      embeds: isSet(object.embeds) ? SubscriptionSetEmbeds.fromJSON(object.embeds) : undefined,
     };
   },
 
@@ -3822,6 +4047,9 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
     if (message.accounts?.length) {
       obj.accounts = message.accounts.map((e) => Account.toJSON(e));
     }
+    if (message.embeds !== undefined) {
+      obj.embeds = SubscriptionSetEmbeds.toJSON(message.embeds);
+    }
     return obj;
   },
 
@@ -3832,6 +4060,9 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
     const message = createBaseListAccountsResponse();
     message.count = object.count ?? 0;
     message.accounts = object.accounts?.map((e) => Account.fromPartial(e)) || [];
+    message.embeds = (object.embeds !== undefined && object.embeds !== null)
+      ? SubscriptionSetEmbeds.fromPartial(object.embeds)
+      : undefined;
     return message;
   },
 };
@@ -3960,13 +4191,16 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
 };
 
 function createBaseUpdateAccountResponse(): UpdateAccountResponse {
-  return { account: undefined };
+  return { account: undefined, embeds: undefined };
 }
 
 export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
   encode(message: UpdateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.account !== undefined) {
       Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    if (message.embeds !== undefined) {
+      SubscriptionSetEmbeds.encode(message.embeds, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -3992,6 +4226,14 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
             message.account = Account.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.embeds = SubscriptionSetEmbeds.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4005,13 +4247,19 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
   },
 
   fromJSON(object: any): UpdateAccountResponse {
-    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+    return {
+      account: isSet(object.account) ? Account.fromJSON(object.account) : undefined,
+      embeds: isSet(object.embeds) ? SubscriptionSetEmbeds.fromJSON(object.embeds) : undefined,
+    };
   },
 
   toJSON(message: UpdateAccountResponse): unknown {
     const obj: any = {};
     if (message.account !== undefined) {
       obj.account = Account.toJSON(message.account);
+    }
+    if (message.embeds !== undefined) {
+      obj.embeds = SubscriptionSetEmbeds.toJSON(message.embeds);
     }
     return obj;
   },
@@ -4023,6 +4271,9 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
     const message = createBaseUpdateAccountResponse();
     message.account = (object.account !== undefined && object.account !== null)
       ? Account.fromPartial(object.account)
+      : undefined;
+    message.embeds = (object.embeds !== undefined && object.embeds !== null)
+      ? SubscriptionSetEmbeds.fromPartial(object.embeds)
       : undefined;
     return message;
   },
@@ -7760,6 +8011,144 @@ export const GetChurnReasonsResponse: MessageFns<GetChurnReasonsResponse> = {
   },
 };
 
+function createBaseApplyEventsRequest(): ApplyEventsRequest {
+  return { envelopes: [] };
+}
+
+export const ApplyEventsRequest: MessageFns<ApplyEventsRequest> = {
+  encode(message: ApplyEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.envelopes) {
+      writer.uint32(10).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.envelopes.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyEventsRequest {
+    return {
+      envelopes: globalThis.Array.isArray(object?.envelopes)
+        ? object.envelopes.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+    };
+  },
+
+  toJSON(message: ApplyEventsRequest): unknown {
+    const obj: any = {};
+    if (message.envelopes?.length) {
+      obj.envelopes = message.envelopes.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyEventsRequest>, I>>(base?: I): ApplyEventsRequest {
+    return ApplyEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyEventsRequest>, I>>(object: I): ApplyEventsRequest {
+    const message = createBaseApplyEventsRequest();
+    message.envelopes = object.envelopes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseApplyEventsResponse(): ApplyEventsResponse {
+  return { applied: 0 };
+}
+
+export const ApplyEventsResponse: MessageFns<ApplyEventsResponse> = {
+  encode(message: ApplyEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.applied !== 0) {
+      writer.uint32(8).int32(message.applied);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.applied = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplyEventsResponse {
+    return { applied: isSet(object.applied) ? globalThis.Number(object.applied) : 0 };
+  },
+
+  toJSON(message: ApplyEventsResponse): unknown {
+    const obj: any = {};
+    if (message.applied !== 0) {
+      obj.applied = Math.round(message.applied);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplyEventsResponse>, I>>(base?: I): ApplyEventsResponse {
+    return ApplyEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplyEventsResponse>, I>>(object: I): ApplyEventsResponse {
+    const message = createBaseApplyEventsResponse();
+    message.applied = object.applied ?? 0;
+    return message;
+  },
+};
+
 /**
  * Customers of an organization, their e-mail recipients and payment gateway accounts.
  * The organization comes from call metadata (x-organization-id), never from a message.
@@ -8188,7 +8577,54 @@ export const AccountsServiceClient = makeGenericClientConstructor(
 /**
  * Identity: API tokens and the organization they belong to. Called by the gateway for every
  * request it has not authenticated recently.
+ * Lets the services whose events feed this service's read models hand over the events of a change
+ * right after committing it, so a client that wrote through the API reads its write back at once.
+ * The same events still arrive through JetStream; each is applied once (the consumers' inbox).
  */
+export type ReadModelServiceService = typeof ReadModelServiceService;
+export const ReadModelServiceService = {
+  applyEvents: {
+    path: "/billing.accounts.v1.ReadModelService/ApplyEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyEventsRequest): Buffer => Buffer.from(ApplyEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyEventsRequest => ApplyEventsRequest.decode(value),
+    responseSerialize: (value: ApplyEventsResponse): Buffer => Buffer.from(ApplyEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyEventsResponse => ApplyEventsResponse.decode(value),
+  },
+} as const;
+
+export interface ReadModelServiceServer extends UntypedServiceImplementation {
+  applyEvents: handleUnaryCall<ApplyEventsRequest, ApplyEventsResponse>;
+}
+
+export interface ReadModelServiceClient extends Client {
+  applyEvents(
+    request: ApplyEventsRequest,
+    callback: (error: ServiceError | null, response: ApplyEventsResponse) => void,
+  ): ClientUnaryCall;
+  applyEvents(
+    request: ApplyEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyEventsResponse) => void,
+  ): ClientUnaryCall;
+  applyEvents(
+    request: ApplyEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyEventsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const ReadModelServiceClient = makeGenericClientConstructor(
+  ReadModelServiceService,
+  "billing.accounts.v1.ReadModelService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ReadModelServiceClient;
+  service: typeof ReadModelServiceService;
+  serviceName: string;
+};
+
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
   authenticate: {
@@ -8499,6 +8935,14 @@ export const ChurnReasonServiceClient = makeGenericClientConstructor(
   service: typeof ChurnReasonServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

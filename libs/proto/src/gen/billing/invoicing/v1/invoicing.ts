@@ -336,7 +336,14 @@ export interface DraftLine {
   po_number: string;
   case_number: string;
   invoice_supplement?: string | undefined;
-  custom_fields?: { [key: string]: any } | undefined;
+  custom_fields?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * Starts at 1 and grows by one with every committed change (including being invoiced): orders a
+   * line's states for read models that receive them by more than one path.
+   */
+  version: number;
 }
 
 export interface CreateDraftLineRequest {
@@ -5163,6 +5170,7 @@ function createBaseDraftLine(): DraftLine {
     case_number: "",
     invoice_supplement: undefined,
     custom_fields: undefined,
+    version: 0,
   };
 }
 
@@ -5236,6 +5244,9 @@ export const DraftLine: MessageFns<DraftLine> = {
     }
     if (message.custom_fields !== undefined) {
       Struct.encode(Struct.wrap(message.custom_fields), writer.uint32(186).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(192).uint32(message.version);
     }
     return writer;
   },
@@ -5437,6 +5448,14 @@ export const DraftLine: MessageFns<DraftLine> = {
             message.custom_fields = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.version = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5542,6 +5561,7 @@ export const DraftLine: MessageFns<DraftLine> = {
         : isObject(object.custom_fields)
         ? object.custom_fields
         : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -5616,6 +5636,9 @@ export const DraftLine: MessageFns<DraftLine> = {
     if (message.custom_fields !== undefined) {
       obj.customFields = message.custom_fields;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -5647,6 +5670,7 @@ export const DraftLine: MessageFns<DraftLine> = {
     message.case_number = object.case_number ?? "";
     message.invoice_supplement = object.invoice_supplement ?? undefined;
     message.custom_fields = object.custom_fields ?? undefined;
+    message.version = object.version ?? 0;
     return message;
   },
 };

@@ -123,7 +123,14 @@ export interface Subscription {
   scheduled_changes: ScheduledChange[];
   /** The pending cancellation of a not_renewing subscription. */
   cancellation_type?: string | undefined;
-  cancel_at?: Date | undefined;
+  cancel_at?:
+    | Date
+    | undefined;
+  /**
+   * Starts at 1 and grows by one with every committed change: orders a subscription's states
+   * for read models that receive them by more than one path (events and direct pushes).
+   */
+  version: number;
 }
 
 export interface CreateSubscriptionRequest {
@@ -1004,6 +1011,7 @@ function createBaseSubscription(): Subscription {
     scheduled_changes: [],
     cancellation_type: undefined,
     cancel_at: undefined,
+    version: 0,
   };
 }
 
@@ -1113,6 +1121,9 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.cancel_at !== undefined) {
       Timestamp.encode(toTimestamp(message.cancel_at), writer.uint32(282).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(288).uint32(message.version);
     }
     return writer;
   },
@@ -1410,6 +1421,14 @@ export const Subscription: MessageFns<Subscription> = {
             message.cancel_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 36: {
+            if (tag !== 288) {
+              break;
+            }
+
+            message.version = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1575,6 +1594,7 @@ export const Subscription: MessageFns<Subscription> = {
         : isSet(object.cancel_at)
         ? fromJsonTimestamp(object.cancel_at)
         : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -1685,6 +1705,9 @@ export const Subscription: MessageFns<Subscription> = {
     if (message.cancel_at !== undefined) {
       obj.cancelAt = message.cancel_at.toISOString();
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -1730,6 +1753,7 @@ export const Subscription: MessageFns<Subscription> = {
     message.scheduled_changes = object.scheduled_changes?.map((e) => ScheduledChange.fromPartial(e)) || [];
     message.cancellation_type = object.cancellation_type ?? undefined;
     message.cancel_at = object.cancel_at ?? undefined;
+    message.version = object.version ?? 0;
     return message;
   },
 };

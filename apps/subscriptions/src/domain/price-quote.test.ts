@@ -1,7 +1,7 @@
 import { decideVat, type VatDecision } from '@billing/tax';
 import { describe, expect, it } from 'vitest';
-import { priceLine, type Tier } from '../domain/pricing.js';
-import { quotePrice } from './calculate-price.js';
+import { quotePrice } from './price-quote.js';
+import { priceLine, type Tier } from './pricing.js';
 
 const DOMESTIC_DK: VatDecision = { rate: '25', reverse_charge: false, reason: 'domestic' };
 const REVERSE: VatDecision = { rate: '0', reverse_charge: true, reason: 'eu_reverse_charge' };

@@ -1,0 +1,47 @@
+import type { Clock } from '@billing/clock';
+import type { EventEnvelope, EventsLogger } from '@billing/events';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import {
+  DRAFT_LINE_CHANGED_PAYLOAD,
+  draftLineChangedHandler,
+  draftLineChangesConsumerName,
+} from './draft-line-changes-consumer.js';
+import {
+  SUBSCRIPTION_CHANGED_PAYLOAD,
+  subscriptionChangedHandler,
+  subscriptionChangesConsumerName,
+} from './subscription-changes-consumer.js';
+
+/** One kind of event feeding a read model, as both delivery paths must apply it. */
+export interface ReadModelFeed {
+  /** The inbox consumer name: the durable JetStream consumer's, so the inbox dedupes both paths. */
+  consumer: string;
+  handle: (em: EntityManager, envelope: EventEnvelope) => Promise<void>;
+}
+
+/** The service schema the consumer names derive from (`accounts` in production). */
+export function readModelSchema(orm: MikroORM): string {
+  return orm.config.get('schema') ?? 'accounts';
+}
+
+/**
+ * The read model's feeds by envelope payload type, with the same consumer names and handlers as
+ * the durable consumers started in workers.ts: used by ReadModelService.ApplyEvents.
+ */
+export function readModelFeeds(deps: {
+  orm: MikroORM;
+  clock: Clock;
+  logger: EventsLogger;
+}): Map<string, ReadModelFeed> {
+  const schema = readModelSchema(deps.orm);
+  return new Map([
+    [
+      SUBSCRIPTION_CHANGED_PAYLOAD,
+      { consumer: subscriptionChangesConsumerName(schema), handle: subscriptionChangedHandler(deps) },
+    ],
+    [
+      DRAFT_LINE_CHANGED_PAYLOAD,
+      { consumer: draftLineChangesConsumerName(schema), handle: draftLineChangedHandler(deps) },
+    ],
+  ]);
+}

@@ -1,0 +1,54 @@
+import type { RequestContext } from '@billing/observability';
+import type { accountsV1, subscriptionsV1 } from '@billing/proto';
+import type { AccountView } from '../domain/account-view.js';
+import type { EmbeddingSubscription } from '../domain/subscription-set-embeds.js';
+import type { AccountsDeps } from '../use-cases/deps.js';
+import { type SubscriptionSetEmbeds, subscriptionSetEmbeds } from '../use-cases/subscription-set-embeds.js';
+import { accountMessage, summaryMessage } from './account-mapper.js';
+
+/** The subscription message's facts the embeds depend on (proto unset → domain null). */
+function embeddingSubscription(subscription: subscriptionsV1.Subscription): EmbeddingSubscription {
+  return {
+    account: subscription.account,
+    churn_reason: subscription.churn_reason || null,
+    payment_terms: subscription.payment_terms ?? null,
+  };
+}
+
+function embedsMessage(embeds: SubscriptionSetEmbeds): accountsV1.SubscriptionSetEmbeds {
+  return {
+    accounts: embeds.accounts.map(summaryMessage),
+    churn_reasons: embeds.churn_reasons,
+    ...(embeds.organization_default_payment_terms !== null
+      ? { organization_default_payment_terms: embeds.organization_default_payment_terms }
+      : {}),
+  };
+}
+
+/**
+ * The accounts of a read's reply (GetAccount, ListAccounts, UpdateAccount) as messages, with what
+ * their subscriptions embed, read from the subscriptions as accountMessage decoded them (once).
+ */
+export async function accountsReply(
+  deps: AccountsDeps,
+  context: RequestContext,
+  views: readonly AccountView[],
+): Promise<{ accounts: accountsV1.Account[]; embeds: accountsV1.SubscriptionSetEmbeds }> {
+  const accounts = views.map(accountMessage);
+  const subscribed = views.map((view, index) => ({
+    uuid: view.uuid,
+    fields: view,
+    subscriptions: accounts[index]!.subscriptions.map(embeddingSubscription),
+  }));
+  return { accounts, embeds: embedsMessage(await subscriptionSetEmbeds(deps, context, subscribed)) };
+}
+
+/** One account's reply (GetAccount, UpdateAccount). */
+export async function accountReply(
+  deps: AccountsDeps,
+  context: RequestContext,
+  view: AccountView,
+): Promise<{ account: accountsV1.Account; embeds: accountsV1.SubscriptionSetEmbeds }> {
+  const { accounts, embeds } = await accountsReply(deps, context, [view]);
+  return { account: accounts[0]!, embeds };
+}

@@ -1,0 +1,11 @@
+import { type GrpcService, unaryService } from '@billing/grpc';
+import { accountsV1 } from '@billing/proto';
+import { applyReadModelEvents, type ReadModelDeps } from '../use-cases/apply-read-model-events.js';
+
+/** Transport only: producers hand over the events of a change they just committed. */
+export function readModelService(deps: ReadModelDeps): GrpcService {
+  const applyEvents = applyReadModelEvents(deps);
+  return unaryService(accountsV1.ReadModelServiceService, {
+    applyEvents: async (request, context) => ({ applied: await applyEvents(context, request.envelopes) }),
+  });
+}

@@ -1,0 +1,19 @@
+import { type CommittedEventsListener, forwardCommittedEvents, type ReadModelSender } from '@billing/runtime';
+import { DRAFT_LINE_EVENT_TYPES } from './draft-line-events.js';
+
+/**
+ * Hands the draft line events of each committed change to the accounts service, whose read model
+ * embeds an account's draft lines in its reads, so a client reads its write back at once. The
+ * events reach accounts through JetStream as well; its inbox applies each once. Failures are
+ * logged and swallowed (forwardCommittedEvents).
+ */
+export function draftLineHandOver(
+  sender: Pick<ReadModelSender, 'send'>,
+  logger: { warn(details: object, message: string): void },
+): CommittedEventsListener {
+  return forwardCommittedEvents({
+    eventTypes: DRAFT_LINE_EVENT_TYPES,
+    send: (envelopes, context) => sender.send(envelopes, context),
+    logger,
+  });
+}
