@@ -14,11 +14,25 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   const schema = assertSchemaName(orm.config.get('schema') ?? '');
   const lockKey = `billing:migrate:${schema}`;
   const lockConnection = new pg.Client(orm.em.getConnection().getConnectionOptions());
+  // The lock connection sits idle while the migrations run on the ORM's pool. If the server cuts it
+  // then (restart, failover), pg reports that as an 'error' event, which unheard kills the process
+  // mid-migration; heard, it is remembered and the start-up fails below with a readable error.
+  let lockLost: Error | undefined;
+  lockConnection.on('error', (error) => {
+    lockLost ??= error;
+  });
   await lockConnection.connect();
   try {
     await lockConnection.query('select pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
     await lockConnection.query(`create schema if not exists "${schema}"`);
     const applied = await orm.migrator.up();
+    if (lockLost) {
+      // Each migration committed on its own is complete, but another replica may have started
+      // migrating beside this one once the lock went: stop here and let a restart re-check.
+      throw new Error(
+        `migrations of schema "${schema}": the connection holding the migration lock was lost (${lockLost.message}); restart to continue`,
+      );
+    }
     return applied.map((migration) => migration.name);
   } finally {
     // Ending the session releases the advisory lock even if the unlock query cannot run.

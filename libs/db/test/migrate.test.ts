@@ -1,8 +1,9 @@
 import { createTestSchema, type TestSchema, waitFor } from '@billing/testing';
+import { Migration } from '@mikro-orm/migrations';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_TABLE, migrate, openOrm } from '../src/index.js';
+import { MIGRATIONS_TABLE, type MigrationClass, migrate, openOrm } from '../src/index.js';
 import { migrations } from './migrations/index.js';
 import { testEntities, Widget } from './support/entities.js';
 
@@ -17,12 +18,12 @@ async function freshSchema(): Promise<TestSchema> {
   return testSchema;
 }
 
-async function ormFor(testSchema: TestSchema): Promise<MikroORM> {
+async function ormFor(testSchema: TestSchema, migrationList: MigrationClass[] = migrations): Promise<MikroORM> {
   const orm = await openOrm({
     clientUrl: testSchema.databaseUrl,
     schema: testSchema.schema,
     entities: testEntities,
-    migrations,
+    migrations: migrationList,
   });
   cleanups.push(() => orm.close(true));
   return orm;
@@ -108,6 +109,62 @@ describe('migrate', () => {
 
     await holder.query('select pg_advisory_unlock_all()');
     expect(await migration).toEqual([migrations[0]!.name]);
+  });
+
+  it('fails with a readable error, and does not crash the process, when the lock connection is cut mid-migration', async () => {
+    const testSchema = await freshSchema();
+    let enter!: () => void;
+    const entered = new Promise<void>((resolve) => {
+      enter = resolve;
+    });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // A migration that waits while the test cuts the lock's connection, as a restart or failover would.
+    class Migration20261122100000_gated extends Migration {
+      override name = 'Migration20261122100000_gated';
+      override async up(): Promise<void> {
+        enter();
+        await gate;
+        this.addSql('create table "gated" ("id" int not null, primary key ("id"));');
+      }
+    }
+    const orm = await ormFor(testSchema, [...migrations, Migration20261122100000_gated]);
+    const observer = new pg.Client({ connectionString: testSchema.databaseUrl });
+    await observer.connect();
+    cleanups.push(() => observer.end());
+    const lockKey = `billing:migrate:${testSchema.schema}`;
+    const lockHolder = `select pid from pg_locks
+      where locktype = 'advisory' and granted and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`;
+
+    const migration = migrate(orm).then(
+      (applied) => ({ applied }),
+      (error: Error) => ({ error: error.message }),
+    );
+    await entered;
+    const { rows } = await observer.query(`select pg_terminate_backend(pid) as cut from (${lockHolder}) holder`, [
+      lockKey,
+    ]);
+    expect(rows).toEqual([{ cut: true }]);
+    // Postgres drops the lock once that backend has gone, after it sent the client its FATAL message.
+    await waitFor(async () => (await observer.query(lockHolder, [lockKey])).rowCount === 0, {
+      description: 'the cut connection to give up the lock',
+    });
+    open();
+
+    expect(await migration).toEqual({
+      error: `migrations of schema "${testSchema.schema}": the connection holding the migration lock was lost (terminating connection due to administrator command); restart to continue`,
+    });
+    // What did run is committed whole; a restart finds nothing pending.
+    expect(await tablesIn(orm, testSchema.schema)).toEqual([
+      'audit_log',
+      'gated',
+      MIGRATIONS_TABLE,
+      'widget',
+      'widget_part',
+    ]);
+    expect(await migrate(orm)).toEqual([]);
   });
 
   it('refuses schema names that would need quoting', async () => {

@@ -57,6 +57,11 @@ export class PostgresRateLimiter implements RateLimiter {
    */
   async ensureSchema(): Promise<void> {
     const client = await this.pool.connect();
+    // A connection cut between these statements (restart, failover) is an 'error' event on the
+    // checked-out client, which unheard kills the process; the next statement fails anyway and
+    // release() discards the dead client, so hearing it is all that is needed.
+    const ignoreLostConnection = () => {};
+    client.on('error', ignoreLostConnection);
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.schemaName}.${TABLE}`]);
@@ -74,6 +79,7 @@ export class PostgresRateLimiter implements RateLimiter {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
+      client.removeListener('error', ignoreLostConnection);
       client.release();
     }
   }
