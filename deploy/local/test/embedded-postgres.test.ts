@@ -1,16 +1,18 @@
 /**
  * `npm start` on a machine with only Node: startLocalPlatform without DATABASE_URL runs the
  * embedded PostgreSQL (port 54329, data in <dataDir>/postgres), serves REST, stops cleanly, and
- * keeps its data across restarts.
+ * keeps its data across restarts; Ctrl-C in a terminal stops the whole of `npm start` cleanly.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EMBEDDED_PORT, EMBEDDED_URL } from '../src/embedded-postgres.js';
 import { type LocalPlatform, startLocalPlatform } from '../src/local-platform.js';
-import { portIsFree } from './support/ports.js';
+import { assertBuilt, type ChildHandle, ENTRY_POINTS, exitWithin, startEntryPoint } from './support/entry-points.js';
+import { freePort, portIsFree } from './support/ports.js';
 import { accountRoundTrip, restClient } from './support/rest-client.js';
 
 let dataDir: string;
@@ -38,6 +40,22 @@ afterAll(async () => {
   await stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Only after a failure: nothing of a killed `npm start` may outlive the test, its PostgreSQL included. */
+async function killWithItsPostgres(npmStart: ChildHandle): Promise<void> {
+  if (!npmStart.exited()) {
+    process.kill(-npmStart.child.pid!, 'SIGKILL');
+    await npmStart.exit;
+  }
+  const lockFile = join(dataDir, 'postgres', 'postmaster.pid');
+  if (existsSync(lockFile)) {
+    process.kill(Number.parseInt(readFileSync(lockFile, 'utf8'), 10), 'SIGINT');
+    await waitFor(() => portIsFree(EMBEDDED_PORT), {
+      timeoutMs: 30_000,
+      description: 'the left-over PostgreSQL to stop',
+    });
+  }
+}
 
 it('explains a taken port, and the next start recovers the half-initialised cluster', async () => {
   const squatter = createServer();
@@ -71,4 +89,60 @@ it('serves REST, stops freeing its port, and keeps the data across a restart', a
   });
   await stop();
   expect(await portIsFree(EMBEDDED_PORT)).toBe(true);
+});
+
+it('Ctrl-C in a terminal stops the services, then PostgreSQL, and exits 0 having logged nothing', async () => {
+  assertBuilt();
+  const httpPort = await freePort();
+  // Its own process group, as a terminal gives a command; Ctrl-C signals the whole group.
+  const npmStart = startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(httpPort) }, [], {
+    ownProcessGroup: true,
+  });
+  try {
+    const banner = 'Press Ctrl-C to stop.\n';
+    const started = await waitFor(() => npmStart.exited() ?? npmStart.output().includes(banner), {
+      timeoutMs: 90_000,
+      intervalMs: 100,
+      description: 'npm start to print its banner',
+    });
+    expect(started, npmStart.output()).toBe(true);
+    const token = /Token {13}(\S+)/.exec(npmStart.output())![1]!;
+    expect((await restClient(`http://127.0.0.1:${httpPort}`, token).get('/api/v1/accounts/')).status).toBe(200);
+
+    process.kill(-npmStart.child.pid!, 'SIGINT');
+
+    expect(await exitWithin(npmStart, 30_000), npmStart.output()).toEqual({ code: 0, signal: null });
+    // Nothing between the banner and the end but our own word: no lost connection, no error.
+    expect(npmStart.output().split(banner)[1]).toBe('\nStopping...\n');
+    expect(await portIsFree(EMBEDDED_PORT)).toBe(true);
+    expect(await portIsFree(httpPort)).toBe(true);
+    // PostgreSQL removes its lock file only when it shut down cleanly.
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  } finally {
+    await killWithItsPostgres(npmStart);
+  }
+});
+
+it('Ctrl-C during start-up stops the platform once it is up, PostgreSQL included, and exits 0', async () => {
+  assertBuilt();
+  const npmStart = startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(await freePort()) }, [], {
+    ownProcessGroup: true,
+  });
+  try {
+    // PostgreSQL accepting connections: the services are still to start.
+    await waitFor(async () => npmStart.exited() ?? !(await portIsFree(EMBEDDED_PORT)), {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+      description: 'the embedded PostgreSQL to listen',
+    });
+
+    process.kill(-npmStart.child.pid!, 'SIGINT');
+
+    expect(await exitWithin(npmStart, 60_000), npmStart.output()).toEqual({ code: 0, signal: null });
+    expect(npmStart.output()).toBe('Stopping...\n');
+    expect(await portIsFree(EMBEDDED_PORT)).toBe(true);
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  } finally {
+    await killWithItsPostgres(npmStart);
+  }
 });

@@ -11,6 +11,8 @@ export const ENTRY_POINTS = {
   subscriptions: `${ROOT}apps/subscriptions/dist/main.js`,
   invoicing: `${ROOT}apps/invoicing/dist/main.js`,
   admin: `${ROOT}apps/accounts/dist/admin/cli.js`,
+  /** `npm start`'s entry point: the whole platform in one process. */
+  start: `${ROOT}deploy/local/dist/start.js`,
 } as const;
 
 /** These tests run what was built; a missing build is a failure to fix, never a reason to skip. */
@@ -38,12 +40,20 @@ export interface ChildHandle {
 
 /**
  * Starts an entry point configured only by `env` (plus PATH), with `process.execPath`: the Node
- * running vitest (the workspace's Node 24), not whatever `node` is first on PATH.
+ * running vitest (the workspace's Node 24), not whatever `node` is first on PATH. With
+ * `ownProcessGroup`, it leads a process group of its own, as a command started in a terminal does,
+ * so a test can signal the whole group the way Ctrl-C does.
  */
-export function startEntryPoint(script: string, env: Record<string, string>, args: string[] = []): ChildHandle {
+export function startEntryPoint(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  options: { ownProcessGroup?: boolean } = {},
+): ChildHandle {
   const child = spawn(process.execPath, [script, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   let output = '';
   let stderr = '';
