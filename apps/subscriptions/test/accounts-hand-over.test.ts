@@ -21,7 +21,8 @@ const RENEWAL = new Date('2026-04-10T08:00:00Z'); // 10:00 in Copenhagen, summer
 
 describe('subscription writes handed over to the accounts read model', () => {
   const clock = new TestClock(NOW);
-  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  // Warnings shown: a failed hand-over logs why, which is what a failure here needs.
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'warn');
   const schemas: TestSchema[] = [];
   const services: RunningService[] = [];
   let accountsClient: GrpcClient<typeof accountsV1.AccountsServiceService>;
