@@ -75,7 +75,14 @@ function explainFailedStart(error: unknown, log: string, databaseDir: string, as
       `port ${EMBEDDED_PORT} is taken: is another \`npm start\` running? Stop it, or set DATABASE_URL to use another PostgreSQL.`,
     );
   } else if (/postmaster\.pid/.test(log)) {
-    lines.push(`another PostgreSQL is running on ${databaseDir}.`);
+    // PostgreSQL runs in a process group of its own, so an `npm start` killed outright (kill -9)
+    // leaves it running; say how to stop it.
+    const pid = /PID (\d+)/.exec(log)?.[1];
+    lines.push(
+      pid
+        ? `another PostgreSQL (PID ${pid}) is running on ${databaseDir}: another \`npm start\`, or one killed before it could stop it. Stop it with \`kill -INT ${pid}\`.`
+        : `another PostgreSQL is running on ${databaseDir}.`,
+    );
   }
   if (asRoot && /Permission denied/i.test(`${log} ${(error as Error | undefined)?.message ?? ''}`)) {
     lines.push(

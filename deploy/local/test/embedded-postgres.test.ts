@@ -146,3 +146,35 @@ it('Ctrl-C during start-up stops the platform once it is up, PostgreSQL included
     await killWithItsPostgres(npmStart);
   }
 });
+
+it('after npm start was killed outright, the next start names the PostgreSQL left running and how to stop it', async () => {
+  assertBuilt();
+  const npmStart = startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(await freePort()) }, [], {
+    ownProcessGroup: true,
+  });
+  const lockFile = join(dataDir, 'postgres', 'postmaster.pid');
+  try {
+    await waitFor(() => npmStart.exited() ?? npmStart.output().includes('Press Ctrl-C to stop.'), {
+      timeoutMs: 90_000,
+      intervalMs: 100,
+      description: 'npm start to print its banner',
+    });
+    process.kill(-npmStart.child.pid!, 'SIGKILL');
+    await npmStart.exit;
+    // PostgreSQL, in a process group of its own, is still running.
+    const pid = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
+    expect(await portIsFree(EMBEDDED_PORT)).toBe(false);
+
+    await expect(start()).rejects.toThrow(
+      `another PostgreSQL (PID ${pid}) is running on ${join(dataDir, 'postgres')}: another \`npm start\`, or one killed before it could stop it. Stop it with \`kill -INT ${pid}\`.`,
+    );
+
+    process.kill(pid, 'SIGINT');
+    await waitFor(() => !existsSync(lockFile), { timeoutMs: 30_000, description: 'that PostgreSQL to stop' });
+    const platform = await start();
+    expect((await fetch(`${platform.gatewayUrl}/api/v1/accounts/`)).status).toBe(401);
+    await stop();
+  } finally {
+    await killWithItsPostgres(npmStart);
+  }
+});
