@@ -3,7 +3,7 @@ import type { Buyer, Directory, Seller } from '@billing/invoicing';
 /**
  * The invoice bench's Directory: fixed facts in memory instead of gRPC calls to the accounts
  * service, so the measured path is the invoicing service's own work (the two lookups per charge
- * cost a promise each here). Every organization is a Danish seller (Europe/Copenhagen, 14 days'
+ * cost a promise each here). Every organization is a Danish seller (Europe/Copenhagen, DKK, 14 days'
  * payment terms, no test clock); every account a Danish buyer without a VAT number (domestic 25 %
  * VAT), language da, no invoice note or own payment terms, and one recipient with
  * receive_invoice, so every issued invoice also writes its mail job (sending it is another
@@ -21,6 +21,7 @@ export const SELLER: Seller = {
   },
   time_zone: 'Europe/Copenhagen',
   default_payment_terms: 14,
+  base_currency: 'DKK',
   test_clock_time: null,
   features: [],
 };

@@ -1,20 +1,23 @@
 /**
  * Draft invoice lines through the InvoicingService handlers against a real, migrated throwaway
- * schema: representation, DRF write semantics, tenancy, audit rows, outbox events, and lines
- * leaving the API once invoiced (consumed once, also by two invoicing transactions at once).
+ * schema and a real accounts service (the organizations and their base currency): representation,
+ * DRF write semantics, the currency default, tenancy, audit rows, outbox events, and lines leaving
+ * the API once invoiced (consumed once, also by two invoicing transactions at once).
  */
 import { randomUUID } from 'node:crypto';
+import { accountsModule, createOrganization } from '@billing/accounts';
 import { inTransaction, migrate, openOrm } from '@billing/db';
 import { type AppError, isAppError, StatusCode } from '@billing/errors';
 import { decodeEnvelope } from '@billing/events';
-import type { RequestContext } from '@billing/observability';
+import { createLogger, type RequestContext } from '@billing/observability';
 import { invoiceEventsV1, type invoicingV1 } from '@billing/proto';
-import { changeScope } from '@billing/runtime';
+import { changeScope, type RunningService, startService } from '@billing/runtime';
 import { createTestSchema, TestClock, type TestSchema, waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { accountsDirectory, type Directory } from '../src/directory/directory.js';
 import { ONLY_ONE_DISCOUNT } from '../src/draft-lines/fields.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../src/draft-lines/store.js';
 import { type DraftLineHandlers, draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
@@ -23,6 +26,9 @@ const T0 = '2026-01-15T09:00:00.000Z';
 const clock = new TestClock(T0);
 let database: TestSchema;
 let orm: MikroORM;
+let accountsDatabase: TestSchema;
+let accounts: RunningService;
+let directory: Directory;
 let handlers: DraftLineHandlers;
 
 beforeAll(async () => {
@@ -34,19 +40,44 @@ beforeAll(async () => {
     migrations,
   });
   await migrate(orm);
-  handlers = draftLineHandlers({ orm, clock });
+  // The accounts service the way invoicing meets it in production: over gRPC (no event bus needed).
+  accountsDatabase = await createTestSchema('invoicing_drafts_accounts');
+  accounts = await startService(accountsModule, {
+    databaseUrl: accountsDatabase.databaseUrl,
+    schema: accountsDatabase.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+    bus: null,
+    migrateOnStart: true,
+  });
+  directory = accountsDirectory(accounts.address);
+  handlers = draftLineHandlers({ orm, clock, directory });
 });
 
 afterAll(async () => {
+  directory?.close();
+  await accounts?.stop();
+  await accountsDatabase?.drop();
   await orm?.close(true);
   await database?.drop();
 });
 
-const organization = (): RequestContext => ({
+const requestOf = (organizationId: string): RequestContext => ({
   requestId: `req-${randomUUID()}`,
-  organizationId: randomUUID(),
+  organizationId,
   clientSystem: 'test',
 });
+
+/** A request of a new organization of the accounts service (base currency DKK unless given). */
+async function organization(settings: { base_currency?: string } = {}): Promise<RequestContext> {
+  const { organization: created } = await createOrganization(
+    { orm: accounts.orm, clock },
+    { name: `Draft lines ${randomUUID()}`, ...settings },
+  );
+  return requestOf(created.id);
+}
 
 /** A write as the gateway sends it: the message plus the names of the fields the client sent. */
 const input = (line: invoicingV1.DraftLineInput) => ({ line, present_fields: Object.keys(line) });
@@ -99,7 +130,7 @@ async function auditOf(context: RequestContext) {
 
 describe('create and read', () => {
   it('creates a line with the defaults of every field not sent, and records it', async () => {
-    const context = organization();
+    const context = await organization();
     const account = randomUUID();
     const line = await create(context, minimal(account));
 
@@ -145,7 +176,7 @@ describe('create and read', () => {
   });
 
   it('stores every field exactly and shows decimals with at least two places', async () => {
-    const context = organization();
+    const context = await organization();
     const account = randomUUID();
     const line = await create(context, {
       account,
@@ -194,15 +225,25 @@ describe('create and read', () => {
   });
 
   it('refuses an invalid create with DRF field violations and writes nothing', async () => {
-    const context = organization();
+    const context = await organization();
     const missing = await failure(handlers.createDraftLine(input({ price: '10' }), context));
     expect(missing.code).toBe(StatusCode.INVALID_ARGUMENT);
     expect(missing.fieldViolations).toEqual([
       { field: 'account', description: 'This field is required.' },
       { field: 'description', description: 'This field is required.' },
       { field: 'vat_type', description: 'This field is required.' },
-      { field: 'currency', description: 'This field is required.' },
     ]);
+    // Sent as null is not left out: no default, refused.
+    const nullCurrency = await failure(
+      handlers.createDraftLine(
+        {
+          line: minimal(randomUUID(), { currency: undefined }),
+          present_fields: ['account', 'description', 'vat_type', 'currency'],
+        },
+        context,
+      ),
+    );
+    expect(nullCurrency.fieldViolations).toEqual([{ field: 'currency', description: 'This field may not be null.' }]);
 
     const twoDiscounts = await failure(
       handlers.createDraftLine(
@@ -234,8 +275,8 @@ describe('create and read', () => {
   });
 
   it("answers NOT_FOUND for another organization's line, and for a path that is no uuid", async () => {
-    const owner = organization();
-    const other = organization();
+    const owner = await organization();
+    const other = await organization();
     const line = await create(owner, minimal(randomUUID()));
     for (const call of [
       () => handlers.getDraftLine({ uuid: line.uuid }, other),
@@ -250,9 +291,66 @@ describe('create and read', () => {
   });
 });
 
+describe('the currency of a line written without one', () => {
+  const withoutCurrency = (account: string): invoicingV1.DraftLineInput => {
+    const { currency: _leftOut, ...line } = minimal(account);
+    return line;
+  };
+
+  it('is the organization’s base currency on create and PUT; PATCH keeps the line’s', async () => {
+    const context = await organization({ base_currency: 'EUR' });
+    const account = randomUUID();
+
+    const created = await create(context, withoutCurrency(account));
+    expect(created.currency).toBe('EUR');
+    expect((await handlers.getDraftLine({ uuid: created.uuid }, context)).line).toEqual(created);
+
+    const line = await create(context, minimal(account, { currency: 'SEK', price: '10' }));
+    const patched = await handlers.updateDraftLine(
+      { uuid: line.uuid, replace: false, ...input({ price: '12' }) },
+      context,
+    );
+    expect(patched.line).toEqual({ ...line, price: '12.00', version: 2 });
+    const replaced = await handlers.updateDraftLine(
+      { uuid: line.uuid, replace: true, ...input(withoutCurrency(account)) },
+      context,
+    );
+    expect(replaced.line).toEqual({ ...line, currency: 'EUR', price: '0.00', version: 3 });
+    // The audit names what the client sent, not the currency filled in for it.
+    const replace = (await auditOf(context)).filter((row) => row.action === 'draft_invoice_line.replace');
+    expect(replace).toEqual([
+      {
+        action: 'draft_invoice_line.replace',
+        object_id: line.uuid,
+        details: { fields: ['account', 'description', 'vat_type'] },
+      },
+    ]);
+  });
+
+  it('is asked of the accounts service only when a create or PUT leaves it out', async () => {
+    // An organization the accounts service does not know: any question about it fails.
+    const unknown = requestOf(randomUUID());
+    const account = randomUUID();
+    const line = await create(unknown, minimal(account, { currency: 'NOK' }));
+    const patched = await handlers.updateDraftLine(
+      { uuid: line.uuid, replace: false, ...input({ price: '3' }) },
+      unknown,
+    );
+    expect(patched.line).toEqual({ ...line, price: '3.00', version: 2 });
+
+    const refused = await failure(handlers.createDraftLine(input(withoutCurrency(account)), unknown));
+    expect([refused.code, refused.message]).toEqual([
+      StatusCode.NOT_FOUND,
+      `No organization with id ${unknown.organizationId}.`,
+    ]);
+    const listed = await handlers.listDraftLines({ accounts: [], all: false }, unknown);
+    expect(listed.lines).toEqual([patched.line]);
+  });
+});
+
 describe('list', () => {
   it('pages the organization’s lines oldest first, filters by account, and serves unpaged sets', async () => {
-    const context = organization();
+    const context = await organization();
     const [acme, globex, initech] = [randomUUID(), randomUUID(), randomUUID()];
     const lines: invoicingV1.DraftLine[] = [];
     for (const [account, description] of [
@@ -265,7 +363,7 @@ describe('list', () => {
       clock.advanceMs(1_000);
       lines.push(await create(context, minimal(account, { description })));
     }
-    await create(organization(), minimal(acme, { description: 'another organization' }));
+    await create(await organization(), minimal(acme, { description: 'another organization' }));
     const names = (reply: invoicingV1.ListDraftLinesResponse) => [reply.count, reply.lines.map((l) => l.description)];
 
     expect(names(await handlers.listDraftLines({ accounts: [], all: false }, context))).toEqual([
@@ -302,7 +400,7 @@ describe('list', () => {
 
 describe('update and delete', () => {
   it('PATCH changes only the fields sent and checks the merged line', async () => {
-    const context = organization();
+    const context = await organization();
     const line = await create(
       context,
       minimal(randomUUID(), { price: '100', quantity: '3', discount_percentage: '10' }),
@@ -347,7 +445,7 @@ describe('update and delete', () => {
   });
 
   it('PUT needs the required fields and sets every field not sent back to its default', async () => {
-    const context = organization();
+    const context = await organization();
     const line = await create(
       context,
       minimal(randomUUID(), { price: '50', po_number: 'PO-1', collect_vat: false, custom_fields: { a: 1 } }),
@@ -358,7 +456,6 @@ describe('update and delete', () => {
     expect(missing.fieldViolations).toEqual([
       { field: 'account', description: 'This field is required.' },
       { field: 'vat_type', description: 'This field is required.' },
-      { field: 'currency', description: 'This field is required.' },
     ]);
 
     const newAccount = randomUUID();
@@ -385,7 +482,7 @@ describe('update and delete', () => {
   });
 
   it('DELETE removes the line; the event carries its last state, one version on', async () => {
-    const context = organization();
+    const context = await organization();
     const line = await create(context, minimal(randomUUID(), { price: '12.5' }));
     expect(await handlers.deleteDraftLine({ uuid: line.uuid }, context)).toEqual({});
     expect((await failure(handlers.getDraftLine({ uuid: line.uuid }, context))).code).toBe(StatusCode.NOT_FOUND);
@@ -403,7 +500,7 @@ describe('update and delete', () => {
 
 describe('invoicing consumes lines once', () => {
   it('gives the pending lines by renewal flag and hides invoiced lines from the API', async () => {
-    const context = organization();
+    const context = await organization();
     const organizationId = context.organizationId!;
     const account = randomUUID();
     const now = await create(context, minimal(account, { description: 'now', price: '10' }));
@@ -452,7 +549,7 @@ describe('invoicing consumes lines once', () => {
   });
 
   it('a second invoicing transaction waiting on the same lines finds none left', async () => {
-    const context = organization();
+    const context = await organization();
     const organizationId = context.organizationId!;
     const account = randomUUID();
     const line = await create(context, minimal(account, { price: '10' }));

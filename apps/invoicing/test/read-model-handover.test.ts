@@ -64,6 +64,7 @@ const seller: Seller = {
   party,
   time_zone: 'Europe/Copenhagen',
   default_payment_terms: 14,
+  base_currency: 'DKK',
   test_clock_time: null,
   features: [],
 };

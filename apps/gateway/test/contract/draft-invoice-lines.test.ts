@@ -118,13 +118,22 @@ describe('create', () => {
     );
   });
 
-  it('takes the organization’s base currency when currency is left out (gaps.md §3 requires only account, description, vat_type)', async () => {
-    const { api } = await newOrganization(platform(), { base_currency: 'SEK' });
+  it('takes the organization’s base currency when create or PUT leaves currency out (gaps.md §3 requires only account, description, vat_type); PATCH keeps the line’s', async () => {
+    const { api } = await newOrganization(platform(), { base_currency: 'EUR' });
     const account = await createAccount(api);
-    const { currency: _omitted, ...withoutCurrency } = minimal(account.code) as Record<string, unknown>;
+    const { currency: _omitted, ...withoutCurrency } = minimal(account.code);
+
     const created = await api.post(DRAFT_LINES, withoutCurrency);
     expectStatus(created, 201);
-    expect(created.body).toMatchObject({ currency: 'SEK', account: account.code });
+    expect(created.body).toEqual(expectedLine(account, { currency: 'EUR' }));
+
+    const line = await create(api, { ...minimal(account.code), currency: 'SEK', price: '10' });
+    const patched = await api.patch(draftLinePath(line.uuid), { price: '12' });
+    expectStatus(patched, 200);
+    expect(patched.body).toEqual({ ...line, price: '12.00' });
+    const put = await api.put(draftLinePath(line.uuid), withoutCurrency);
+    expectStatus(put, 200);
+    expect(put.body).toEqual({ ...line, currency: 'EUR', price: '0.00' });
   });
 
   it('refuses missing required fields, an unknown account and values out of their constraints', async () => {

@@ -21,6 +21,8 @@ export interface Seller {
   party: PartySnapshot;
   time_zone: string;
   default_payment_terms: number;
+  /** The currency of a draft line written without one (gaps.md §3). */
+  base_currency: string;
   /** Set for an organization on a test clock: its "now". */
   test_clock_time: Date | null;
   features: string[];
@@ -86,6 +88,7 @@ export function accountsDirectory(address: string): Directory {
         },
         time_zone: organization.time_zone,
         default_payment_terms: organization.default_payment_terms,
+        base_currency: organization.base_currency,
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,
       };

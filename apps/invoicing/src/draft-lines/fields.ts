@@ -37,8 +37,10 @@ export interface DraftLineFields {
 }
 
 /**
- * gaps.md §3: create needs account, description and vat_type. `currency` is required too: the
- * service knows neither the account's nor the organization's currency, so it cannot default one.
+ * gaps.md §3: create needs account, description and vat_type. `currency` has no fixed default (it
+ * is the organization's base currency), so the shape requires it and the use cases fill in a
+ * currency the client left out before they apply the write (currency-default.ts). Here a currency
+ * sent as null is refused, and so is a write that skipped that step.
  */
 export const DRAFT_LINE_SHAPE: WritableShape<DraftLineFields> = {
   required: ['account', 'description', 'vat_type', 'currency'],

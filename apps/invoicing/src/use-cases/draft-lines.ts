@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { applyWrite, isUuid, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
+import { applyWrite, isUuid, type PageSpec, resolveOrdering, type Write, type WriteMode } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { type ChangeScope, requireOrganization, runChange } from '@billing/runtime';
 import { DraftInvoiceLineEntity } from '../db/entities/draft-invoice-line.entity.js';
+import { takesBaseCurrency, withBaseCurrency } from '../draft-lines/currency-default.js';
 import { DRAFT_LINE_SHAPE, type DraftLineFields, draftLineViolations } from '../draft-lines/fields.js';
 import { LINE_ORDER, requireDraftLine } from '../draft-lines/store.js';
 import { currentFields, type DraftLineView, draftLineView, rowValues } from '../draft-lines/view.js';
 import { publishDraftLineEvent } from '../events/draft-line-events.js';
 import type { InvoicingDeps } from './deps.js';
 
-/** The draft-line use cases need the database, the clock and (optionally) the read model hand-over. */
-export type DraftLineDeps = Pick<InvoicingDeps, 'orm' | 'clock' | 'committedEvents'>;
+/**
+ * The draft-line use cases need the database, the clock, the directory (the organization's base
+ * currency) and (optionally) the read model hand-over.
+ */
+export type DraftLineDeps = Pick<InvoicingDeps, 'orm' | 'clock' | 'directory' | 'committedEvents'>;
 
 /** GET /api/v1/draftinvoicelines/ (paged, `account` filter) or an account's whole set (unpaged). */
 export interface DraftLineQuery {
@@ -43,10 +47,26 @@ function filterAccount(value: string): string {
   return value;
 }
 
+/**
+ * The write with the organization's base currency where it left currency out (currency-default.ts).
+ * The accounts service is asked only then, and before the change's transaction opens, so no
+ * transaction waits on a gRPC call.
+ */
+async function withDefaultCurrency(
+  deps: DraftLineDeps,
+  context: RequestContext,
+  write: Write<DraftLineFields>,
+  mode: WriteMode,
+): Promise<Write<DraftLineFields>> {
+  if (!takesBaseCurrency(write, mode)) return write;
+  const seller = await deps.directory.seller(context);
+  return withBaseCurrency(write, mode, seller.base_currency);
+}
+
 function prepareFields(
   current: DraftLineFields | null,
   write: Write<DraftLineFields>,
-  mode: 'create' | 'replace' | 'patch',
+  mode: WriteMode,
 ): DraftLineFields {
   const applied = applyWrite(DRAFT_LINE_SHAPE, current, write, mode);
   if (applied.violations.length > 0) throw AppError.invalid(applied.violations);
@@ -56,13 +76,14 @@ function prepareFields(
   return fields;
 }
 
-export function createDraftLine(
+export async function createDraftLine(
   deps: DraftLineDeps,
   context: RequestContext,
   write: Write<DraftLineFields>,
 ): Promise<DraftLineView> {
+  const complete = await withDefaultCurrency(deps, context, write, 'create');
   return runChange(deps, 'invoicing', context, async (scope) => {
-    const fields = prepareFields(null, write, 'create');
+    const fields = prepareFields(null, complete, 'create');
     const row = scope.em.create(DraftInvoiceLineEntity, {
       id: randomUUID(),
       organization_id: scope.organizationId,
@@ -79,21 +100,26 @@ export function createDraftLine(
 }
 
 /**
- * PUT (`replace`: the required fields must be sent; the others go back to their defaults, as
- * DRF's PUT does) or PATCH. The account and the currency may change while the line is a draft.
+ * PUT (`replace`: the required fields must be sent, currency left out is the organization's base
+ * currency; the others go back to their defaults, as DRF's PUT does) or PATCH (currency left out
+ * stays the line's). The account and the currency may change while the line is a draft.
  */
-export function updateDraftLine(
+export async function updateDraftLine(
   deps: DraftLineDeps,
   context: RequestContext,
   uuid: string,
   write: Write<DraftLineFields>,
   replace: boolean,
 ): Promise<DraftLineView> {
+  const id = requireLineId(uuid);
+  const mode = replace ? 'replace' : 'patch';
+  const complete = await withDefaultCurrency(deps, context, write, mode);
   return runChange(deps, 'invoicing', context, async (scope) => {
-    const row = await requireDraftLine(scope.em, scope.organizationId, requireLineId(uuid), true);
-    const fields = prepareFields(replace ? null : currentFields(row), write, replace ? 'replace' : 'patch');
+    const row = await requireDraftLine(scope.em, scope.organizationId, id, true);
+    const fields = prepareFields(replace ? null : currentFields(row), complete, mode);
     scope.em.assign(row, { ...rowValues(fields), version: row.version + 1, updated_at: scope.now });
     await scope.em.flush();
+    // The fields the client sent, not the currency filled in for it.
     return recordChange(scope, replace ? 'replace' : 'update', row.id, draftLineView(row), {
       fields: [...write.present],
     });

@@ -1,5 +1,6 @@
 import { AppError, isAppError, StatusCode } from '@billing/errors';
-import type { accountsV1, catalogV1 } from '@billing/proto';
+import type { accountsV1 } from '@billing/proto';
+import { type BuyerAccount, decideBuyer } from '@billing/tax';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, field, type Route } from '../../http/index.js';
@@ -42,7 +43,8 @@ export const PlanCalculationSchema = z
 /**
  * POST /api/v1/plans/calculate/: a price preview, computed by the subscriptions service and never
  * stored. The gateway gathers the VAT facts the service does not own: the organization's country
- * (and time zone, for "today" of the contract) and the buyer's country and VAT number.
+ * (and time zone, for "today" of the contract) and the named account; which of them is the buyer
+ * is decideBuyer's rule (libs/tax).
  */
 export function planCalculateRoutes({ accounts, identity, catalog }: ServiceClients): Route[] {
   /** The account named by code: 400 on `account_code` when unknown or another organization's. */
@@ -57,10 +59,10 @@ export function planCalculateRoutes({ accounts, identity, catalog }: ServiceClie
     }
   };
 
-  /** An account buyer: its uuid (for its contract) and its legal country and VAT number. */
-  const accountBuyer = async (code: string): Promise<{ account: string; buyer: catalogV1.VatBuyer }> => {
+  /** The named account's facts the buyer rule needs. */
+  const buyerAccountOf = async (code: string): Promise<BuyerAccount> => {
     const account = await accountOf(code);
-    return { account: account.uuid, buyer: { country: account.legal_country, vat_number: account.legal_vat_number } };
+    return { uuid: account.uuid, legal_country: account.legal_country, legal_vat_number: account.legal_vat_number };
   };
 
   const calculate = defineRoute({
@@ -74,18 +76,25 @@ export function planCalculateRoutes({ accounts, identity, catalog }: ServiceClie
     body: PlanCalculateBody,
     response: { status: 200, schema: PlanCalculationSchema },
     handler: async ({ body, context }) => {
-      const [organization, named] = await Promise.all([
+      const [organization, account] = await Promise.all([
         identity.call('getOrganization', {}).then((reply) => reply.organization!),
-        body.account_code != null ? accountBuyer(body.account_code) : null,
+        body.account_code != null ? buyerAccountOf(body.account_code) : null,
       ]);
-      // The buyer: the account, else a person in account_country_code, else one in the organization's country.
-      const { account, buyer } = named ?? {
-        account: undefined,
-        buyer: { country: body.account_country_code ?? organization.country, vat_number: '' },
-      };
+      const buyer = decideBuyer({
+        account,
+        requested_country: body.account_country_code,
+        organization_country: organization.country,
+      });
       const reply = await catalog.call(
         'calculatePrice',
-        { terms: body.terms, quantity: body.quantity, account, buyer, seller_country: organization.country },
+        {
+          terms: body.terms,
+          quantity: body.quantity,
+          // Unset: a person, no contract.
+          account: buyer.account ?? undefined,
+          buyer: { country: buyer.country, vat_number: buyer.vat_number },
+          seller_country: organization.country,
+        },
         // "Today" of the contract is the organization's local day.
         { context: { ...context, organizationTimeZone: context.organizationTimeZone ?? organization.time_zone } },
       );

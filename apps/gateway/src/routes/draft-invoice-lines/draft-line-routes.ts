@@ -52,7 +52,8 @@ async function presentDraftLines(
 
 /**
  * Draft invoice lines (gaps.md §3), served by the invoicing service, which names accounts by uuid:
- * the gateway resolves `account` codes (docs/api.md "Draft invoice lines").
+ * the gateway resolves `account` codes (docs/api.md "Draft invoice lines"). The service applies
+ * every default, the organization's base currency of a line written without currency included.
  */
 export function draftLineRoutes(clients: ServiceClients): Route[] {
   const { invoicing } = clients;
@@ -84,13 +85,6 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
     },
   });
 
-  /** gaps.md §3 does not require currency on create (or PUT): the organization's base currency. */
-  const withCurrency = async <B extends { currency?: string | undefined }>(body: B): Promise<B> => {
-    if (body.currency !== undefined) return body;
-    const { organization } = await clients.identity.call('getOrganization', {});
-    return { ...body, currency: organization!.base_currency };
-  };
-
   const create = defineRoute({
     method: 'post',
     path: LINES,
@@ -102,7 +96,7 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
     body: DraftLineBody,
     response: { status: 201, schema: DraftLineSchema },
     handler: async ({ body }) => {
-      const { known, ...request } = await lineInput(clients, await withCurrency(body));
+      const { known, ...request } = await lineInput(clients, body);
       return present((await invoicing.call('createDraftLine', request)).line, known);
     },
   });
@@ -127,12 +121,16 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
         method === 'put'
           ? 'Replace a draft invoice line (required fields as on create)'
           : 'Update some fields of a draft invoice line',
+      description:
+        method === 'put'
+          ? 'Fields not sent go back to their defaults; currency left out is the organization’s base currency.'
+          : 'Changes only the fields sent; currency left out stays the line’s.',
       tags: TAGS,
       params: UuidParams,
       body: method === 'put' ? DraftLineBody : DraftLinePatchBody,
       response: { status: 200, schema: DraftLineSchema },
       handler: async ({ params, body }) => {
-        const { known, ...request } = await lineInput(clients, method === 'put' ? await withCurrency(body) : body);
+        const { known, ...request } = await lineInput(clients, body);
         const reply = await invoicing.call('updateDraftLine', {
           uuid: params.uuid,
           ...request,

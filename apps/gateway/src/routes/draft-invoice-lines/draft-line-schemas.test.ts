@@ -15,7 +15,7 @@ function outcome(schema: Parameters<typeof parseOrThrow>[0], input: unknown): un
 const minimal = { account: 'acme', description: 'Setup fee', vat_type: 'services', currency: 'DKK' };
 
 describe('draft line create body', () => {
-  it('needs account, description and vat_type (gaps.md §3; currency defaults in the route)', () => {
+  it('needs account, description and vat_type (gaps.md §3; the invoicing service defaults currency)', () => {
     expect(outcome(DraftLineBody, {})).toEqual({
       status: 400,
       body: {

@@ -63,7 +63,7 @@ function checkCombinations(body: DraftLineBodyValues, context: z.RefinementCtx):
 
 /**
  * Create and PUT: account (a code), description and vat_type are required (gaps.md §3); currency
- * defaults to the organization's base currency.
+ * left out is the organization's base currency (the invoicing service fills it in).
  */
 export const DraftLineBody = z
   .object(draftLineFields)
