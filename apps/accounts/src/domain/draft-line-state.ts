@@ -5,16 +5,9 @@
  */
 
 import { isUuid } from '@billing/domain-kit';
+import { DRAFT_LINE_EVENT_TYPES, type DraftLineEventType } from '@billing/reference-data';
 
-/** The events of a line, by `event_type`: the last two take the line off its account for good. */
-const DRAFT_LINE_EVENT_TYPES = [
-  'draft_invoice_line.created',
-  'draft_invoice_line.updated',
-  'draft_invoice_line.deleted',
-  'draft_invoice_line.invoiced',
-] as const;
-type DraftLineEventType = (typeof DRAFT_LINE_EVENT_TYPES)[number];
-
+/** These take the line off its account for good. */
 const REMOVING: ReadonlySet<string> = new Set(['draft_invoice_line.deleted', 'draft_invoice_line.invoiced']);
 
 export interface DraftLineState {

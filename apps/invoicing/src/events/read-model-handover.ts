@@ -1,5 +1,5 @@
+import { DRAFT_LINE_EVENT_TYPES } from '@billing/reference-data';
 import { type CommittedEventsListener, forwardCommittedEvents, type ReadModelSender } from '@billing/runtime';
-import { DRAFT_LINE_EVENT_TYPES } from './draft-line-events.js';
 
 /**
  * Hands the draft line events of each committed change to the accounts service, whose read model
