@@ -41,6 +41,26 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+const BANNER = 'Press Ctrl-C to stop.\n';
+
+/** The built `npm start` entry point, leading its own process group as a terminal's command does. */
+function startNpmStart(httpPort: number): ChildHandle {
+  assertBuilt();
+  return startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(httpPort) }, [], {
+    ownProcessGroup: true,
+  });
+}
+
+/** Waits (bounded) for the banner; a process that exited first fails the test with its output. */
+async function untilBanner(npmStart: ChildHandle): Promise<void> {
+  const started = await waitFor(() => npmStart.exited() ?? npmStart.output().includes(BANNER), {
+    timeoutMs: 90_000,
+    intervalMs: 100,
+    description: 'npm start to print its banner',
+  });
+  expect(started, npmStart.output()).toBe(true);
+}
+
 /** Only after a failure: nothing of a killed `npm start` may outlive the test, its PostgreSQL included. */
 async function killWithItsPostgres(npmStart: ChildHandle): Promise<void> {
   if (!npmStart.exited()) {
@@ -92,28 +112,19 @@ it('serves REST, stops freeing its port, and keeps the data across a restart', a
 });
 
 it('Ctrl-C in a terminal stops the services, then PostgreSQL, and exits 0 having logged nothing', async () => {
-  assertBuilt();
   const httpPort = await freePort();
-  // Its own process group, as a terminal gives a command; Ctrl-C signals the whole group.
-  const npmStart = startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(httpPort) }, [], {
-    ownProcessGroup: true,
-  });
+  const npmStart = startNpmStart(httpPort);
   try {
-    const banner = 'Press Ctrl-C to stop.\n';
-    const started = await waitFor(() => npmStart.exited() ?? npmStart.output().includes(banner), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-      description: 'npm start to print its banner',
-    });
-    expect(started, npmStart.output()).toBe(true);
+    await untilBanner(npmStart);
     const token = /Token {13}(\S+)/.exec(npmStart.output())![1]!;
     expect((await restClient(`http://127.0.0.1:${httpPort}`, token).get('/api/v1/accounts/')).status).toBe(200);
 
+    // Ctrl-C: the terminal signals the whole foreground process group.
     process.kill(-npmStart.child.pid!, 'SIGINT');
 
     expect(await exitWithin(npmStart, 30_000), npmStart.output()).toEqual({ code: 0, signal: null });
     // Nothing between the banner and the end but our own word: no lost connection, no error.
-    expect(npmStart.output().split(banner)[1]).toBe('\nStopping...\n');
+    expect(npmStart.output().split(BANNER)[1]).toBe('\nStopping...\n');
     expect(await portIsFree(EMBEDDED_PORT)).toBe(true);
     expect(await portIsFree(httpPort)).toBe(true);
     // PostgreSQL removes its lock file only when it shut down cleanly.
@@ -124,10 +135,7 @@ it('Ctrl-C in a terminal stops the services, then PostgreSQL, and exits 0 having
 });
 
 it('Ctrl-C during start-up stops the platform once it is up, PostgreSQL included, and exits 0', async () => {
-  assertBuilt();
-  const npmStart = startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(await freePort()) }, [], {
-    ownProcessGroup: true,
-  });
+  const npmStart = startNpmStart(await freePort());
   try {
     // PostgreSQL accepting connections: the services are still to start.
     await waitFor(async () => npmStart.exited() ?? !(await portIsFree(EMBEDDED_PORT)), {
@@ -148,17 +156,10 @@ it('Ctrl-C during start-up stops the platform once it is up, PostgreSQL included
 });
 
 it('after npm start was killed outright, the next start names the PostgreSQL left running and how to stop it', async () => {
-  assertBuilt();
-  const npmStart = startEntryPoint(ENTRY_POINTS.start, { DATA_DIR: dataDir, PORT: String(await freePort()) }, [], {
-    ownProcessGroup: true,
-  });
+  const npmStart = startNpmStart(await freePort());
   const lockFile = join(dataDir, 'postgres', 'postmaster.pid');
   try {
-    await waitFor(() => npmStart.exited() ?? npmStart.output().includes('Press Ctrl-C to stop.'), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-      description: 'npm start to print its banner',
-    });
+    await untilBanner(npmStart);
     process.kill(-npmStart.child.pid!, 'SIGKILL');
     await npmStart.exit;
     // PostgreSQL, in a process group of its own, is still running.
