@@ -1,3 +1,4 @@
+import { takesOrganizationPaymentTerms } from '@billing/domain-kit';
 import { type AccountSummary, accountSummary, type SummaryFields } from './account-summary.js';
 
 /**
@@ -28,9 +29,9 @@ export interface SubscriptionSetNeeds {
 }
 
 /**
- * The same rule as the gateway's effective_payment_terms (subscription's own, else its account's,
- * else the organization's), so the reply carries exactly what presenting it asks for and the
- * gateway need not call again. Nothing is needed when no account has subscriptions.
+ * What presenting the subscriptions asks for (effective_payment_terms follows domain-kit's
+ * effectivePaymentTerms), so the reply carries exactly that and the gateway need not call again.
+ * Nothing is needed when no account has subscriptions.
  */
 export function subscriptionSetNeeds(accounts: readonly SubscribedAccount[]): SubscriptionSetNeeds {
   const subscribed = accounts.filter((account) => account.subscriptions.length > 0);
@@ -43,9 +44,8 @@ export function subscriptionSetNeeds(accounts: readonly SubscribedAccount[]): Su
   return {
     accounts: [...summaries.values()],
     churnReasonIds: [...churnReasonIds],
-    organizationPaymentTerms: subscriptions.some(
-      (subscription) =>
-        subscription.payment_terms === null && (summaries.get(subscription.account)?.payment_terms ?? null) === null,
+    organizationPaymentTerms: subscriptions.some((subscription) =>
+      takesOrganizationPaymentTerms(subscription.payment_terms, summaries.get(subscription.account)?.payment_terms),
     ),
   };
 }

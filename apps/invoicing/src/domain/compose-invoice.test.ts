@@ -1,6 +1,6 @@
 import { VAT_REASON_TEXT } from '@billing/tax';
 import { describe, expect, it } from 'vitest';
-import { composeInvoice, dueDate, effectivePaymentTerms, type LineSource, settledStatus } from './compose-invoice.js';
+import { composeInvoice, dueDate, type LineSource, settledStatus } from './compose-invoice.js';
 
 const line = (subtotal: string, extra: Partial<LineSource> = {}): LineSource => ({
   description: 'Pro',
@@ -67,14 +67,11 @@ describe('composeInvoice', () => {
   });
 });
 
-describe('dates and terms', () => {
-  it('due date adds calendar days; payment terms fall back subscription → account → organization', () => {
+describe('dates', () => {
+  it('due date adds calendar days (payment terms: domain-kit effectivePaymentTerms)', () => {
     expect(dueDate('2026-01-15', 14)).toBe('2026-01-29');
     expect(dueDate('2026-02-20', 14)).toBe('2026-03-06');
     expect(dueDate('2026-01-15', 0)).toBe('2026-01-15');
-    expect(effectivePaymentTerms(null, 30, 14)).toBe(30);
-    expect(effectivePaymentTerms(7, 30, 14)).toBe(7);
-    expect(effectivePaymentTerms(null, null, 14)).toBe(14);
   });
 });
 

@@ -99,15 +99,6 @@ export function dueDate(date: string, paymentTerms: number): string {
   return due.toISOString().slice(0, 10);
 }
 
-/** Payment terms: the subscription's, else the account's, else the organization's (gaps §7). */
-export function effectivePaymentTerms(
-  subscription: number | null | undefined,
-  account: number | null | undefined,
-  organization: number,
-): number {
-  return subscription ?? account ?? organization;
-}
-
 /** Status from the balance: a document with nothing left to settle is paid or credited. */
 export function settledStatus(balance: string, settledBy: 'payment' | 'credit'): 'open' | 'paid' | 'credited' {
   if (!money(balance).isZero()) return 'open';

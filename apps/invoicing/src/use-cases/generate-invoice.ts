@@ -1,3 +1,4 @@
+import { effectivePaymentTerms } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
@@ -5,7 +6,7 @@ import type { invoicingV1 } from '@billing/proto';
 import { COLLECTION_METHODS } from '@billing/reference-data';
 import { runChange } from '@billing/runtime';
 import { linesOf } from '../db/invoice-store.js';
-import { dueDate, effectivePaymentTerms } from '../domain/compose-invoice.js';
+import { dueDate } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';

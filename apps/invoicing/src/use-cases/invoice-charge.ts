@@ -1,3 +1,4 @@
+import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
 import { subscriptionEventsV1 } from '@billing/proto';
@@ -7,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity } from '../db/entities/invoice.entity.js';
 import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
-import { dueDate, effectivePaymentTerms } from '../domain/compose-invoice.js';
+import { dueDate } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';

@@ -1,9 +1,10 @@
+import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
 import type { chargesV1, invoicingV1 } from '@billing/proto';
 import { requireOrganization } from '@billing/runtime';
 import { chargeLineSources } from '../domain/charge-lines.js';
-import { composeInvoice, dueDate, effectivePaymentTerms } from '../domain/compose-invoice.js';
+import { composeInvoice, dueDate } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { pendingDraftLines } from '../draft-lines/store.js';

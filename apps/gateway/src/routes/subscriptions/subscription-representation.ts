@@ -1,3 +1,4 @@
+import { effectivePaymentTerms as paymentTermsRule, takesOrganizationPaymentTerms } from '@billing/domain-kit';
 import type { accountsV1, catalogV1, subscriptionsV1 } from '@billing/proto';
 import { presentPlanTerms } from '../catalog/catalog-representation.js';
 import { presentChurnReason } from '../churn-reasons/churn-reason-routes.js';
@@ -49,17 +50,18 @@ function presentScheduledChange(change: subscriptionsV1.ScheduledChange) {
 }
 
 /**
- * The payment terms that apply (api-spec): the subscription's own, else the account's default,
- * else the organization's; as a string, as the contract types it.
+ * The payment terms that apply (domain-kit effectivePaymentTerms: the subscription's own, else the
+ * account's default, else the organization's), as a string, as the contract types it.
  */
 export function effectivePaymentTerms(
   subscription: subscriptionsV1.Subscription,
   embeds: Pick<SubscriptionEmbeds, 'accounts' | 'organizationPaymentTerms'>,
 ): string {
-  const terms =
-    subscription.payment_terms ??
-    embeds.accounts.get(subscription.account)?.payment_terms ??
-    embeds.organizationPaymentTerms;
+  const terms = paymentTermsRule(
+    subscription.payment_terms,
+    embeds.accounts.get(subscription.account)?.payment_terms,
+    embeds.organizationPaymentTerms,
+  );
   return terms === null ? '' : String(terms);
 }
 
@@ -68,7 +70,7 @@ export function needsOrganizationPaymentTerms(
   subscription: subscriptionsV1.Subscription,
   accounts: SubscriptionEmbeds['accounts'],
 ): boolean {
-  return subscription.payment_terms === undefined && accounts.get(subscription.account)?.payment_terms === undefined;
+  return takesOrganizationPaymentTerms(subscription.payment_terms, accounts.get(subscription.account)?.payment_terms);
 }
 
 /**
