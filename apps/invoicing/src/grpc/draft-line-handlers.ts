@@ -35,8 +35,6 @@ export function draftLineHandlers(deps: DraftLineDeps): DraftLineHandlers {
       const { count, lines } = await listDraftLines(deps, context, {
         page: pageSpec(request.page),
         account: request.account ?? null,
-        all: request.all,
-        accounts: request.accounts,
       });
       return { count, lines: lines.map(draftLineMessage) };
     },

@@ -6,7 +6,7 @@ import { type ChangeScope, requireOrganization, runChange } from '@billing/runti
 import { DraftInvoiceLineEntity } from '../db/entities/draft-invoice-line.entity.js';
 import { takesBaseCurrency, withBaseCurrency } from '../draft-lines/currency-default.js';
 import { DRAFT_LINE_SHAPE, type DraftLineFields, draftLineViolations } from '../draft-lines/fields.js';
-import { LINE_ORDER, requireDraftLine } from '../draft-lines/store.js';
+import { requireDraftLine } from '../draft-lines/store.js';
 import { currentFields, type DraftLineView, draftLineView, rowValues } from '../draft-lines/view.js';
 import { publishDraftLineEvent } from '../events/draft-line-events.js';
 import type { InvoicingDeps } from './deps.js';
@@ -17,15 +17,11 @@ import type { InvoicingDeps } from './deps.js';
  */
 export type DraftLineDeps = Pick<InvoicingDeps, 'orm' | 'clock' | 'directory' | 'committedEvents'>;
 
-/** GET /api/v1/draftinvoicelines/ (paged, `account` filter) or an account's whole set (unpaged). */
+/** GET /api/v1/draftinvoicelines/: a page, optionally of one account's lines. */
 export interface DraftLineQuery {
   page: PageSpec;
   /** Account uuid filter; null: every account. */
   account: string | null;
-  /** Unpaged: every line of `account` (the account's draftinvoiceline_set). */
-  all: boolean;
-  /** Unpaged: every line of these accounts (a page of accounts' sets at once). */
-  accounts: readonly string[];
 }
 
 const LINE_ORDERING: Readonly<Record<string, string>> = {
@@ -155,18 +151,6 @@ export async function listDraftLines(
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
   const uninvoiced = { organization_id: organizationId, invoiced_at: null };
-  if (query.accounts.length > 0 || query.all) {
-    if (query.accounts.length === 0 && query.account === null) {
-      throw AppError.invalidField('account', 'An unpaged list of draft lines needs an account.');
-    }
-    const accounts = query.accounts.length > 0 ? query.accounts : [query.account!];
-    const rows = await em.find(
-      DraftInvoiceLineEntity,
-      { ...uninvoiced, account_id: { $in: accounts.map(filterAccount) } },
-      { orderBy: [...LINE_ORDER] },
-    );
-    return { count: rows.length, lines: rows.map(draftLineView) };
-  }
   const { page } = query;
   const { column, direction } = resolveOrdering(page.ordering || 'created_date', LINE_ORDERING, 'created_date');
   const [rows, count] = await em.findAndCount(

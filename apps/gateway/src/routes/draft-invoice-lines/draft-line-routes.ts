@@ -78,8 +78,6 @@ export function draftLineRoutes(clients: ServiceClients): Route[] {
       const reply = await invoicing.call('listDraftLines', {
         page: pageOf(page, 'created_date'),
         account: account?.uuid,
-        all: false,
-        accounts: [],
       });
       return { count: reply.count, results: await presentDraftLines(clients, reply.lines, account ? [account] : []) };
     },

@@ -368,13 +368,7 @@ export interface ListDraftLinesRequest {
     | PageRequest
     | undefined;
   /** Account uuid filter; unset: all. */
-  account?:
-    | string
-    | undefined;
-  /** Unpaged: every line of `account` (the account's draftinvoiceline_set). */
-  all: boolean;
-  /** Account uuids whose lines to return unpaged (a page of accounts' sets at once). */
-  accounts: string[];
+  account?: string | undefined;
 }
 
 export interface ListDraftLinesResponse {
@@ -5968,7 +5962,7 @@ export const GetDraftLineResponse: MessageFns<GetDraftLineResponse> = {
 };
 
 function createBaseListDraftLinesRequest(): ListDraftLinesRequest {
-  return { page: undefined, account: undefined, all: false, accounts: [] };
+  return { page: undefined, account: undefined };
 }
 
 export const ListDraftLinesRequest: MessageFns<ListDraftLinesRequest> = {
@@ -5978,12 +5972,6 @@ export const ListDraftLinesRequest: MessageFns<ListDraftLinesRequest> = {
     }
     if (message.account !== undefined) {
       writer.uint32(18).string(message.account);
-    }
-    if (message.all !== false) {
-      writer.uint32(24).bool(message.all);
-    }
-    for (const v of message.accounts) {
-      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -6017,22 +6005,6 @@ export const ListDraftLinesRequest: MessageFns<ListDraftLinesRequest> = {
             message.account = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.all = reader.bool();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.accounts.push(reader.string());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6049,8 +6021,6 @@ export const ListDraftLinesRequest: MessageFns<ListDraftLinesRequest> = {
     return {
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
       account: isSet(object.account) ? globalThis.String(object.account) : undefined,
-      all: isSet(object.all) ? globalThis.Boolean(object.all) : false,
-      accounts: globalThis.Array.isArray(object?.accounts) ? object.accounts.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -6061,12 +6031,6 @@ export const ListDraftLinesRequest: MessageFns<ListDraftLinesRequest> = {
     }
     if (message.account !== undefined) {
       obj.account = message.account;
-    }
-    if (message.all !== false) {
-      obj.all = message.all;
-    }
-    if (message.accounts?.length) {
-      obj.accounts = message.accounts;
     }
     return obj;
   },
@@ -6080,8 +6044,6 @@ export const ListDraftLinesRequest: MessageFns<ListDraftLinesRequest> = {
       ? PageRequest.fromPartial(object.page)
       : undefined;
     message.account = object.account ?? undefined;
-    message.all = object.all ?? false;
-    message.accounts = object.accounts?.map((e) => e) || [];
     return message;
   },
 };
