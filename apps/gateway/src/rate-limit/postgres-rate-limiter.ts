@@ -56,32 +56,19 @@ export class PostgresRateLimiter implements RateLimiter {
    * lock.
    */
   async ensureSchema(): Promise<void> {
-    const client = await this.pool.connect();
-    // A connection cut between these statements (restart, failover) is an 'error' event on the
-    // checked-out client, which unheard kills the process; the next statement fails anyway and
-    // release() discards the dead client, so hearing it is all that is needed.
-    const ignoreLostConnection = () => {};
-    client.on('error', ignoreLostConnection);
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.schemaName}.${TABLE}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schemaName}"`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.table} (
-           api_user_id text NOT NULL,
-           window_start timestamptz NOT NULL,
-           hits integer NOT NULL,
-           PRIMARY KEY (api_user_id, window_start)
-         )`,
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.removeListener('error', ignoreLostConnection);
-      client.release();
-    }
+    // One simple-protocol query: its statements run as one transaction, so the advisory lock holds
+    // to its end; and no client is held between statements, where a connection cut (restart,
+    // failover) would reach nobody and kill the process. The schema name was checked above.
+    await this.pool.query(
+      `SELECT pg_advisory_xact_lock(hashtext('${this.schemaName}.${TABLE}'));
+       CREATE SCHEMA IF NOT EXISTS "${this.schemaName}";
+       CREATE TABLE IF NOT EXISTS ${this.table} (
+         api_user_id text NOT NULL,
+         window_start timestamptz NOT NULL,
+         hits integer NOT NULL,
+         PRIMARY KEY (api_user_id, window_start)
+       )`,
+    );
   }
 
   async hit({ key, limit, now }: RateLimitHit): Promise<RateLimitDecision> {
