@@ -13,7 +13,7 @@ import {
   listOrganizations,
   setRateLimit,
 } from '../use-cases/organizations.js';
-import { ADMIN_USAGE, isAdminCommand, parseAdminCommand } from './commands.js';
+import { ADMIN_USAGE, commandOptions, isAdminCommand, parseAdminCommand } from './commands.js';
 
 /** Where `npm start` keeps its embedded PostgreSQL; the CLI talks to it when DATABASE_URL is unset. */
 const EMBEDDED_DATABASE_URL = 'postgresql://postgres:postgres@127.0.0.1:54329/billing';
@@ -33,41 +33,36 @@ function describeError(error: unknown): Record<string, unknown> {
     : { error: (error as Error).message };
 }
 
-function parseCommandLine() {
+/**
+ * The command comes first (`create-org --name ...`); its options are parsed against that command's
+ * own declaration, so an option of another command is as unknown as a typo.
+ */
+function parseCommandLine(args: string[]) {
+  const [first, ...rest] = args;
+  if (first === undefined) fail({ error: 'No command given.' }, USAGE_ERROR, true);
+  if (first === '--help' || first === '-h') {
+    console.log(ADMIN_USAGE);
+    process.exit(0);
+  }
+  if (!isAdminCommand(first)) fail({ error: `Unknown command "${first}".` }, USAGE_ERROR, true);
   try {
-    return parseArgs({
-      allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        country: { type: 'string' },
-        currency: { type: 'string' },
-        'time-zone': { type: 'string' },
-        'payment-terms': { type: 'string' },
-        'collection-method': { type: 'string' },
-        'rate-limit': { type: 'string' },
-        org: { type: 'string' },
-        id: { type: 'string' },
-        'per-minute': { type: 'string' },
-        'test-clock': { type: 'boolean' },
-        'test-clock-time': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const { values } = parseArgs({
+      args: rest,
+      options: { ...commandOptions(first), help: { type: 'boolean', short: 'h' } },
     });
+    return { command: first, values };
   } catch (error) {
     // An unknown or valueless option: say which, as JSON like every other failure, not a stack trace.
     fail({ error: (error as Error).message }, USAGE_ERROR, true);
   }
 }
 
-const { positionals, values } = parseCommandLine();
+const { command, values } = parseCommandLine(process.argv.slice(2));
 
 if (values.help) {
   console.log(ADMIN_USAGE);
   process.exit(0);
 }
-const [command] = positionals;
-if (command === undefined) fail({ error: 'No command given.' }, USAGE_ERROR, true);
-if (!isAdminCommand(command)) fail({ error: `Unknown command "${command}".` }, USAGE_ERROR, true);
 
 // Options are checked before connecting, so a typo is reported as such even with the database down.
 function parseOptions(name: string) {

@@ -5,26 +5,6 @@ import { organizationSettingsOf } from '../domain/organization.js';
 import { parseTimestamp } from '../domain/test-clock.js';
 import type { ApiTokenListing, IssuedToken, NewOrganization } from '../use-cases/organizations.js';
 
-export const ADMIN_USAGE = `usage: npm run admin -- <command> [options]
-
-  create-org --name <name> [--country DK] [--currency DKK] [--time-zone Europe/Copenhagen]
-             [--payment-terms 14] [--collection-method invoice] [--rate-limit 60]
-             [--test-clock [--test-clock-time <ISO 8601, default now>]]
-             [--address <street>] [--zipcode <zip>] [--city <city>] [--vat-number <VAT no.>]
-                                  create an organization and its first API token (printed once);
-                                  address and VAT number are printed on its invoices;
-                                  --test-clock: in test mode, on its own clock (--test-clock-time
-                                  alone implies it; a time without an offset is UTC)
-  list-orgs                       list organizations (test_clock_time: null unless in test mode)
-  create-token --org <id> [--name <name>]
-                                  create another API token for an organization (printed once)
-  list-tokens --org <id>          list an organization's tokens (prefix only, never the token)
-  disable-token --id <token id>   disable a token; it is refused from then on
-  set-rate-limit --org <id> --per-minute <n>
-                                  requests per minute per API user of that organization
-
-DATABASE_URL selects the database (default: the embedded one of \`npm start\`); DB_SCHEMA the schema.`;
-
 export interface AdminOperations {
   createOrganization(settings: NewOrganization): Promise<{ organization: OrganizationRow; token: IssuedToken }>;
   listOrganizations(): Promise<OrganizationRow[]>;
@@ -81,28 +61,60 @@ function testClock(options: Options): NewOrganization['test_clock'] {
   return options['test-clock'] === true ? {} : undefined;
 }
 
-export const ADMIN_COMMANDS = [
-  'create-org',
-  'list-orgs',
-  'create-token',
-  'list-tokens',
-  'disable-token',
-  'set-rate-limit',
-] as const;
-
-export function isAdminCommand(name: string): name is (typeof ADMIN_COMMANDS)[number] {
-  return (ADMIN_COMMANDS as readonly string[]).includes(name);
+/** One command-line option: its parseArgs type and, for a value, the placeholder shown in the usage. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** Placeholder or example in the usage: `--country <DK>`; absent for flags. */
+  value?: string;
+  required?: boolean;
 }
 
 type AdminRun = (operations: AdminOperations) => Promise<unknown>;
 
 /**
- * Checks a command and its options without touching the database, so a typo is reported as such
- * even when the database is down, and returns the command ready to run.
+ * A command: the options it takes (the one list both the parser and the usage are made from, so a
+ * documented option is always a parsed one) and how its checked options become a run.
  */
-export function parseAdminCommand(command: string, options: Options): AdminRun {
-  switch (command) {
-    case 'create-org': {
+interface CommandSpec {
+  options: Record<string, OptionSpec>;
+  /** What the command does, for the usage. */
+  summary: string;
+  /** Checks the options without touching the database and returns the command ready to run. */
+  prepare(options: Options): AdminRun;
+}
+
+const ORG: OptionSpec = { type: 'string', value: 'organization id', required: true };
+
+/** create-org options that map one to one onto an organization setting. */
+const SELLER_DETAILS = [
+  ['address', 'address'],
+  ['zipcode', 'zipcode'],
+  ['city', 'city'],
+  ['vat-number', 'vat_number'],
+] as const;
+
+const COMMANDS = {
+  'create-org': {
+    options: {
+      name: { type: 'string', value: 'name', required: true },
+      country: { type: 'string', value: 'DK' },
+      currency: { type: 'string', value: 'DKK' },
+      'time-zone': { type: 'string', value: 'Europe/Copenhagen' },
+      'payment-terms': { type: 'string', value: '14' },
+      'collection-method': { type: 'string', value: 'invoice' },
+      'rate-limit': { type: 'string', value: '60' },
+      address: { type: 'string', value: 'street' },
+      zipcode: { type: 'string', value: 'zip' },
+      city: { type: 'string', value: 'city' },
+      'vat-number': { type: 'string', value: 'VAT no.' },
+      'test-clock': { type: 'boolean' },
+      'test-clock-time': { type: 'string', value: 'ISO 8601, default now' },
+    },
+    summary:
+      'create an organization and its first API token (printed once); address and VAT number are ' +
+      'printed on its invoices; --test-clock: in test mode, on its own clock (--test-clock-time alone ' +
+      'implies it; a time without an offset is UTC)',
+    prepare(options) {
       const settings: NewOrganization = { name: required(options, 'name') };
       const country = text(options, 'country');
       const currency = text(options, 'currency');
@@ -116,12 +128,7 @@ export function parseAdminCommand(command: string, options: Options): AdminRun {
       if (paymentTerms !== undefined) settings.default_payment_terms = paymentTerms;
       if (collectionMethod !== undefined) settings.default_collection_method = collectionMethod;
       if (rateLimit !== undefined) settings.rate_limit_per_minute = rateLimit;
-      for (const [option, field] of [
-        ['address', 'address'],
-        ['zipcode', 'zipcode'],
-        ['city', 'city'],
-        ['vat-number', 'vat_number'],
-      ] as const) {
+      for (const [option, field] of SELLER_DETAILS) {
         const value = text(options, option);
         if (value !== undefined) settings[field] = value;
       }
@@ -131,31 +138,111 @@ export function parseAdminCommand(command: string, options: Options): AdminRun {
         const { organization, token } = await operations.createOrganization(settings);
         return { organization: organizationJson(organization), token };
       };
-    }
-    case 'list-orgs':
-      return async (operations) => (await operations.listOrganizations()).map(organizationJson);
-    case 'create-token': {
+    },
+  },
+  'list-orgs': {
+    options: {},
+    summary: 'list organizations (test_clock_time: null unless in test mode)',
+    prepare: () => async (operations) => (await operations.listOrganizations()).map(organizationJson),
+  },
+  'create-token': {
+    options: { org: ORG, name: { type: 'string', value: 'name' } },
+    summary: 'create another API token for an organization (printed once)',
+    prepare(options) {
       const organizationId = uuid(options, 'org');
       const name = text(options, 'name');
       return (operations) => operations.createApiToken(organizationId, name);
-    }
-    case 'list-tokens': {
+    },
+  },
+  'list-tokens': {
+    options: { org: ORG },
+    summary: "list an organization's tokens (prefix only, never the token)",
+    prepare(options) {
       const organizationId = uuid(options, 'org');
       return (operations) => operations.listApiTokens(organizationId);
-    }
-    case 'disable-token': {
+    },
+  },
+  'disable-token': {
+    options: { id: { type: 'string', value: 'token id', required: true } },
+    summary: 'disable a token; it is refused from then on',
+    prepare(options) {
       const apiUserId = uuid(options, 'id');
       return (operations) => operations.disableApiToken(apiUserId);
-    }
-    case 'set-rate-limit': {
+    },
+  },
+  'set-rate-limit': {
+    options: { org: ORG, 'per-minute': { type: 'string', value: 'n', required: true } },
+    summary: 'requests per minute per API user of that organization',
+    prepare(options) {
       const organizationId = uuid(options, 'org');
       const perMinute = integer(options, 'per-minute');
       if (perMinute === undefined) throw AppError.invalidField('per-minute', '--per-minute is required.');
       return async (operations) => organizationJson(await operations.setRateLimit(organizationId, perMinute));
+    },
+  },
+} satisfies Record<string, CommandSpec>;
+
+export type AdminCommand = keyof typeof COMMANDS;
+
+export const ADMIN_COMMANDS = Object.keys(COMMANDS) as AdminCommand[];
+
+export function isAdminCommand(name: string): name is AdminCommand {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** The options a command takes, in the form `node:util` parseArgs wants. */
+export function commandOptions(command: AdminCommand): Record<string, { type: 'string' | 'boolean' }> {
+  const spec: CommandSpec = COMMANDS[command];
+  return Object.fromEntries(Object.entries(spec.options).map(([name, option]) => [name, { type: option.type }]));
+}
+
+/** The command and its options, one part each (`[--country <DK>]`). */
+function synopsis(command: AdminCommand): string[] {
+  const spec: CommandSpec = COMMANDS[command];
+  const parts = Object.entries(spec.options).map(([name, option]) => {
+    const shown = option.type === 'boolean' ? `--${name}` : `--${name} <${option.value}>`;
+    return option.required ? shown : `[${shown}]`;
+  });
+  return [command, ...parts];
+}
+
+/** Joins `words` into lines of at most `width` columns, each line after the first indented by `indent`. */
+function wrap(words: string[], width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
     }
-    default:
-      throw AppError.invalidField('command', `Unknown command "${command}"; one of ${ADMIN_COMMANDS.join(', ')}.`);
   }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+export const ADMIN_USAGE = [
+  'usage: npm run -s admin -- <command> [options]',
+  '',
+  ...ADMIN_COMMANDS.flatMap((command) => [
+    `  ${wrap(synopsis(command), 100, '      ')}`,
+    `      ${wrap(COMMANDS[command].summary.split(' '), 100, '      ')}`,
+  ]),
+  '',
+  'DATABASE_URL selects the database (default: the embedded one of `npm start`); DB_SCHEMA the schema.',
+].join('\n');
+
+/**
+ * Checks a command and its options without touching the database, so a typo is reported as such
+ * even when the database is down, and returns the command ready to run.
+ */
+export function parseAdminCommand(command: string, options: Options): AdminRun {
+  if (!isAdminCommand(command)) {
+    throw AppError.invalidField('command', `Unknown command "${command}"; one of ${ADMIN_COMMANDS.join(', ')}.`);
+  }
+  const spec: CommandSpec = COMMANDS[command];
+  return spec.prepare(options);
 }
 
 /** Parses one command's options and runs it; the result is printed as JSON by the caller. */
