@@ -25,6 +25,17 @@ export async function requireSubscription(
   return row;
 }
 
+/**
+ * Makes the operations that must see the account's subscriptions as one consistent set (subscribe:
+ * it replaces all of them) take turns until their transactions end: a transaction-scoped advisory
+ * lock on the account's uuid. Row locks alone cannot do it: a subscribe does not see a subscription
+ * another one is inserting. Taken first, before any row lock, so that no two transactions wait for
+ * each other's locks in opposite orders.
+ */
+export async function lockAccountSubscriptions(em: EntityManager, accountId: string): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`subscriptions.account:${accountId}`]);
+}
+
 /** Every line ever charged to the subscription, oldest first (full refunds, cancel_invalid). */
 export async function chargedLines(
   em: EntityManager,

@@ -6,6 +6,7 @@ import type { subscriptionsV1 } from '@billing/proto';
 import { LockMode } from '@mikro-orm/core';
 import { findPlanTerms } from '../../db/catalog-store.js';
 import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { lockAccountSubscriptions } from '../../db/subscription-store.js';
 import { firstVersion } from '../../db/subscription-version.js';
 import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
@@ -100,6 +101,8 @@ export async function createSubscription(
 /**
  * POST /accounts/{code}/subscribe/ (gaps §6): every other non-expired subscription of the account
  * ends now with its unused remainder credited, and the new one starts now, in one transaction.
+ * Simultaneous subscribes on one account take turns (the account lock): each sees, and replaces,
+ * the subscription the one before it made.
  */
 export async function subscribe(
   deps: SubscriptionsDeps,
@@ -108,6 +111,7 @@ export async function subscribe(
 ): Promise<subscriptionsV1.Subscription> {
   return runChange(deps, context, async (scope) => {
     const accountId = requireAccountId(request.account);
+    await lockAccountSubscriptions(scope.em, accountId);
     if (!Number.isInteger(request.quantity) || request.quantity < 1) {
       throw AppError.invalidField('quantity', 'Ensure this value is greater than or equal to 1.');
     }
