@@ -9,7 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
 import { expectStatus, type Json, usePlatform } from './helpers.js';
 import { waitForInvoices } from './invoices-helpers.js';
-import { clockOrganization, SUBSCRIPTIONS, subscribePath, subscriptionFixture } from './subscriptions-helpers.js';
+import {
+  clockOrganization,
+  SUBSCRIPTIONS,
+  subscribePath,
+  subscriptionFixture,
+  subscriptionPath,
+} from './subscriptions-helpers.js';
 
 const platform = usePlatform();
 
@@ -84,5 +90,49 @@ describe('POST /accounts/{code}/subscribe/ four times at once', () => {
     const documents = await waitForInvoices(org.api, `account=${data.code}&page_size=100`, 9);
     const totals = documents.map((invoice) => invoice.total as number).sort((a, b) => a - b);
     expect(totals).toEqual([-250, -250, -250, -80.36, 125, 250, 250, 250, 250]);
+  });
+});
+
+describe('one subscription, two calls at once', () => {
+  it('cancel today and a quantity change: as if one ran after the other, in either order', async () => {
+    const { org, first } = await startedOn1Feb();
+    const path = subscriptionPath(first.uuid);
+
+    const [cancelled, changed] = await Promise.all([
+      org.api.post(`${path}cancel/`, { cancellation_type: 'today' }),
+      org.api.patch(path, { quantity: 2 }),
+    ]);
+
+    expect([cancelled.status, changed.status]).toEqual([200, 200]);
+    const after = await org.api.get(path);
+    expect(after.body).toMatchObject({ status: 'expired', quantity: 2, end_date: '2026-02-11T12:00:00.000Z' });
+    const made = chargesBySubscription(await org.charges())
+      .get(first.uuid)!
+      .slice(1);
+    const changeThenCancel = [
+      ['change', '64.28'], // 18/28 of 100.00 credited, of 200.00 charged
+      ['cancellation', '-128.57'],
+    ];
+    const cancelThenChange = [['cancellation', '-64.29']]; // an expired subscription's change makes no document
+    expect([changeThenCancel, cancelThenChange]).toContainEqual(made);
+  });
+
+  it('renew-now twice: two renewals, each period charged once', async () => {
+    const { org, first } = await startedOn1Feb();
+    const path = `${subscriptionPath(first.uuid)}renew-now/`;
+
+    const responses = await Promise.all([org.api.post(path, {}), org.api.post(path, {})]);
+
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    expect(responses.map((response) => response.body.next_renewal_date).sort()).toEqual([
+      '2026-04-01T08:00:00.000Z',
+      '2026-05-01T08:00:00.000Z',
+    ]);
+    const charges = (await org.charges()).map((charge) => [charge.kind, charge.lines[0]!.date_from, charge.amount]);
+    expect(charges).toEqual([
+      ['renewal', '2026-02-01', '100.00'],
+      ['renewal', '2026-03-01', '100.00'],
+      ['renewal', '2026-04-01', '100.00'],
+    ]);
   });
 });

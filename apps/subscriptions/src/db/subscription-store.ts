@@ -160,9 +160,20 @@ export function dueFilter(due: DueScope) {
 }
 
 /**
- * Claims up to `limit` due rows, soonest due first, with FOR UPDATE SKIP LOCKED (another replica
- * takes others). The rows are plain objects converted like em.find's but not tracked by the unit
- * of work (tracking was the costliest part of a scheduler batch).
+ * How due rows are claimed. The scheduler skips rows another transaction holds (FOR UPDATE SKIP
+ * LOCKED): another replica takes them, or an API write that is changing one, and a later pass
+ * finds whatever is still due. The test clock's processing must not skip anything: its caller
+ * answers that everything due up to the new time is done, so it waits for a held row (FOR UPDATE)
+ * and then sees it as that transaction left it.
+ */
+export function dueLockMode(due: DueScope): LockMode {
+  return due.testClockOrganization ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_PARTIAL_WRITE;
+}
+
+/**
+ * Claims up to `limit` due rows, soonest due first, locked as dueLockMode says. The rows are plain
+ * objects converted like em.find's but not tracked by the unit of work (tracking was the costliest
+ * part of a scheduler batch).
  */
 export async function claimDueSubscriptions(
   em: EntityManager,
@@ -175,6 +186,6 @@ export async function claimDueSubscriptions(
     .where(dueFilter(due))
     .orderBy([{ due_at: 'asc' }, { id: 'asc' }])
     .limit(limit)
-    .setLockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE)
+    .setLockMode(dueLockMode(due))
     .execute('all');
 }

@@ -12,6 +12,7 @@ import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } f
 import { type ChangeScope, runChange } from '../change-transaction.js';
 import { requireAccountId } from '../contracts.js';
 import type { SubscriptionsDeps } from '../deps.js';
+import { afterLastChange } from './after-last-change.js';
 import { runEngine } from './persist-outcome.js';
 import { organizationTimeZone, subscriptionResponse } from './subscription-response.js';
 
@@ -109,9 +110,9 @@ export async function subscribe(
   context: RequestContext,
   request: subscriptionsV1.SubscribeRequest,
 ): Promise<subscriptionsV1.Subscription> {
-  return runChange(deps, context, async (scope) => {
+  return runChange(deps, context, async (requested) => {
     const accountId = requireAccountId(request.account);
-    await lockAccountSubscriptions(scope.em, accountId);
+    await lockAccountSubscriptions(requested.em, accountId);
     if (!Number.isInteger(request.quantity) || request.quantity < 1) {
       throw AppError.invalidField('quantity', 'Ensure this value is greater than or equal to 1.');
     }
@@ -122,12 +123,14 @@ export async function subscribe(
       collection_method: request.collection_method,
       group_on_invoice: request.group_on_invoice,
     };
-    await requireActiveTerms(scope, fields.terms);
-    const others = await scope.em.find(
+    await requireActiveTerms(requested, fields.terms);
+    const others = await requested.em.find(
       SubscriptionEntity,
-      { organization_id: scope.organizationId, account_id: accountId, status: { $ne: 'expired' } },
+      { organization_id: requested.organizationId, account_id: accountId, status: { $ne: 'expired' } },
       { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
     );
+    // The others end, and the new one starts, at one moment: not before any of their last changes.
+    const scope = afterLastChange(requested, others);
     for (const other of others) {
       await runEngine(scope, other, (engine) => engine.endForReplacement(scope.now));
       scope.audit('subscription.replace', 'subscription', other.id, { account: accountId });
