@@ -502,7 +502,9 @@ describe('contracts and tiers', () => {
     const response = await org.api.post(`${subscriptionPath(created.uuid)}cancel/`, { cancellation_type: 'today' });
     expect({ status: response.status, body: response.body }).toEqual({
       status: 400,
-      body: { detail: 'The subscription cannot be cancelled during its contract commitment.' },
+      body: {
+        detail: 'The subscription cannot be cancelled during its contract commitment (2026-01-01 through 2026-12-31).',
+      },
     });
   });
 });
