@@ -114,14 +114,29 @@ export async function findSubscriptions(
   return { count, rows };
 }
 
-/** The ids of the organization's charges made at `moment`, in id order. */
-export async function chargeIdsMadeAt(em: EntityManager, organizationId: string, moment: Date): Promise<string[]> {
+/** The organization's charges no test clock advance has seen invoiced yet, in id order. */
+export async function chargeIdsAwaitingInvoice(em: EntityManager, organizationId: string): Promise<string[]> {
   const rows = await em.find(
     ChargeEntity,
-    { organization_id: organizationId, created_at: moment },
+    { organization_id: organizationId, awaiting_invoice: true },
     { fields: ['id'], orderBy: { id: 'asc' } },
   );
   return rows.map((row) => row.id);
+}
+
+/** These charges of the organization were seen invoiced: no longer awaited. Returns how many changed. */
+export async function confirmChargesInvoiced(
+  em: EntityManager,
+  organizationId: string,
+  chargeIds: readonly string[],
+): Promise<number> {
+  const ids = chargeIds.filter(isUuid);
+  if (ids.length === 0) return 0;
+  return em.nativeUpdate(
+    ChargeEntity,
+    { organization_id: organizationId, id: { $in: ids }, awaiting_invoice: true },
+    { awaiting_invoice: false },
+  );
 }
 
 /**

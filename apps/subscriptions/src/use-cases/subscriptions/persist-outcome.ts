@@ -149,6 +149,8 @@ export function persistEngine(
       amount: linesTotal(draft.lines, draft.currency),
       lines: draft.lines,
       credit_all_invoices: draft.credit_all_invoices,
+      // A test clock's advance waits until it is invoiced (ProcessDue), whoever made it.
+      awaiting_invoice: row.on_test_clock,
       created_at: scope.now,
     });
     publishChargeCreated(scope, charge, row, world.entry);
