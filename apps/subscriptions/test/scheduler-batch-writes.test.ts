@@ -70,8 +70,6 @@ async function seedCases(orm: MikroORM, organizationId: string, onTestClock: boo
   );
   const fixedContract = {
     uuid: c.contract,
-    start_date: '2026-01-01',
-    commitment_length: 0,
     exclusive_tiers: true,
     tiers: [{ minimum_quantity: 5, maximum_quantity: null, discount: '10.00', discount_type: 'percentage' }],
   };
