@@ -75,9 +75,9 @@ export async function seedDueSubscriptions(client: pg.Client, count: number): Pr
        $5, false, $1, $1, $1, 0, $1,
        $1, $2, null, null, null, null, null,
        '[]', case when i % 2 = 0 and a % 5 = 0 then jsonb_build_object(
-         'uuid', md5('contract:' || a)::uuid, 'start_date', '2026-01-01', 'commitment_length', 12,
-         'exclusive_tiers', true, 'tiers', jsonb_build_array(jsonb_build_object('minimum_quantity', 5,
-         'maximum_quantity', null, 'discount', '10.00', 'discount_type', 'percentage'))) end,
+         'uuid', md5('contract:' || a)::uuid, 'exclusive_tiers', true, 'tiers', jsonb_build_array(
+         jsonb_build_object('minimum_quantity', 5, 'maximum_quantity', null, 'discount', '10.00',
+         'discount_type', 'percentage'))) end,
        $2, 'invoice', false, true, null,
        0, false, 'PO-' || a, null, '',
        '', '', null, null, '{}', $1,

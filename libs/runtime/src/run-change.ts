@@ -19,6 +19,13 @@ export interface ChangeScope {
     payloadType: string;
     payload: Uint8Array;
   }): void;
+  /**
+   * This change at `moment` when that is later than `now` (else this scope itself): the same
+   * transaction, audit and outbox, with the later time on what it stamps. For a change that finds
+   * its object already changed at a later moment than its own (subscriptions: time must not run
+   * backwards for a subscription).
+   */
+  notBefore(moment: Date): ChangeScope;
 }
 
 /**
@@ -63,7 +70,7 @@ export function changeScope(
   /** Collects the scope's events as they are appended (for a CommittedEventsListener). */
   published?: EventEnvelope[],
 ): ChangeScope {
-  return {
+  const scope: ChangeScope = {
     em,
     organizationId,
     now,
@@ -90,7 +97,10 @@ export function changeScope(
       });
       published?.push(envelope);
     },
+    notBefore: (moment) =>
+      moment.getTime() > now.getTime() ? changeScope(em, producer, organizationId, context, moment, published) : scope,
   };
+  return scope;
 }
 
 /**

@@ -6,21 +6,19 @@
 import type { chargesV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
-import { contractsPath, expectStatus, type Json, newOrganization, usePlatform } from './helpers.js';
-import { SUBSCRIPTIONS, subscribePath, subscriptionFixture, subscriptionPath } from './subscriptions-helpers.js';
+import { contractsPath, expectStatus, type Json, usePlatform } from './helpers.js';
+import {
+  SUBSCRIPTIONS,
+  subscribePath,
+  subscriptionFixture,
+  subscriptionPath,
+  clockOrganization as testClockOrganization,
+} from './subscriptions-helpers.js';
 
 const platform = usePlatform();
 
 /** An organization on its own test clock starting at `time`. */
-async function clockOrganization(time: string) {
-  const organization = await newOrganization(platform(), { test_clock_time: time });
-  const advance = async (to: string) => {
-    const response = await organization.api.post('/api/v1/test-clock/advance/', { to });
-    expectStatus(response, 200);
-  };
-  const charges = () => platform().charges(organization.organizationId);
-  return { ...organization, advance, charges };
-}
+const clockOrganization = (time: string) => testClockOrganization(platform(), time);
 
 /** A charge as a person checks it: kind, and per line kind, days covered and amount. */
 function summary(charge: chargesV1.Charge) {
@@ -504,7 +502,9 @@ describe('contracts and tiers', () => {
     const response = await org.api.post(`${subscriptionPath(created.uuid)}cancel/`, { cancellation_type: 'today' });
     expect({ status: response.status, body: response.body }).toEqual({
       status: 400,
-      body: { detail: 'The subscription cannot be cancelled during its contract commitment.' },
+      body: {
+        detail: 'The subscription cannot be cancelled during its contract commitment (2026-01-01 through 2026-12-31).',
+      },
     });
   });
 });

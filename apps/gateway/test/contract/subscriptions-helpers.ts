@@ -2,8 +2,9 @@
  * Vocabulary of the subscription contract tests (api-spec "Subscription" and "Subscriptions",
  * gaps.md §6, docs/api.md "Subscriptions"): paths, fixtures and the exact shapes the API returns.
  */
+import type { chargesV1 } from '@billing/proto';
 import { expect } from 'vitest';
-import type { ApiClient } from '../support/platform.js';
+import type { ApiClient, TestOrganization, TestPlatform } from '../support/platform.js';
 import {
   accountPath,
   createAccount,
@@ -11,6 +12,7 @@ import {
   createPlanTerms,
   expectStatus,
   type Json,
+  newOrganization,
   SCHEMA_PATTERN,
   UUID_PATTERN,
   uniqueCode,
@@ -24,6 +26,25 @@ export const CHURN_REASONS = '/api/v1/churn-reasons/';
 export const UNKNOWN_UUID = '0b6f0f5e-8a4e-4c1e-9a55-3f3f3f3f3f3f';
 export const invalidPk = (uuid: string) => `Invalid pk "${uuid}" - object does not exist.`;
 export const noAccount = (code: string) => `Object with code=${code} does not exist.`;
+
+/**
+ * An organization on its own test clock starting at `time` (Europe/Copenhagen), with `advance`
+ * (POST /test-clock/advance/, expecting 200) and `charges` (what invoicing receives, in order).
+ */
+export interface ClockOrganization extends TestOrganization {
+  advance(to: string): Promise<void>;
+  charges(): Promise<chargesV1.Charge[]>;
+}
+
+export async function clockOrganization(platform: TestPlatform, time: string): Promise<ClockOrganization> {
+  const organization = await newOrganization(platform, { test_clock_time: time });
+  const advance = async (to: string) => {
+    const response = await organization.api.post('/api/v1/test-clock/advance/', { to });
+    expectStatus(response, 200);
+  };
+  const charges = () => platform.charges(organization.organizationId);
+  return { ...organization, advance, charges };
+}
 
 /** An account, a plan and its plan terms (monthly, forward-charging, 100.00 DKK unless overridden). */
 export async function subscriptionFixture(api: ApiClient, options: { account?: Json; plan?: Json; terms?: Json } = {}) {

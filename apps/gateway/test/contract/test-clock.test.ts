@@ -14,6 +14,9 @@ import type { ApiClient, ApiResponse } from '../support/platform.js';
 import {
   ACCOUNTS,
   accountInput,
+  createAccount,
+  createPlan,
+  createPlanTerms,
   expectStatus,
   INVALID_TOKEN,
   NOT_FOUND,
@@ -156,6 +159,56 @@ describe('POST /api/v1/test-clock/advance/', () => {
 
     expect((await api.post(TEST_CLOCK, { to: START })).status).toBe(405);
     expect((await api.get(ADVANCE)).status).toBe(405);
+  });
+});
+
+describe('the advance waits for work begun before it', () => {
+  const INVOICES = '/api/v1/invoices/';
+
+  /** An account with a subscription of 1 × 100.00 DKK monthly made just now (its charge is on its way to invoicing). */
+  async function freshSubscription(api: ApiClient, body: Record<string, unknown> = {}) {
+    const account = await createAccount(api);
+    const plan = await createPlan(api);
+    const terms = await createPlanTerms(api, plan.uuid, { price: '100.00', currency: 'DKK' });
+    const created = await api.post('/api/v1/subscriptions/', {
+      account: account.code,
+      terms: terms.uuid,
+      collection_method: 'invoice',
+      ...body,
+    });
+    expectStatus(created, 201);
+    return account.code as string;
+  }
+
+  const invoiceTotals = async (api: ApiClient, code: string) => {
+    const response = await api.get(`${INVOICES}?account=${code}`);
+    expectStatus(response, 200);
+    return (response.body.results as Array<{ total: number; date: string }>).map(({ total, date }) => ({
+      total,
+      date,
+    }));
+  };
+
+  it('a subscription made just before an advance is invoiced when the advance answers (the race, 20 times)', async () => {
+    const { api } = await testModeOrganization({ time_zone: 'UTC' });
+    const seen: Array<Array<{ total: number; date: string }>> = [];
+    for (let minute = 1; minute <= 20; minute++) {
+      const code = await freshSubscription(api);
+      const to = new Date(Date.parse(START) + minute * 60_000).toISOString();
+      await advance(api, to, { time: to, time_zone: 'UTC' });
+      seen.push(await invoiceTotals(api, code));
+    }
+    // 100.00 + 25 % VAT (the organization and its accounts are Danish by default).
+    expect(seen).toEqual(Array.from({ length: 20 }, () => [{ total: 125, date: '2026-03-01' }]));
+  });
+
+  it('a grouped renewal invoice waiting in its group window is issued before the advance answers', async () => {
+    const { api } = await testModeOrganization({ time_zone: 'UTC' });
+    const code = await freshSubscription(api, { group_on_invoice: true });
+
+    await advance(api, '2026-03-01T10:01:00Z', { time: '2026-03-01T10:01:00.000Z', time_zone: 'UTC' });
+
+    expect(await invoiceTotals(api, code)).toEqual([{ total: 125, date: '2026-03-01' }]);
   });
 });
 

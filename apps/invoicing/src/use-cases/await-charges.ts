@@ -8,10 +8,10 @@ import { issuePendingNow } from './issue-pending.js';
 const POLL_MS = 25;
 
 /**
- * Returns once every named charge is on an invoice and those invoices are issued (a grouped
- * renewal invoice does not wait for its window: the test clock has just made every charge of that
- * moment), and the read model hand-overs of that work have ended. Times out with UNAVAILABLE
- * after `timeoutMs`.
+ * The test clock's wait (its advance answers after it): returns once every named charge is on an
+ * invoice, every pending (grouped renewal) invoice of the organization is issued (it does not wait
+ * for its group window: the advance has just made every charge of that moment) and the read model
+ * hand-overs of that work have ended. Times out with UNAVAILABLE after `timeoutMs`.
  */
 export async function awaitCharges(
   deps: InvoicingDeps,
@@ -20,14 +20,17 @@ export async function awaitCharges(
   timeoutMs: number,
 ): Promise<void> {
   const organizationId = requireOrganization(context);
-  if (chargeIds.length === 0) return;
+  const wanted = [...new Set(chargeIds)];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const invoiced = await deps.orm.em
-      .fork()
-      .find(InvoicedChargeEntity, { organization_id: organizationId, charge_id: { $in: [...chargeIds] } });
-    if (invoiced.length === new Set(chargeIds).size) {
-      await issuePendingNow(deps, organizationId, [...new Set(invoiced.map((row) => row.invoice_id))]);
+    const invoiced =
+      wanted.length === 0
+        ? 0
+        : await deps.orm.em
+            .fork()
+            .count(InvoicedChargeEntity, { organization_id: organizationId, charge_id: { $in: wanted } });
+    if (invoiced === wanted.length) {
+      await issuePendingNow(deps, organizationId);
       await deps.handOvers?.idle();
       return;
     }
@@ -35,7 +38,7 @@ export async function awaitCharges(
       throw new AppError({
         code: StatusCode.UNAVAILABLE,
         reason: 'CHARGES_NOT_INVOICED',
-        message: `${chargeIds.length - invoiced.length} charges are not invoiced yet.`,
+        message: `${wanted.length - invoiced} charges are not invoiced yet.`,
       });
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

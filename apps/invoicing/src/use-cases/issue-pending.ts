@@ -45,17 +45,12 @@ export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 1
   });
 }
 
-/** Issues now the organization's pending invoices that hold lines of these charges (the test clock's wait). */
-export async function issuePendingNow(
-  deps: InvoicingDeps,
-  organizationId: string,
-  invoiceIds: readonly string[],
-): Promise<number> {
-  if (invoiceIds.length === 0) return 0;
+/** Issues now every pending invoice of the organization (the test clock's wait). */
+export async function issuePendingNow(deps: InvoicingDeps, organizationId: string): Promise<number> {
   return inTransaction(deps.orm, async (em) => {
     const rows = await em.find(
       InvoiceEntity,
-      { organization_id: organizationId, id: { $in: [...invoiceIds] }, status: 'pending' },
+      { organization_id: organizationId, status: 'pending' },
       { orderBy: [{ created_at: 'asc' }, { id: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     return issueRows(deps, em, rows);

@@ -1,7 +1,7 @@
 import type { CurrencyCode } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applicableContract } from '../domain/contracts.js';
-import type { FixedContract, TermsSnapshot } from '../domain/lifecycle/index.js';
+import { applicableContract, bindingCommitment } from '../domain/contracts.js';
+import type { AccountContracts, TermsSnapshot } from '../domain/lifecycle/index.js';
 import { formatLocalDate, localDateOf } from '../domain/local-time.js';
 import type { IntervalType } from '../domain/periods.js';
 import type { DiscountType } from '../domain/pricing.js';
@@ -84,40 +84,44 @@ export async function loadCatalogByIds(
   return catalog;
 }
 
-export type ContractFor = (terms: TermsSnapshot, at: Date) => FixedContract | null;
-
 /** Oldest first: among contracts that started on the same day, applicableContract takes the first. */
 const CONTRACT_ORDER = [{ created_at: 'asc' }, { id: 'asc' }] as const;
 
-/** Picks, among an account's contracts, the one applying on the local day of `at` (gaps §5). */
-function resolverOf(contracts: readonly ContractView[], timeZone: string): ContractFor {
-  if (contracts.length === 0) return () => null;
-  return (terms, at) => {
-    const day = formatLocalDate(localDateOf(at, timeZone));
-    const contract = applicableContract(contracts, terms.uuid, day);
-    if (!contract) return null;
-    return {
-      uuid: contract.uuid,
-      start_date: contract.start_date,
-      commitment_length: contract.commitment_length,
-      exclusive_tiers: contract.exclusive_tiers,
-      tiers: contract.tiers.map((tier) => ({
-        minimum_quantity: tier.minimum_quantity,
-        maximum_quantity: tier.maximum_quantity,
-        discount: tier.discount,
-        discount_type: tier.discount_type as DiscountType,
-      })),
-    };
+const NO_CONTRACTS: AccountContracts = { contractFor: () => null, commitmentOn: () => null };
+
+/**
+ * An account's contracts as the engine reads them (gaps §5), each question on the local day of its
+ * moment: the contract that prices the subscription, the commitment that binds it.
+ */
+function resolverOf(contracts: readonly ContractView[], timeZone: string): AccountContracts {
+  if (contracts.length === 0) return NO_CONTRACTS;
+  const dayOf = (at: Date) => formatLocalDate(localDateOf(at, timeZone));
+  return {
+    contractFor: (terms, at) => {
+      const contract = applicableContract(contracts, terms.uuid, dayOf(at));
+      if (!contract) return null;
+      return {
+        uuid: contract.uuid,
+        exclusive_tiers: contract.exclusive_tiers,
+        tiers: contract.tiers.map((tier) => ({
+          minimum_quantity: tier.minimum_quantity,
+          maximum_quantity: tier.maximum_quantity,
+          discount: tier.discount,
+          discount_type: tier.discount_type as DiscountType,
+        })),
+      };
+    },
+    commitmentOn: (terms, at) => bindingCommitment(contracts, terms.uuid, dayOf(at)),
   };
 }
 
-/** The account's contracts, loaded once, as the engine's contract lookup. */
+/** The account's contracts, loaded once, as the engine reads them. */
 export async function contractResolver(
   em: EntityManager,
   organizationId: string,
   accountId: string,
   timeZone: string,
-): Promise<ContractFor> {
+): Promise<AccountContracts> {
   const rows = await em.find(
     ContractEntity,
     { organization_id: organizationId, account_id: accountId },
@@ -130,7 +134,7 @@ export async function contractResolver(
 export async function contractResolversOf(
   em: EntityManager,
   subscriptions: readonly { organization_id: string; account_id: string; time_zone: string }[],
-): Promise<(subscription: { organization_id: string; account_id: string; time_zone: string }) => ContractFor> {
+): Promise<(subscription: { organization_id: string; account_id: string; time_zone: string }) => AccountContracts> {
   const accountIds = [...new Set(subscriptions.map((row) => row.account_id))];
   const rows =
     accountIds.length > 0

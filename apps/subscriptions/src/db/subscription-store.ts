@@ -25,6 +25,17 @@ export async function requireSubscription(
   return row;
 }
 
+/**
+ * Makes the operations that must see the account's subscriptions as one consistent set (subscribe:
+ * it replaces all of them) take turns until their transactions end: a transaction-scoped advisory
+ * lock on the account's uuid. Row locks alone cannot do it: a subscribe does not see a subscription
+ * another one is inserting. Taken first, before any row lock, so that no two transactions wait for
+ * each other's locks in opposite orders.
+ */
+export async function lockAccountSubscriptions(em: EntityManager, accountId: string): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`subscriptions.account:${accountId}`]);
+}
+
 /** Every line ever charged to the subscription, oldest first (full refunds, cancel_invalid). */
 export async function chargedLines(
   em: EntityManager,
@@ -103,14 +114,29 @@ export async function findSubscriptions(
   return { count, rows };
 }
 
-/** The ids of the organization's charges made at `moment`, in id order. */
-export async function chargeIdsMadeAt(em: EntityManager, organizationId: string, moment: Date): Promise<string[]> {
+/** The organization's charges no test clock advance has seen invoiced yet, in id order. */
+export async function chargeIdsAwaitingInvoice(em: EntityManager, organizationId: string): Promise<string[]> {
   const rows = await em.find(
     ChargeEntity,
-    { organization_id: organizationId, created_at: moment },
+    { organization_id: organizationId, awaiting_invoice: true },
     { fields: ['id'], orderBy: { id: 'asc' } },
   );
   return rows.map((row) => row.id);
+}
+
+/** These charges of the organization were seen invoiced: no longer awaited. Returns how many changed. */
+export async function confirmChargesInvoiced(
+  em: EntityManager,
+  organizationId: string,
+  chargeIds: readonly string[],
+): Promise<number> {
+  const ids = chargeIds.filter(isUuid);
+  if (ids.length === 0) return 0;
+  return em.nativeUpdate(
+    ChargeEntity,
+    { organization_id: organizationId, id: { $in: ids }, awaiting_invoice: true },
+    { awaiting_invoice: false },
+  );
 }
 
 /**
@@ -149,9 +175,20 @@ export function dueFilter(due: DueScope) {
 }
 
 /**
- * Claims up to `limit` due rows, soonest due first, with FOR UPDATE SKIP LOCKED (another replica
- * takes others). The rows are plain objects converted like em.find's but not tracked by the unit
- * of work (tracking was the costliest part of a scheduler batch).
+ * How due rows are claimed. The scheduler skips rows another transaction holds (FOR UPDATE SKIP
+ * LOCKED): another replica takes them, or an API write that is changing one, and a later pass
+ * finds whatever is still due. The test clock's processing must not skip anything: its caller
+ * answers that everything due up to the new time is done, so it waits for a held row (FOR UPDATE)
+ * and then sees it as that transaction left it.
+ */
+export function dueLockMode(due: DueScope): LockMode {
+  return due.testClockOrganization ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_PARTIAL_WRITE;
+}
+
+/**
+ * Claims up to `limit` due rows, soonest due first, locked as dueLockMode says. The rows are plain
+ * objects converted like em.find's but not tracked by the unit of work (tracking was the costliest
+ * part of a scheduler batch).
  */
 export async function claimDueSubscriptions(
   em: EntityManager,
@@ -164,6 +201,6 @@ export async function claimDueSubscriptions(
     .where(dueFilter(due))
     .orderBy([{ due_at: 'asc' }, { id: 'asc' }])
     .limit(limit)
-    .setLockMode(LockMode.PESSIMISTIC_PARTIAL_WRITE)
+    .setLockMode(dueLockMode(due))
     .execute('all');
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applicableContract, type Contract, commitmentEnd, contractApplies, withinCommitment } from './contracts.js';
+import {
+  applicableContract,
+  bindingCommitment,
+  type Contract,
+  commitmentEnd,
+  contractApplies,
+  withinCommitment,
+} from './contracts.js';
 
 const contract = (over: Partial<Contract> = {}): Contract => ({
   plan_terms: 't-1',
@@ -40,5 +47,37 @@ describe('contracts', () => {
     expect(withinCommitment(contract({ commitment_length: 12 }), '2027-01-31')).toBe(false);
     expect(withinCommitment(contract(), '2026-01-31')).toBe(false);
     expect(() => commitmentEnd(contract({ commitment_length: -1 }))).toThrow(RangeError);
+  });
+
+  describe('the commitment binding a subscription on a day', () => {
+    const on = (uuid: string, over: Partial<Contract>) => ({ ...contract(over), uuid });
+
+    it('is that of a contract on its terms while it runs: first and last day inclusive, month-end clamped', () => {
+      const three = on('c-3', { start_date: '2026-01-31', commitment_length: 3 });
+      const binding = { contract: 'c-3', first_day: '2026-01-31', last_day: '2026-04-29' };
+      expect(bindingCommitment([three], 't-1', '2026-01-30')).toBeNull();
+      expect(bindingCommitment([three], 't-1', '2026-01-31')).toEqual(binding);
+      expect(bindingCommitment([three], 't-1', '2026-04-29')).toEqual(binding);
+      expect(bindingCommitment([three], 't-1', '2026-04-30')).toBeNull();
+      expect(bindingCommitment([three], 't-2', '2026-02-15')).toBeNull();
+    });
+
+    it('ignores contracts without one, and the contract’s end_date (the commitment is its own period)', () => {
+      expect(bindingCommitment([on('c-0', { commitment_length: 0 })], 't-1', '2026-02-01')).toBeNull();
+      const endsEarly = on('c-e', { start_date: '2026-01-01', end_date: '2026-01-31', commitment_length: 6 });
+      expect(bindingCommitment([endsEarly], 't-1', '2026-05-01')).toEqual({
+        contract: 'c-e',
+        first_day: '2026-01-01',
+        last_day: '2026-06-30',
+      });
+    });
+
+    it('among several running, is the one ending last, in any order', () => {
+      const long = on('long', { start_date: '2026-01-01', commitment_length: 12 });
+      const short = on('short', { start_date: '2026-03-01', commitment_length: 2 });
+      const expected = { contract: 'long', first_day: '2026-01-01', last_day: '2026-12-31' };
+      expect(bindingCommitment([long, short], 't-1', '2026-03-15')).toEqual(expected);
+      expect(bindingCommitment([short, long], 't-1', '2026-03-15')).toEqual(expected);
+    });
   });
 });

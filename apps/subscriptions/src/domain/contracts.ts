@@ -1,4 +1,4 @@
-import { compareLocalDates, formatLocalDate, parseLocalDate } from './local-time.js';
+import { addDays, compareLocalDates, formatLocalDate, parseLocalDate } from './local-time.js';
 import { addIntervals } from './periods.js';
 import type { ContractPricing, Tier } from './pricing.js';
 
@@ -53,7 +53,7 @@ export function commitmentEnd(contract: Pick<Contract, 'start_date' | 'commitmen
   );
 }
 
-/** While the commitment runs (start_date <= day < commitmentEnd) subscriptions under it cannot be cancelled. */
+/** Whether the commitment runs on `localDay`: start_date <= day < commitmentEnd. */
 export function withinCommitment(
   contract: Pick<Contract, 'start_date' | 'commitment_length'>,
   localDay: string,
@@ -63,4 +63,34 @@ export function withinCommitment(
     compareLocalDates(day, parseLocalDate(contract.start_date)) >= 0 &&
     compareLocalDates(day, parseLocalDate(commitmentEnd(contract))) < 0
   );
+}
+
+/** A commitment that binds a subscription: the contract, and its first and last local day (both inclusive). */
+export interface Commitment {
+  contract: string;
+  first_day: string;
+  last_day: string;
+}
+
+/**
+ * The commitment that binds subscriptions on `termsUuid` on `localDay` (gaps §5: while it runs they
+ * cannot be cancelled). Every contract of the account on those terms whose commitment runs that day
+ * binds all of them, whichever was created first and whatever the contract's end_date (the
+ * commitment is start_date + commitment_length months on its own). When several do, the one ending
+ * last; null when none.
+ */
+export function bindingCommitment(
+  contracts: readonly (Pick<Contract, 'plan_terms' | 'start_date' | 'commitment_length'> & { uuid: string })[],
+  termsUuid: string,
+  localDay: string,
+): Commitment | null {
+  let found: Commitment | null = null;
+  for (const contract of contracts) {
+    if (contract.plan_terms !== termsUuid || !withinCommitment(contract, localDay)) continue;
+    const lastDay = addDays(parseLocalDate(commitmentEnd(contract)), -1);
+    if (!found || compareLocalDates(lastDay, parseLocalDate(found.last_day)) > 0) {
+      found = { contract: contract.uuid, first_day: contract.start_date, last_day: formatLocalDate(lastDay) };
+    }
+  }
+  return found;
 }

@@ -3,7 +3,10 @@ import { subscriptionsV1 } from '@billing/proto';
 import type { SubscriptionsDeps } from '../use-cases/deps.js';
 import { createSubscription, subscribe } from '../use-cases/subscriptions/create-subscription.js';
 import { previewRenewal } from '../use-cases/subscriptions/preview-renewal.js';
-import { processDueOnTestClock } from '../use-cases/subscriptions/process-due-on-test-clock.js';
+import {
+  confirmChargesInvoicedOnTestClock,
+  processDueOnTestClock,
+} from '../use-cases/subscriptions/process-due-on-test-clock.js';
 import { getSubscription, listSubscriptions } from '../use-cases/subscriptions/read-subscriptions.js';
 import {
   cancelSubscription,
@@ -40,5 +43,9 @@ export function subscriptionService(deps: SubscriptionsDeps): GrpcService {
     }),
     previewRenewal: async (request, context) => ({ charges: await previewRenewal(deps, context, request.account) }),
     processDue: (request, context) => processDueOnTestClock(deps, context, request.until),
+    confirmChargesInvoiced: async (request, context) => {
+      await confirmChargesInvoicedOnTestClock(deps, context, request.charge_ids);
+      return {};
+    },
   });
 }

@@ -52,7 +52,7 @@ export async function calculatePrice(
   const contract =
     input.account === null
       ? null
-      : (await contractResolver(em, organizationId, input.account, context.organizationTimeZone ?? 'UTC'))(
+      : (await contractResolver(em, organizationId, input.account, context.organizationTimeZone ?? 'UTC')).contractFor(
           termsSnapshot(terms),
           orgNow(deps.clock, context),
         );

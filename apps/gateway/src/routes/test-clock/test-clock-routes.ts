@@ -40,7 +40,8 @@ export function testClockRoutes({ identity, subscriptions, invoicing }: ServiceC
     description:
       '`to` must not be before the current test clock time; equal re-runs processing. The clock is moved first ' +
       '(one transaction with an audit row), then every service processes what is due up to `to`; the answer ' +
-      'comes after that. 404 outside test mode.',
+      'comes after that, and after every charge of the organization (also those of calls made before the ' +
+      'advance) is on an issued invoice. 404 outside test mode.',
     tags: TAGS,
     body: AdvanceBody,
     response: { status: 200, schema: TestClockSchema },
@@ -55,13 +56,22 @@ export function testClockRoutes({ identity, subscriptions, invoicing }: ServiceC
         { until: time },
         { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
       );
-      // Invoices included: the charges just made are invoiced (asynchronously, from their events)
-      // before the answer.
+      // Invoices included: every charge of the organization not yet seen invoiced (those just
+      // made, and those of earlier calls still on their way) is invoiced, asynchronously from its
+      // event, and every pending grouped invoice issued, before the answer.
       await invoicing.call(
         'awaitCharges',
         { charge_ids: processed.charge_ids, timeout_ms: PROCESS_DUE_DEADLINE_MS - 5_000 },
         { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
       );
+      // Only now: an advance that fails before this point leaves them to the next one.
+      if (processed.charge_ids.length > 0) {
+        await subscriptions.call(
+          'confirmChargesInvoiced',
+          { charge_ids: processed.charge_ids },
+          { context: atNewTime },
+        );
+      }
       return { time: time.toISOString(), time_zone: moved.time_zone };
     },
   });

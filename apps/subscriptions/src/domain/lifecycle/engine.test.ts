@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Commitment } from '../contracts.js';
 import { type EngineContext, SubscriptionEngine } from './engine.js';
 import type { FixedContract, SubscriptionState, TermsSnapshot } from './state.js';
 
@@ -21,8 +22,9 @@ const cph = (day: string, time = '00:00'): Date => {
 };
 
 let ids = 0;
-const context = (contract: FixedContract | null = null): EngineContext => ({
+const context = (contract: FixedContract | null = null, commitment: Commitment | null = null): EngineContext => ({
   contractFor: () => contract,
+  commitmentOn: () => commitment,
   newId: () => `id-${++ids}`,
 });
 
@@ -230,19 +232,58 @@ describe('cancellations', () => {
     expect(engine.charges[1]!.credit_all_invoices).toBe(true);
   });
 
-  it('a contract inside its commitment refuses the cancellation', () => {
-    const contract: FixedContract = {
-      uuid: 'c',
-      start_date: '2026-01-01',
-      commitment_length: 12,
-      exclusive_tiers: true,
-      tiers: [],
+  describe('a running commitment', () => {
+    const feb = { contract: 'c', first_day: '2026-02-01', last_day: '2026-04-30' };
+    const refusal = expect.objectContaining({
+      reason: 'WITHIN_COMMITMENT',
+      message: 'The subscription cannot be cancelled during its contract commitment (2026-02-01 through 2026-04-30).',
+    });
+    /** Active from 1 Feb; `bound(at)` says whether the commitment binds it at that moment. */
+    const boundWhen = (bound: (at: Date) => boolean) => {
+      const engine = new SubscriptionEngine(newSubscription(monthly('100.00'), 1, cph('2026-02-01')), {
+        ...context(),
+        commitmentOn: (_terms, at) => (bound(at) ? feb : null),
+      });
+      engine.advance(cph('2026-02-01'));
+      return engine;
     };
-    const engine = new SubscriptionEngine(newSubscription(monthly('100.00'), 1, cph('2026-02-01')), context(contract));
-    engine.advance(cph('2026-02-01'));
-    expect(() => engine.cancel(cph('2026-02-11'), 'today')).toThrow(
-      expect.objectContaining({ reason: 'WITHIN_COMMITMENT' }),
-    );
+
+    it.each(['today', 'full_refund', 'at_renewal'] as const)('refuses %s while it runs now', (type) => {
+      const engine = boundWhen(() => true);
+      expect(() => engine.cancel(cph('2026-02-11'), type)).toThrow(refusal);
+      expect(engine.state.status).toBe('active');
+      expect(engine.charges).toHaveLength(1);
+    });
+
+    it('refuses at_specified_time while it runs now, whatever the date', () => {
+      const engine = boundWhen((at) => at < cph('2026-05-01'));
+      expect(() => engine.cancel(cph('2026-02-11'), 'at_specified_time', { date: cph('2026-06-01') })).toThrow(refusal);
+    });
+
+    it('refuses a cancellation asked for before it that would take effect inside it', () => {
+      const engine = boundWhen((at) => at >= cph('2026-03-01'));
+      expect(() => engine.cancel(cph('2026-02-11'), 'at_renewal')).toThrow(refusal);
+      expect(() => engine.cancel(cph('2026-02-11'), 'at_specified_time', { date: cph('2026-03-02') })).toThrow(refusal);
+      engine.cancel(cph('2026-02-11'), 'at_specified_time', { date: cph('2026-02-20') });
+      expect(engine.state).toMatchObject({ status: 'not_renewing', end_date: cph('2026-02-20') });
+    });
+
+    it('does not bind cancel_invalid', () => {
+      const engine = boundWhen(() => true);
+      engine.cancel(cph('2026-02-11'), 'cancel_invalid', { allLines: engine.charges.flatMap((c) => c.lines) });
+      expect(engine.state.status).toBe('expired');
+    });
+
+    it('refuses the replacement by subscribe', () => {
+      const engine = boundWhen(() => true);
+      expect(() => engine.endForReplacement(cph('2026-02-11'))).toThrow(
+        expect.objectContaining({
+          reason: 'WITHIN_COMMITMENT',
+          message:
+            'The account has a subscription within its contract commitment (2026-02-01 through 2026-04-30); it cannot be replaced.',
+        }),
+      );
+    });
   });
 });
 
@@ -268,8 +309,6 @@ describe('reactivation', () => {
 describe('tiers', () => {
   const tenPercentFrom5: FixedContract = {
     uuid: 'c',
-    start_date: '2026-01-01',
-    commitment_length: 0,
     exclusive_tiers: true,
     tiers: [{ minimum_quantity: 5, maximum_quantity: null, discount: '10', discount_type: 'percentage' }],
   };

@@ -1,7 +1,6 @@
 import { money, sum } from '@billing/money';
 import { cancellationCharges, immediateChange, renewalCharge } from '../charges.js';
-import { withinCommitment } from '../contracts.js';
-import { formatLocalDate, localDateOf } from '../local-time.js';
+import type { Commitment } from '../contracts.js';
 import { nthRenewal, type PeriodBounds, periodBounds, type RenewalBase, shiftLocalDays } from '../periods.js';
 import {
   type ChargeDraft,
@@ -24,10 +23,16 @@ import {
   type TermsSnapshot,
 } from './state.js';
 
-/** What the engine needs from outside: the contract that applies, fresh ids. */
-export interface EngineContext {
-  /** The account's contract on these terms at that moment (gaps §5), fixed into the subscription. */
+/** What the engine needs to know of the account's contracts (gaps §5), read when it runs. */
+export interface AccountContracts {
+  /** The account's contract on these terms at that moment, fixed into the subscription. */
   contractFor(terms: TermsSnapshot, at: Date): FixedContract | null;
+  /** The commitment binding the account's subscriptions on these terms at that moment, if any. */
+  commitmentOn(terms: TermsSnapshot, at: Date): Commitment | null;
+}
+
+/** What the engine needs from outside: the account's contracts, fresh ids. */
+export interface EngineContext extends AccountContracts {
   newId(): string;
 }
 
@@ -385,11 +390,11 @@ export class SubscriptionEngine {
   endForReplacement(now: Date): void {
     const s = this.state;
     if (s.status === 'expired') return;
-    const contract = s.pricing.contract;
-    if (contract && withinCommitment(contract, formatLocalDate(localDateOf(now, s.time_zone)))) {
+    const commitment = this.context.commitmentOn(s.pricing.terms, now);
+    if (commitment) {
       throw new LifecycleRefusal(
         'WITHIN_COMMITMENT',
-        'The account has a subscription within its contract commitment; it cannot be replaced.',
+        `The account has a subscription within its contract commitment (${during(commitment)}); it cannot be replaced.`,
       );
     }
     this.endNow(now, 'today');
@@ -500,7 +505,12 @@ export class SubscriptionEngine {
     this.emit('change_scheduled', at, old, { change_type: type });
   }
 
-  /** gaps §6 cancel, at `now`. `charged`: what was invoiced for the current period; `allLines`: every line ever charged. */
+  /**
+   * gaps §6 cancel, at `now`. `charged`: what was invoiced for the current period; `allLines`: every
+   * line ever charged. A commitment binding the subscription (gaps §5) refuses it when it runs now
+   * or when the cancellation would take effect; cancel_invalid (a subscription made by mistake,
+   * never part of the agreement) is not bound.
+   */
   cancel(
     now: Date,
     type: CancellationType,
@@ -510,13 +520,7 @@ export class SubscriptionEngine {
     if (s.status === 'expired' || s.status === 'not_renewing') {
       throw new LifecycleRefusal('CANNOT_CANCEL', `A subscription with status ${s.status} cannot be cancelled.`);
     }
-    const contract = s.pricing.contract;
-    if (contract && withinCommitment(contract, formatLocalDate(localDateOf(now, s.time_zone)))) {
-      throw new LifecycleRefusal(
-        'WITHIN_COMMITMENT',
-        'The subscription cannot be cancelled during its contract commitment.',
-      );
-    }
+    if (type !== 'cancel_invalid') this.refuseDuringCommitment(now);
     const old = this.snapshot();
     if (type === 'at_renewal' || type === 'at_specified_time') {
       if (s.status !== 'active') {
@@ -530,6 +534,7 @@ export class SubscriptionEngine {
         if (at.getTime() <= now.getTime())
           throw new LifecycleFieldError('cancel_date', 'The cancellation must be in the future.');
       }
+      this.refuseDuringCommitment(at);
       s.status = 'not_renewing';
       s.cancellation = { type, at };
       s.end_date = at;
@@ -554,6 +559,17 @@ export class SubscriptionEngine {
       return;
     }
     this.endNow(now, type, options.charged ?? null, old);
+  }
+
+  /** A cancellation taking effect at `at` while a commitment binds the subscription: refused. */
+  private refuseDuringCommitment(at: Date): void {
+    const commitment = this.context.commitmentOn(this.state.pricing.terms, at);
+    if (commitment) {
+      throw new LifecycleRefusal(
+        'WITHIN_COMMITMENT',
+        `The subscription cannot be cancelled during its contract commitment (${during(commitment)}).`,
+      );
+    }
   }
 
   /** Ends a subscription at `at` with the lines of a full_refund or today cancellation. */
@@ -636,6 +652,9 @@ export class SubscriptionEngine {
     throw new LifecycleRefusal('CANNOT_RENEW', `A subscription with status ${s.status} cannot be renewed now.`);
   }
 }
+
+/** A commitment's days as the refusals name them: "2026-02-01 through 2026-04-30". */
+const during = (commitment: Commitment): string => `${commitment.first_day} through ${commitment.last_day}`;
 
 /** What was invoiced for the current period (its forward charge and change lines), for a full refund. */
 export function chargedForPeriod(lines: readonly ChargeLineRecord[], periodDateFrom: string): string | null {

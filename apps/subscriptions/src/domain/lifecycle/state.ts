@@ -28,8 +28,6 @@ export interface TermsSnapshot {
 /** The contract whose tiers were fixed for the subscription at its last creation, change or renewal. */
 export interface FixedContract {
   uuid: string;
-  start_date: string;
-  commitment_length: number;
   exclusive_tiers: boolean;
   tiers: Tier[];
 }

@@ -45,7 +45,7 @@ export class BatchWrites implements EngineWrites {
 
   /** changeScope whose events are collected here (same envelope as appendToOutbox) instead of the unit of work. */
   scope(em: EntityManager, organizationId: string, context: RequestContext, now: Date): ChangeScope {
-    return {
+    const scope: ChangeScope = {
       ...changeScope(em, PRODUCER, organizationId, context, now),
       publish: (event) => {
         const { envelope, record } = outboxRecord({
@@ -58,7 +58,10 @@ export class BatchWrites implements EngineWrites {
         this.events.push(record);
         this.envelopes.push(envelope);
       },
+      notBefore: (moment) =>
+        moment.getTime() > now.getTime() ? this.scope(em, organizationId, context, moment) : scope,
     };
+    return scope;
   }
 
   /**

@@ -6,11 +6,13 @@ import type { subscriptionsV1 } from '@billing/proto';
 import { LockMode } from '@mikro-orm/core';
 import { findPlanTerms } from '../../db/catalog-store.js';
 import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { lockAccountSubscriptions } from '../../db/subscription-store.js';
 import { firstVersion } from '../../db/subscription-version.js';
 import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
 import { requireAccountId } from '../contracts.js';
 import type { SubscriptionsDeps } from '../deps.js';
+import { afterLastChange } from './after-last-change.js';
 import { runEngine } from './persist-outcome.js';
 import { organizationTimeZone, subscriptionResponse } from './subscription-response.js';
 
@@ -100,14 +102,17 @@ export async function createSubscription(
 /**
  * POST /accounts/{code}/subscribe/ (gaps §6): every other non-expired subscription of the account
  * ends now with its unused remainder credited, and the new one starts now, in one transaction.
+ * Simultaneous subscribes on one account take turns (the account lock): each sees, and replaces,
+ * the subscription the one before it made.
  */
 export async function subscribe(
   deps: SubscriptionsDeps,
   context: RequestContext,
   request: subscriptionsV1.SubscribeRequest,
 ): Promise<subscriptionsV1.Subscription> {
-  return runChange(deps, context, async (scope) => {
+  return runChange(deps, context, async (requested) => {
     const accountId = requireAccountId(request.account);
+    await lockAccountSubscriptions(requested.em, accountId);
     if (!Number.isInteger(request.quantity) || request.quantity < 1) {
       throw AppError.invalidField('quantity', 'Ensure this value is greater than or equal to 1.');
     }
@@ -118,12 +123,14 @@ export async function subscribe(
       collection_method: request.collection_method,
       group_on_invoice: request.group_on_invoice,
     };
-    await requireActiveTerms(scope, fields.terms);
-    const others = await scope.em.find(
+    await requireActiveTerms(requested, fields.terms);
+    const others = await requested.em.find(
       SubscriptionEntity,
-      { organization_id: scope.organizationId, account_id: accountId, status: { $ne: 'expired' } },
+      { organization_id: requested.organizationId, account_id: accountId, status: { $ne: 'expired' } },
       { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
     );
+    // The others end, and the new one starts, at one moment: not before any of their last changes.
+    const scope = afterLastChange(requested, others);
     for (const other of others) {
       await runEngine(scope, other, (engine) => engine.endForReplacement(scope.now));
       scope.audit('subscription.replace', 'subscription', other.id, { account: accountId });

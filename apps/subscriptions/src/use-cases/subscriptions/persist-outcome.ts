@@ -5,7 +5,6 @@ import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import {
   type CatalogEntry,
-  type ContractFor,
   contractResolver,
   loadCatalog,
   termsIdsOf,
@@ -14,6 +13,7 @@ import {
 import { stateColumns, stateOf } from '../../db/subscription-state.js';
 import { changedProperties, countChange } from '../../db/subscription-version.js';
 import {
+  type AccountContracts,
   type LifecycleEvent,
   LifecycleFieldError,
   LifecycleRefusal,
@@ -71,8 +71,8 @@ export async function runEngine(
 ): Promise<SubscriptionEngine> {
   const termsIds = [...termsIdsOf(row), ...(options.extraTerms ?? [])];
   const world = await loadWorld(scope.em, scope.organizationId, termsIds);
-  const contractFor = await contractResolver(scope.em, scope.organizationId, row.account_id, row.time_zone);
-  return runLoadedEngine(scope, row, world, contractFor, operate, options.catchUpFirst ?? true);
+  const contracts = await contractResolver(scope.em, scope.organizationId, row.account_id, row.time_zone);
+  return runLoadedEngine(scope, row, world, contracts, operate, options.catchUpFirst ?? true);
 }
 
 /** runEngine with the catalog and contracts already loaded (the scheduler loads them per batch). */
@@ -80,12 +80,12 @@ export async function runLoadedEngine(
   scope: ChangeScope,
   row: SubscriptionRow,
   world: EngineWorld,
-  contractFor: ContractFor,
+  contracts: AccountContracts,
   operate: (engine: SubscriptionEngine, world: EngineWorld) => void | Promise<void>,
   catchUpFirst = true,
   writes: EngineWrites = unitOfWork(scope.em),
 ): Promise<SubscriptionEngine> {
-  const engine = new SubscriptionEngine(stateOf(row, world.terms), { contractFor, newId: randomUUID });
+  const engine = new SubscriptionEngine(stateOf(row, world.terms), { ...contracts, newId: randomUUID });
   try {
     if (catchUpFirst) engine.advance(scope.now);
     await operate(engine, world);
@@ -149,6 +149,8 @@ export function persistEngine(
       amount: linesTotal(draft.lines, draft.currency),
       lines: draft.lines,
       credit_all_invoices: draft.credit_all_invoices,
+      // A test clock's advance waits until it is invoiced (ProcessDue), whoever made it.
+      awaiting_invoice: row.on_test_clock,
       created_at: scope.now,
     });
     publishChargeCreated(scope, charge, row, world.entry);

@@ -35,7 +35,7 @@ export async function previewRenewal(
   const charges: chargesV1.Charge[] = [];
   for (const row of renewing) {
     const engine = new SubscriptionEngine(stateOf(row, world.terms), {
-      contractFor: contractsOf(row),
+      ...contractsOf(row),
       newId: () => '',
     });
     engine.advance(now);

@@ -3,11 +3,11 @@ import { inTransaction } from '@billing/db';
 import type { EventEnvelope } from '@billing/events';
 import type { Logger, RequestContext } from '@billing/observability';
 import { type CommittedEventsListener, changeScope } from '@billing/runtime';
-import { LockMode, raw } from '@mikro-orm/core';
+import { raw } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { SubscriptionEntity } from '../../db/entities/subscription.entity.js';
 import { contractResolversOf, loadCatalogByIds, termsIdsOf } from '../../db/subscription-catalog.js';
-import { claimDueSubscriptions, type DueScope, dueFilter } from '../../db/subscription-store.js';
+import { claimDueSubscriptions, type DueScope, dueFilter, dueLockMode } from '../../db/subscription-store.js';
 import { BatchWrites } from './batch-writes.js';
 import { runEngine, runLoadedEngine, worldOf } from './persist-outcome.js';
 
@@ -26,10 +26,11 @@ export interface DueHooks {
 const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
 
 /**
- * Claims up to batchSize due subscriptions with FOR UPDATE SKIP LOCKED (another replica takes
- * others) and runs the engine over each, all in one transaction: a crash before commit releases
- * the claim and loses nothing; the charges' unique key stops a second charge for the same period.
- * After the commit its events go to `hooks.committedEvents`. Returns how many were claimed.
+ * Claims up to batchSize due subscriptions (claimDueSubscriptions: the scheduler skips rows another
+ * transaction holds, the test clock waits for them) and runs the engine over each, all in one
+ * transaction: a crash before commit releases the claim and loses nothing; the charges' unique key
+ * stops a second charge for the same period. After the commit its events go to
+ * `hooks.committedEvents`. Returns how many were claimed.
  */
 export async function processDueBatch(orm: MikroORM, work: DueWork, hooks: DueHooks = {}): Promise<number> {
   let claimedIds: string[] = [];
@@ -68,11 +69,7 @@ async function processOne(orm: MikroORM, work: DueWork, id: string, hooks: DueHo
   try {
     await inTransaction(orm, async (em) => {
       published = [];
-      const row = await em.findOne(
-        SubscriptionEntity,
-        { id, ...dueFilter(work) },
-        { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
-      );
+      const row = await em.findOne(SubscriptionEntity, { id, ...dueFilter(work) }, { lockMode: dueLockMode(work) });
       if (!row) return;
       await runEngine(
         changeScope(em, 'subscriptions', row.organization_id, work.context, work.now, published),

@@ -10,6 +10,7 @@ import {
 } from '../../domain/lifecycle/index.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
+import { afterLastChange } from './after-last-change.js';
 import { runEngine } from './persist-outcome.js';
 import { subscriptionResponse } from './subscription-response.js';
 
@@ -27,8 +28,9 @@ export async function cancelSubscription(
   context: RequestContext,
   request: subscriptionsV1.CancelSubscriptionRequest,
 ): Promise<subscriptionsV1.Subscription> {
-  return runChange(deps, context, async (scope) => {
-    const row = await requireSubscription(scope.em, scope.organizationId, request.uuid, true);
+  return runChange(deps, context, async (requested) => {
+    const row = await requireSubscription(requested.em, requested.organizationId, request.uuid, true);
+    const scope = afterLastChange(requested, [row]);
     const type = cancellationType(request.cancellation_type);
     if (request.cancel_renewal !== undefined) {
       if (type !== 'at_renewal')
@@ -59,7 +61,7 @@ export async function cancelSubscription(
   });
 }
 
-/** An action on one subscription: locked, run through the engine, audited, returned. */
+/** An action on one subscription: locked, run through the engine (not before its last change), audited, returned. */
 function engineAction(
   deps: SubscriptionsDeps,
   context: RequestContext,
@@ -67,8 +69,9 @@ function engineAction(
   auditAction: string,
   act: (engine: SubscriptionEngine, now: Date) => void,
 ): Promise<subscriptionsV1.Subscription> {
-  return runChange(deps, context, async (scope) => {
-    const row = await requireSubscription(scope.em, scope.organizationId, uuid, true);
+  return runChange(deps, context, async (requested) => {
+    const row = await requireSubscription(requested.em, requested.organizationId, uuid, true);
+    const scope = afterLastChange(requested, [row]);
     await runEngine(scope, row, (engine) => act(engine, scope.now));
     scope.audit(auditAction, 'subscription', row.id);
     return subscriptionResponse(scope, row);

@@ -9,6 +9,7 @@ import { type ChangeRequest, changeRequest } from '../../subscriptions/change-re
 import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
+import { afterLastChange } from './after-last-change.js';
 import { requireActiveTerms } from './create-subscription.js';
 import { runEngine } from './persist-outcome.js';
 import { subscriptionResponse } from './subscription-response.js';
@@ -46,8 +47,9 @@ export async function updateSubscription(
   request: subscriptionsV1.UpdateSubscriptionRequest,
   write: Write<SubscriptionFields>,
 ): Promise<subscriptionsV1.Subscription> {
-  return runChange(deps, context, async (scope) => {
-    const row = await requireSubscription(scope.em, scope.organizationId, request.uuid, true);
+  return runChange(deps, context, async (requested) => {
+    const row = await requireSubscription(requested.em, requested.organizationId, request.uuid, true);
+    const scope = afterLastChange(requested, [row]);
     if (row.pre_renewal_invoicing) {
       throw AppError.refused(
         'PRE_RENEWAL_INVOICING',

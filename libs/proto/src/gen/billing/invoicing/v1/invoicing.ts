@@ -6898,7 +6898,10 @@ export const InvoicingServiceService = {
       Buffer.from(ApplyCreditNoteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApplyCreditNoteResponse => ApplyCreditNoteResponse.decode(value),
   },
-  /** Returns once every charge named has been invoiced (the test clock waits for invoices). */
+  /**
+   * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
+   * of the organization is issued (the test clock's advance waits for invoices).
+   */
   awaitCharges: {
     path: "/billing.invoicing.v1.InvoicingService/AwaitCharges" as const,
     requestStream: false as const,
@@ -7004,7 +7007,10 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
   sendInvoice: handleUnaryCall<SendInvoiceRequest, SendInvoiceResponse>;
   creditInvoice: handleUnaryCall<CreditInvoiceRequest, CreditInvoiceResponse>;
   applyCreditNote: handleUnaryCall<ApplyCreditNoteRequest, ApplyCreditNoteResponse>;
-  /** Returns once every charge named has been invoiced (the test clock waits for invoices). */
+  /**
+   * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
+   * of the organization is issued (the test clock's advance waits for invoices).
+   */
   awaitCharges: handleUnaryCall<AwaitChargesRequest, AwaitChargesResponse>;
   createDraftLine: handleUnaryCall<CreateDraftLineRequest, CreateDraftLineResponse>;
   getDraftLine: handleUnaryCall<GetDraftLineRequest, GetDraftLineResponse>;
@@ -7186,7 +7192,10 @@ export interface InvoicingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyCreditNoteResponse) => void,
   ): ClientUnaryCall;
-  /** Returns once every charge named has been invoiced (the test clock waits for invoices). */
+  /**
+   * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
+   * of the organization is issued (the test clock's advance waits for invoices).
+   */
   awaitCharges(
     request: AwaitChargesRequest,
     callback: (error: ServiceError | null, response: AwaitChargesResponse) => void,

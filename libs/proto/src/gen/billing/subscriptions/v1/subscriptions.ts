@@ -244,8 +244,19 @@ export interface ProcessDueRequest {
 export interface ProcessDueResponse {
   /** Subscriptions processed. */
   processed: number;
-  /** The charges made, for the caller to wait until they are invoiced. */
+  /**
+   * For the caller to wait until they are invoiced: every charge of the organization not yet
+   * confirmed invoiced (ConfirmChargesInvoiced), whoever made it and when: this processing, API
+   * calls since the last advance, an earlier advance that failed before its wait ended.
+   */
   charge_ids: string[];
+}
+
+export interface ConfirmChargesInvoicedRequest {
+  charge_ids: string[];
+}
+
+export interface ConfirmChargesInvoicedResponse {
 }
 
 export interface PreviewRenewalRequest {
@@ -3675,6 +3686,133 @@ export const ProcessDueResponse: MessageFns<ProcessDueResponse> = {
   },
 };
 
+function createBaseConfirmChargesInvoicedRequest(): ConfirmChargesInvoicedRequest {
+  return { charge_ids: [] };
+}
+
+export const ConfirmChargesInvoicedRequest: MessageFns<ConfirmChargesInvoicedRequest> = {
+  encode(message: ConfirmChargesInvoicedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.charge_ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmChargesInvoicedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmChargesInvoicedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.charge_ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmChargesInvoicedRequest {
+    return {
+      charge_ids: globalThis.Array.isArray(object?.chargeIds)
+        ? object.chargeIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.charge_ids)
+        ? object.charge_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ConfirmChargesInvoicedRequest): unknown {
+    const obj: any = {};
+    if (message.charge_ids?.length) {
+      obj.chargeIds = message.charge_ids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmChargesInvoicedRequest>, I>>(base?: I): ConfirmChargesInvoicedRequest {
+    return ConfirmChargesInvoicedRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmChargesInvoicedRequest>, I>>(
+    object: I,
+  ): ConfirmChargesInvoicedRequest {
+    const message = createBaseConfirmChargesInvoicedRequest();
+    message.charge_ids = object.charge_ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConfirmChargesInvoicedResponse(): ConfirmChargesInvoicedResponse {
+  return {};
+}
+
+export const ConfirmChargesInvoicedResponse: MessageFns<ConfirmChargesInvoicedResponse> = {
+  encode(_: ConfirmChargesInvoicedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmChargesInvoicedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmChargesInvoicedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ConfirmChargesInvoicedResponse {
+    return {};
+  },
+
+  toJSON(_: ConfirmChargesInvoicedResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmChargesInvoicedResponse>, I>>(base?: I): ConfirmChargesInvoicedResponse {
+    return ConfirmChargesInvoicedResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmChargesInvoicedResponse>, I>>(_: I): ConfirmChargesInvoicedResponse {
+    const message = createBaseConfirmChargesInvoicedResponse();
+    return message;
+  },
+};
+
 function createBasePreviewRenewalRequest(): PreviewRenewalRequest {
   return { account: "" };
 }
@@ -3915,8 +4053,9 @@ export const SubscriptionServiceService = {
   },
   /**
    * Processes everything of the calling organization that is due at or before `until` (renewals,
-   * scheduled changes and cancellations, expiries), in time order, and returns when done. Used by
-   * the test clock; the scheduler does the same for every organization on the real clock.
+   * scheduled changes and cancellations, expiries), in time order, and returns when done, with
+   * every charge of the organization that no advance has yet seen invoiced. Used by the test
+   * clock; the scheduler does the same for every organization on the real clock.
    */
   processDue: {
     path: "/billing.subscriptions.v1.SubscriptionService/ProcessDue" as const,
@@ -3926,6 +4065,22 @@ export const SubscriptionServiceService = {
     requestDeserialize: (value: Buffer): ProcessDueRequest => ProcessDueRequest.decode(value),
     responseSerialize: (value: ProcessDueResponse): Buffer => Buffer.from(ProcessDueResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ProcessDueResponse => ProcessDueResponse.decode(value),
+  },
+  /**
+   * The test clock's advance saw these charges (of ProcessDue's answer) invoiced: a later
+   * ProcessDue no longer lists them. Charges of other organizations are left alone.
+   */
+  confirmChargesInvoiced: {
+    path: "/billing.subscriptions.v1.SubscriptionService/ConfirmChargesInvoiced" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmChargesInvoicedRequest): Buffer =>
+      Buffer.from(ConfirmChargesInvoicedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmChargesInvoicedRequest => ConfirmChargesInvoicedRequest.decode(value),
+    responseSerialize: (value: ConfirmChargesInvoicedResponse): Buffer =>
+      Buffer.from(ConfirmChargesInvoicedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmChargesInvoicedResponse =>
+      ConfirmChargesInvoicedResponse.decode(value),
   },
   /**
    * The renewal charges the account's next renewal would make, computed and not stored (the
@@ -3960,10 +4115,16 @@ export interface SubscriptionServiceServer extends UntypedServiceImplementation 
   renewSubscriptionNow: handleUnaryCall<RenewSubscriptionNowRequest, RenewSubscriptionNowResponse>;
   /**
    * Processes everything of the calling organization that is due at or before `until` (renewals,
-   * scheduled changes and cancellations, expiries), in time order, and returns when done. Used by
-   * the test clock; the scheduler does the same for every organization on the real clock.
+   * scheduled changes and cancellations, expiries), in time order, and returns when done, with
+   * every charge of the organization that no advance has yet seen invoiced. Used by the test
+   * clock; the scheduler does the same for every organization on the real clock.
    */
   processDue: handleUnaryCall<ProcessDueRequest, ProcessDueResponse>;
+  /**
+   * The test clock's advance saw these charges (of ProcessDue's answer) invoiced: a later
+   * ProcessDue no longer lists them. Charges of other organizations are left alone.
+   */
+  confirmChargesInvoiced: handleUnaryCall<ConfirmChargesInvoicedRequest, ConfirmChargesInvoicedResponse>;
   /**
    * The renewal charges the account's next renewal would make, computed and not stored (the
    * upcoming invoice): every running, auto-renewing subscription renewing at the earliest next
@@ -4099,8 +4260,9 @@ export interface SubscriptionServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * Processes everything of the calling organization that is due at or before `until` (renewals,
-   * scheduled changes and cancellations, expiries), in time order, and returns when done. Used by
-   * the test clock; the scheduler does the same for every organization on the real clock.
+   * scheduled changes and cancellations, expiries), in time order, and returns when done, with
+   * every charge of the organization that no advance has yet seen invoiced. Used by the test
+   * clock; the scheduler does the same for every organization on the real clock.
    */
   processDue(
     request: ProcessDueRequest,
@@ -4116,6 +4278,25 @@ export interface SubscriptionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ProcessDueResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The test clock's advance saw these charges (of ProcessDue's answer) invoiced: a later
+   * ProcessDue no longer lists them. Charges of other organizations are left alone.
+   */
+  confirmChargesInvoiced(
+    request: ConfirmChargesInvoicedRequest,
+    callback: (error: ServiceError | null, response: ConfirmChargesInvoicedResponse) => void,
+  ): ClientUnaryCall;
+  confirmChargesInvoiced(
+    request: ConfirmChargesInvoicedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmChargesInvoicedResponse) => void,
+  ): ClientUnaryCall;
+  confirmChargesInvoiced(
+    request: ConfirmChargesInvoicedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmChargesInvoicedResponse) => void,
   ): ClientUnaryCall;
   /**
    * The renewal charges the account's next renewal would make, computed and not stored (the
