@@ -8,8 +8,10 @@
  * says how "…" reads).
  *
  * What the test fills in, and how:
- * - The block with `npm install`, `npm start` and `npm test` is the platform's own set-up: this
- *   test runs under `npm test` and starts `npm start`'s entry point itself; it is not run.
+ * - The block with `npm install`, `npm start` and `npm test` is the platform's own set-up, not run
+ *   as a block: `npm install` made this checkout, `npm test` runs this test, and the test starts
+ *   the platform with `npm start`, through npm, from the checkout's root (and stops it as Ctrl-C
+ *   does).
  * - The platform runs with DATA_DIR and PORT of the test's own, exported to the blocks: the README
  *   reads them as npm start does (`${DATA_DIR:-.data}`, `${PORT:-8000}`).
  * - DATABASE_URL is the platform's, exported to the blocks: the admin command line uses it, as
@@ -24,7 +26,7 @@ import { join } from 'node:path';
 import { waitFor } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDedicatedDatabase, type DedicatedDatabase } from './support/dedicated-database.js';
-import { assertBuilt, type ChildHandle, ENTRY_POINTS, exitWithin, startEntryPoint } from './support/entry-points.js';
+import { assertBuilt, type ChildHandle, exitWithin, startCommand } from './support/entry-points.js';
 import { CHECKOUT } from './support/npm.js';
 import { freePort } from './support/ports.js';
 import { differences, type ReadmeBlock, readmeBlocks } from './support/readme-blocks.js';
@@ -83,7 +85,13 @@ beforeAll(async () => {
   database = await createDedicatedDatabase('billing_readme');
   dataDir = mkdtempSync(join(tmpdir(), 'billing-readme-'));
   port = await freePort();
-  npmStart = startEntryPoint(ENTRY_POINTS.start, { DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port) });
+  const { DB_SCHEMA: _schema, ...environment } = process.env;
+  npmStart = startCommand(
+    'npm',
+    ['start'],
+    { ...environment, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port) },
+    { cwd: CHECKOUT, ownProcessGroup: true },
+  );
   const started = await waitFor(() => npmStart!.exited() ?? npmStart!.output().includes('Press Ctrl-C to stop.'), {
     timeoutMs: 90_000,
     intervalMs: 100,
@@ -94,8 +102,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (npmStart && !npmStart.exited()) {
-    npmStart.child.kill('SIGINT');
-    await exitWithin(npmStart, 30_000);
+    // Ctrl-C: the terminal signals npm start's whole process group.
+    process.kill(-npmStart.child.pid!, 'SIGINT');
+    // The platform stops saying nothing but its own word; npm then ends as its script was stopped,
+    // by the signal.
+    expect(await exitWithin(npmStart, 30_000), npmStart.output()).toEqual({ code: null, signal: 'SIGINT' });
+    expect(npmStart.output().split('Press Ctrl-C to stop.\n')[1]).toBe('\nStopping...\n');
   }
   await database?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

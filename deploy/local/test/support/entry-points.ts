@@ -51,8 +51,18 @@ export function startEntryPoint(
   args: string[] = [],
   options: { ownProcessGroup?: boolean; cwd?: string } = {},
 ): ChildHandle {
-  const child = spawn(process.execPath, [script, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+  return startCommand(process.execPath, [script, ...args], { PATH: process.env.PATH ?? '', ...env }, options);
+}
+
+/** Starts `command` with exactly `env`, capturing its output; options as startEntryPoint's. */
+export function startCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { ownProcessGroup?: boolean; cwd?: string } = {},
+): ChildHandle {
+  const child = spawn(command, args, {
+    env,
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,

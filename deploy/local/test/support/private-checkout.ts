@@ -19,8 +19,18 @@ export interface PrivateCheckout {
   remove(): void;
 }
 
-/** What a clone does not have or a test must not share: history, nx's cache, npm start's data. */
-const LEFT_OUT = new Set(['.git', '.nx', '.data', 'coverage']);
+/**
+ * What a clone does not have or must not share with this checkout (through hard links, a write
+ * there would be a write here): history, caches, npm start's data.
+ */
+const LEFT_OUT = new Set([
+  '.git',
+  '.nx',
+  '.data',
+  'coverage',
+  join('node_modules', '.cache'),
+  join('node_modules', '.vite'),
+]);
 
 /**
  * This checkout as built, dependencies included, copied into a mode-700 folder, as a clone under
@@ -32,18 +42,19 @@ export function privateCheckout(): PrivateCheckout {
   const parent = mkdtempSync(join(tmpdir(), 'billing-private-'));
   chmodSync(parent, 0o700);
   const dir = join(parent, 'billing');
-  copyTree(CHECKOUT, dir, true);
+  copyTree(CHECKOUT, dir, '');
   return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
-function copyTree(from: string, to: string, atRoot: boolean): void {
+function copyTree(from: string, to: string, relativePath: string): void {
   mkdirSync(to);
   for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (atRoot && LEFT_OUT.has(entry.name)) continue;
+    const inCheckout = join(relativePath, entry.name);
+    if (LEFT_OUT.has(inCheckout)) continue;
     const source = join(from, entry.name);
     const target = join(to, entry.name);
     if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-    else if (entry.isDirectory()) copyTree(source, target, false);
+    else if (entry.isDirectory()) copyTree(source, target, inCheckout);
     else linkOrCopy(source, target);
   }
 }
