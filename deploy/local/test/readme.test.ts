@@ -101,16 +101,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (npmStart && !npmStart.exited()) {
-    // Ctrl-C: the terminal signals npm start's whole process group.
-    process.kill(-npmStart.child.pid!, 'SIGINT');
-    // The platform stops saying nothing but its own word; npm then ends as its script was stopped,
-    // by the signal.
-    expect(await exitWithin(npmStart, 30_000), npmStart.output()).toEqual({ code: null, signal: 'SIGINT' });
-    expect(npmStart.output().split('Press Ctrl-C to stop.\n')[1]).toBe('\nStopping...\n');
+  try {
+    if (npmStart && !npmStart.exited()) {
+      // Ctrl-C: the terminal signals npm start's whole process group.
+      process.kill(-npmStart.child.pid!, 'SIGINT');
+      // The platform stops saying nothing but its own word; npm then ends as its script was
+      // stopped, by the signal.
+      expect(await exitWithin(npmStart, 30_000), npmStart.output()).toEqual({ code: null, signal: 'SIGINT' });
+      expect(npmStart.output().split('Press Ctrl-C to stop.\n')[1]).toBe('\nStopping...\n');
+    }
+  } finally {
+    await database?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('finds the README session and the administration commands to run', () => {
