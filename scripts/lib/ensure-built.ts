@@ -22,16 +22,23 @@ export interface EnsureBuiltOptions {
 export function ensureBuilt(packageName: string, options: EnsureBuiltOptions): BuildLock {
   const packages = buildOrder(readWorkspace(options.rootDir), packageName);
   const lock = new BuildLock(join(options.rootDir, 'node_modules', '.cache', 'billing-build', 'lock.sqlite'));
+  const built = new Set<string>();
   for (;;) {
     lock.readShared(() => options.say('Waiting for the build another command started...'));
-    if (stalePackages(packages, lock, options.rootDir).length === 0) return lock;
+    const stale = stalePackages(packages, lock, options.rootDir);
+    if (stale.length === 0) return lock;
     lock.release();
+    // Built here and still stale: its sources changed while it was built (an editor saving), or its
+    // build writes nothing. Say so rather than build for ever.
+    const again = stale.find((pkg) => built.has(pkg.name));
+    if (again) throw new Error(`${again.name} is still older than its sources after it was built; run again`);
 
     lock.takeExclusive(() => options.say('Waiting for the commands running the current build to finish...'));
     try {
       // Another command may have built it while this one waited.
       for (const pkg of stalePackages(packages, lock, options.rootDir)) {
         options.say(`Building ${pkg.name}...`);
+        built.add(pkg.name);
         const newestInput = newestInputMtime(pkg, options.rootDir);
         compile(pkg, options.rootDir);
         lock.recordStamp(pkg.dir, newestInput);
