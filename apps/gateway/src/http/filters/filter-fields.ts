@@ -39,13 +39,20 @@ const string = () =>
     () => 'Enter a value.',
   );
 
-/** `true/false/True/False/1/0`, as django-filter's BooleanWidget reads them. */
+/**
+ * `true/false/True/False/1/0`, as django-filter's BooleanWidget reads them. A Map, not an object
+ * literal: `constructor` or `toString` must not find an inherited member and pass as a value.
+ */
+const BOOLEAN_TEXTS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['True', true],
+  ['1', true],
+  ['false', false],
+  ['False', false],
+  ['0', false],
+]);
 const boolean = () =>
-  textFilter<boolean>(
-    (text) => ({ true: true, True: true, '1': true, false: false, False: false, '0': false })[text],
-    FILTER_MESSAGES.invalidChoice,
-    { type: 'boolean' },
-  );
+  textFilter<boolean>((text) => BOOLEAN_TEXTS.get(text), FILTER_MESSAGES.invalidChoice, { type: 'boolean' });
 
 function choice<const Values extends readonly [string, ...string[]]>(values: Values) {
   const allowed = new Set<string>(values);
