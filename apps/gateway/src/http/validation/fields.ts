@@ -52,6 +52,21 @@ function nullableString(options: StringFieldOptions = {}) {
   return string(options).nullable();
 }
 
+/**
+ * An optional field the contract types as a plain string (not "string or null") and that may be
+ * blank: null is taken as "" (gaps.md §3: the hosted product's Python client sends
+ * `"legal_vat_number": null` for "none"), so the stored and returned value is always a string.
+ * Wraps a blank-allowing string or a choice that has "" among its values.
+ */
+function nullAsBlank<Schema extends z.ZodType<string>>(schema: Schema) {
+  return schema.nullable().transform((value): z.output<Schema> | '' => value ?? '');
+}
+
+/** `string({ ...options, allowBlank: true })` taking null as "" (see nullAsBlank). */
+function blankableString(options: Omit<StringFieldOptions, 'allowBlank'> = {}) {
+  return nullAsBlank(string({ ...options, allowBlank: true }));
+}
+
 function asCharFieldInput(value: unknown, trim: boolean): unknown {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string' && trim) return value.trim();
@@ -254,6 +269,8 @@ const currency = () => choice(CURRENCY_CODES);
 export const field = {
   string,
   nullableString,
+  blankableString,
+  nullAsBlank,
   choice,
   integer,
   int32,
