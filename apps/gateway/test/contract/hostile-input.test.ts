@@ -692,3 +692,85 @@ describe('datetimes in bodies', () => {
     expect(response.body).toEqual({ start_date: [message] });
   });
 });
+
+describe('backdated start dates', () => {
+  const TOO_FAR = 'Ensure this date is no more than 36 billing periods of the plan terms before now.';
+
+  async function termsOf(api: ApiClient, interval_type: string) {
+    const plan = await api.post('/api/v1/plans/', {
+      name: 'P',
+      code: uniqueCode('p'),
+      collect_vat: true,
+      vat_type: 'services',
+    });
+    const terms = await api.post('/api/v1/planterms/', {
+      plan: plan.body.uuid,
+      code: interval_type,
+      interval_type,
+      interval_count: 1,
+      price: '10.00',
+      currency: 'DKK',
+      backwards_charging: false,
+    });
+    expectStatus(terms, 201);
+    return terms.body as Json & { uuid: string };
+  }
+
+  it.each([
+    ['month', '0001-01-01T00:00:00Z'],
+    ['month', '2023-01-15T08:59:59Z'],
+    ['day', '2025-12-01T00:00:00Z'],
+  ])('a %s plan started at %s is refused at once, creating nothing', async (interval, start) => {
+    const { api } = await newOrganization(platform());
+    const account = await createAccount(api);
+    const terms = await termsOf(api, interval);
+    const startedAt = Date.now();
+
+    const response = await api.post(SUBSCRIPTIONS, {
+      account: account.code,
+      terms: terms.uuid,
+      collection_method: 'invoice',
+      start_date: start,
+    });
+
+    expectStatus(response, 400);
+    expect(response.body).toEqual({ start_date: [TOO_FAR] });
+    expect(Date.now() - startedAt).toBeLessThan(2000);
+    expect((await api.get(SUBSCRIPTIONS)).body.count).toBe(0);
+  });
+
+  it('a scheduled subscription cannot be moved that far back either', async () => {
+    const { api } = await newOrganization(platform());
+    const account = await createAccount(api);
+    const terms = await termsOf(api, 'month');
+    const created = await api.post(SUBSCRIPTIONS, {
+      account: account.code,
+      terms: terms.uuid,
+      collection_method: 'invoice',
+      start_date: '2027-01-01T00:00:00Z',
+    });
+    expectStatus(created, 201);
+
+    const response = await api.patch(subscriptionPath(created.body.uuid), { start_date: '1900-01-01T00:00:00Z' });
+
+    expectStatus(response, 400);
+    expect(response.body).toEqual({ start_date: [TOO_FAR] });
+    expect((await api.get(subscriptionPath(created.body.uuid))).body).toEqual(created.body);
+  });
+
+  it('36 monthly periods back is accepted and caught up', async () => {
+    const { api } = await newOrganization(platform());
+    const account = await createAccount(api);
+    const terms = await termsOf(api, 'month');
+
+    const response = await api.post(SUBSCRIPTIONS, {
+      account: account.code,
+      terms: terms.uuid,
+      collection_method: 'invoice',
+      start_date: '2023-01-15T09:00:00Z',
+    });
+
+    expectStatus(response, 201);
+    expect([response.body.status, response.body.next_renewal_date]).toEqual(['active', '2026-02-15T09:00:00.000Z']);
+  });
+});
