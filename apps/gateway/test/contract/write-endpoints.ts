@@ -31,7 +31,7 @@ import {
   tiersPath,
   uniqueCode,
 } from './helpers.js';
-import { DRAFT_LINES, draftLinePath, generateInvoicePath, INVOICES, invoicePath } from './invoices-helpers.js';
+import { DRAFT_LINES, draftLinePath, generateInvoicePath, invoicePath } from './invoices-helpers.js';
 import { CHURN_REASONS, SUBSCRIPTIONS, subscriptionPath } from './subscriptions-helpers.js';
 
 export interface OpenApiOperation {
@@ -287,7 +287,13 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
     createDraftInvoiceLine: { path: DRAFT_LINES, validBody: lineBody, reads: [DRAFT_LINES] },
     replaceDraftInvoiceLine: { path: draftLine, validBody: lineBody, reads: [draftLine] },
     updateDraftInvoiceLine: { path: draftLine, validBody: { price: '5.00' }, reads: [draftLine] },
-    generateAccountInvoice: { path: generateInvoicePath(code), validBody: {}, reads: [INVOICES] },
+    // What generate_invoice takes: the account's draft lines (invoices appear asynchronously too,
+    // from subscription changes, so the invoice list is no stable read).
+    generateAccountInvoice: {
+      path: generateInvoicePath(code),
+      validBody: {},
+      reads: [`${DRAFT_LINES}?account=${code}`],
+    },
     upcomingAccountInvoice: { path: `${account}upcoming-invoice/`, validBody: undefined, reads: [] },
   };
 }
