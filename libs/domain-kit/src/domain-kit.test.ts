@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyWrite, pageSpec, resolveOrdering, type WritableShape } from './index.js';
+import { applyWrite, pageSpec, resolveOrdering, textLength, type WritableShape } from './index.js';
 
 interface Widget {
   name: string;
@@ -80,4 +80,12 @@ describe('paging and ordering', () => {
       });
     },
   );
+});
+
+describe('textLength', () => {
+  it('counts code points, as DRF and PostgreSQL do: an emoji is one character', () => {
+    expect(['', 'abc', '😀', '😀😀x', 'e\u0301', '👩‍👩‍👧', '\ud800', '\ud800x', 'x\udc00'].map(textLength)).toEqual([
+      0, 3, 1, 3, 2, 5, 1, 2, 2,
+    ]);
+  });
 });

@@ -774,3 +774,53 @@ describe('backdated start dates', () => {
     expect([response.body.status, response.body.next_renewal_date]).toEqual(['active', '2026-02-15T09:00:00.000Z']);
   });
 });
+
+describe('lengths count characters (code points), as DRF does: an emoji is one', () => {
+  it.each([
+    ['a subscription po_number', 128],
+    ['a draft line reference_person', 128],
+    ['a churn reason name', 100],
+    ['an account first_name', 128],
+  ])('%s of %i emoji is accepted, one more is refused', async (label, max) => {
+    const { api } = await newOrganization(platform());
+    const account = await createAccount(api);
+    const plan = await api.post('/api/v1/plans/', {
+      name: 'P',
+      code: uniqueCode('p'),
+      collect_vat: true,
+      vat_type: 'services',
+    });
+    const terms = await api.post('/api/v1/planterms/', {
+      plan: plan.body.uuid,
+      code: 'm',
+      interval_type: 'month',
+      interval_count: 1,
+      price: '10.00',
+      currency: 'DKK',
+      backwards_charging: false,
+    });
+    const writes: Record<string, [string, string, (value: string) => Json]> = {
+      'a subscription po_number': [
+        SUBSCRIPTIONS,
+        'po_number',
+        (value) => ({ account: account.code, terms: terms.body.uuid, collection_method: 'invoice', po_number: value }),
+      ],
+      'a draft line reference_person': [
+        DRAFT_LINES,
+        'reference_person',
+        (value) => ({ account: account.code, description: 'd', vat_type: 'services', reference_person: value }),
+      ],
+      'a churn reason name': ['/api/v1/churn-reasons/', 'name', (value) => ({ name: value })],
+      'an account first_name': [ACCOUNTS, 'first_name', (value) => accountInput(uniqueCode(), { first_name: value })],
+    };
+    const [path, field, body] = writes[label]!;
+
+    const accepted = await api.post(path, body('😀'.repeat(max)));
+    expectStatus(accepted, 201);
+    expect(accepted.body[field]).toBe('😀'.repeat(max));
+
+    const refused = await api.post(path, body('😀'.repeat(max + 1)));
+    expectStatus(refused, 400);
+    expect(refused.body).toEqual({ [field]: [`Ensure this field has no more than ${max} characters.`] });
+  });
+});

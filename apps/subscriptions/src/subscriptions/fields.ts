@@ -1,4 +1,4 @@
-import type { WritableShape } from '@billing/domain-kit';
+import { textLength, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { isDecimalString, money } from '@billing/money';
 import { COLLECTION_METHODS } from '@billing/reference-data';
@@ -64,7 +64,7 @@ function between(field: string, value: number, min: number, max: number): FieldV
 }
 
 function maxLength(field: string, value: string | null, max: number): FieldViolation[] {
-  return value !== null && value.length > max
+  return value !== null && textLength(value) > max
     ? [{ field, description: `Ensure this field has no more than ${max} characters.` }]
     : [];
 }

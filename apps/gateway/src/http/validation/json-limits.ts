@@ -1,4 +1,5 @@
-import { codePointLength, unstorableTextMessage } from './text-checks.js';
+import { textLength } from '@billing/domain-kit';
+import { unstorableTextMessage } from './text-checks.js';
 
 /**
  * How deep a field's value may nest (objects and arrays), counting the value itself: a
@@ -103,7 +104,7 @@ function keyProblem(key: string): string | undefined {
   const problem = unstorableTextMessage(key);
   if (problem) return problem;
   if (key === '__proto__') return JSON_LIMIT_MESSAGES.reservedKey;
-  if (key.length > MAX_CUSTOM_FIELDS_KEY_LENGTH && codePointLength(key) > MAX_CUSTOM_FIELDS_KEY_LENGTH) {
+  if (key.length > MAX_CUSTOM_FIELDS_KEY_LENGTH && textLength(key) > MAX_CUSTOM_FIELDS_KEY_LENGTH) {
     return JSON_LIMIT_MESSAGES.keyTooLong;
   }
   return undefined;

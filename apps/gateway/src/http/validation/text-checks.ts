@@ -28,21 +28,6 @@ export function unstorableTextMessage(text: string): string | undefined {
   return undefined;
 }
 
-/** Characters as Python (DRF) and PostgreSQL count them: code points, so an emoji is one. */
-export function codePointLength(text: string): number {
-  let length = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    // A high surrogate followed by a low one is one code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index++;
-    }
-    length++;
-  }
-  return length;
-}
-
 /** Longest quoted input a message repeats: a refusal never echoes megabytes back. */
 export const MAX_QUOTED_INPUT = 100;
 
