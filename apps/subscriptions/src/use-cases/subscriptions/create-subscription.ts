@@ -8,7 +8,13 @@ import { findPlanTerms } from '../../db/catalog-store.js';
 import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import { lockAccountSubscriptions } from '../../db/subscription-store.js';
 import { firstVersion } from '../../db/subscription-version.js';
-import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
+import {
+  SUBSCRIPTION_SHAPE,
+  type SubscriptionFields,
+  startDateViolations,
+  subscriptionViolations,
+  termsInterval,
+} from '../../subscriptions/fields.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
 import { requireAccountId } from '../contracts.js';
 import type { SubscriptionsDeps } from '../deps.js';
@@ -32,7 +38,10 @@ async function insertSubscription(
   fields: SubscriptionFields,
 ): Promise<SubscriptionRow> {
   const terms = await requireActiveTerms(scope, fields.terms);
-  const violations = subscriptionViolations(fields, terms.backwards_charging);
+  const violations = [
+    ...subscriptionViolations(fields, terms.backwards_charging),
+    ...startDateViolations(fields.start_date, scope.now, termsInterval(terms), organizationTimeZone(context)),
+  ];
   if (violations.length > 0) throw AppError.invalid(violations);
   const start = fields.start_date ?? scope.now;
   const row = scope.em.create(SubscriptionEntity, {

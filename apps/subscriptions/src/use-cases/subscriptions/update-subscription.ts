@@ -6,7 +6,13 @@ import { findPlanTerms } from '../../db/catalog-store.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import { requireSubscription } from '../../db/subscription-store.js';
 import { type ChangeRequest, changeRequest } from '../../subscriptions/change-request.js';
-import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
+import {
+  SUBSCRIPTION_SHAPE,
+  type SubscriptionFields,
+  startDateViolations,
+  subscriptionViolations,
+  termsInterval,
+} from '../../subscriptions/fields.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
 import { afterLastChange } from './after-last-change.js';
@@ -70,6 +76,10 @@ export async function updateSubscription(
     const startMoved = fields.start_date !== null && fields.start_date.getTime() !== row.start_date.getTime();
     if (startMoved && row.status !== 'scheduled') {
       throw AppError.invalidField('start_date', 'The start date cannot be changed after the subscription has started.');
+    }
+    if (startMoved && effectiveTerms) {
+      const backdated = startDateViolations(fields.start_date, scope.now, termsInterval(effectiveTerms), row.time_zone);
+      if (backdated.length > 0) throw AppError.invalid(backdated);
     }
     if (change.violations.length > 0) throw AppError.invalid(change.violations);
 
