@@ -3,6 +3,7 @@ import { hashApiToken, newApiToken, tokenPrefix } from './api-token.js';
 import {
   featureFlags,
   ORGANIZATION_DEFAULTS,
+  recipientsHaveSelfService,
   switchFeatures,
   updateOrganizationSettings,
   validateOrganization,
@@ -82,6 +83,13 @@ describe('e-mail and feature flags', () => {
     expect(validateOrganization({ ...acme, email: `${'a'.repeat(250)}@x.dk` })).toEqual([
       { field: 'email', description: 'Ensure this field has no more than 254 characters.' },
     ]);
+  });
+
+  it('gives every recipient self-service access exactly while self_service is on', () => {
+    expect(recipientsHaveSelfService(['self_service'])).toBe(true);
+    expect(recipientsHaveSelfService(['kickback', 'self_service'])).toBe(true);
+    expect(recipientsHaveSelfService(['kickback'])).toBe(false);
+    expect(recipientsHaveSelfService([])).toBe(false);
   });
 
   it('shows every flag with its state, and switches flags keeping the others and the contract order', () => {

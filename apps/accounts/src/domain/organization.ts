@@ -89,6 +89,12 @@ export function featureFlags(features: readonly string[]): Record<OrganizationFe
   >;
 }
 
+/**
+ * gaps.md §11: every recipient has self-service access while the organization's self_service
+ * feature is on (the default), none while it is off.
+ */
+export const recipientsHaveSelfService = (features: readonly string[]): boolean => features.includes('self_service');
+
 /** `features` with each flag of `switches` turned on or off; unknown names are kept for validation to name. */
 export function switchFeatures(features: readonly string[], switches: Readonly<Record<string, boolean>>): string[] {
   const on = new Set(features);

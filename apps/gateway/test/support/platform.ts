@@ -19,6 +19,7 @@ import { type RunningService, startService } from '@billing/runtime';
 import { createSubscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, startNatsServer, uniqueName, waitFor } from '@billing/testing';
 import { startGateway } from '../../src/start-gateway.js';
+import { runAdminCli } from './admin-cli.js';
 import { type ApiClient, apiClient } from './api-client.js';
 
 export type { ApiClient, ApiResponse } from './api-client.js';
@@ -92,6 +93,11 @@ export interface TestPlatform {
     vat_number?: string;
   }): Promise<TestOrganization>;
   createToken(organizationId: string): Promise<{ apiUserId: string; token: string; api: ApiClient }>;
+  /**
+   * Runs the built admin command line (`npm run admin -- <args>`) against this platform's accounts
+   * schema and returns its JSON output; a failing command throws.
+   */
+  admin(...args: string[]): Promise<unknown>;
   disableToken(apiUserId: string): Promise<void>;
   /** Everything committed so far, once the relay has published it and the bus has delivered it. */
   accountEvents(): Promise<AccountEvent[]>;
@@ -305,6 +311,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       const token = await createApiToken(deps, organizationId);
       return { apiUserId: token.id, token: token.token, api: apiClient(gateway.url, token.token) };
     },
+    admin: (...args) => runAdminCli(args, accountsSchema),
     async disableToken(apiUserId) {
       await disableApiToken(deps, apiUserId);
     },
