@@ -183,6 +183,7 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
       po_number: invoice.po_number,
       group_key: null,
       credit_note_for: invoice.id,
+      bank_account: invoice.bank_account ?? null,
     });
     const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
     await addLines(

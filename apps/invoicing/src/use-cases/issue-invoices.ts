@@ -8,6 +8,7 @@ import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-l
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
 import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import type { Buyer, Seller } from '../directory/directory.js';
+import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
 import { publishInvoiceEvent } from '../events/invoice-events.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
@@ -40,6 +41,8 @@ export interface NewInvoice {
   po_number: string;
   group_key: string | null;
   credit_note_for?: string | null;
+  /** Default: the seller's bank account for the currency (payToBankAccount). */
+  bank_account?: BankAccountSnapshot | null;
 }
 
 /** Creates an invoice row (not yet numbered: 'pending') for `invoice`. */
@@ -69,6 +72,10 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     vat_breakdown: [],
     seller: invoice.seller.party,
     buyer: invoice.buyer.party,
+    bank_account:
+      invoice.bank_account !== undefined
+        ? invoice.bank_account
+        : payToBankAccount(invoice.seller.bank_accounts, invoice.currency),
     language: invoice.buyer.language,
     po_number: invoice.po_number,
     group_key: invoice.group_key,
