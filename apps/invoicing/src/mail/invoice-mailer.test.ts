@@ -173,7 +173,7 @@ describe('InvoiceMailer over SMTP', () => {
     expect(mail.headers.get('subject')).toBe('Faktura 12 fra Nordlys ApS');
     expect(mail.headers.get('date')).toBe('Thu, 15 Jan 2026 08:00:05 +0000');
     expect(mail.text).toBe(
-      'Hej,\n\nVedhæftet finder du faktura 12 fra Nordlys ApS.\n\nI alt: 250.00 DKK\nForfaldsdato: 2026-01-29\n\nVenlig hilsen\nNordlys ApS\n',
+      'Hej,\n\nVedhæftet finder du faktura 12 fra Nordlys ApS.\n\nI alt: 250,00 DKK\nForfaldsdato: 2026-01-29\n\nVenlig hilsen\nNordlys ApS\n',
     );
     expect(mail.attachments).toHaveLength(1);
     expect(mail.attachments[0]!.filename).toBe('invoice-12.pdf');
@@ -249,7 +249,7 @@ describe('InvoiceMailer without SMTP: the outbox folder', () => {
     expect(first.headers.get('from')).toBe('Nordlys ApS <billing@example.invalid>');
     expect(first.headers.get('to')).toBe('Ada Jensen <ada@kunde.dk>, bo@kunde.dk');
     expect(first.headers.get('subject')).toBe('Faktura 12 fra Nordlys ApS');
-    expect(first.text).toContain('\nI alt: 250.00 DKK\nForfaldsdato: 2026-01-29\n');
+    expect(first.text).toContain('\nI alt: 250,00 DKK\nForfaldsdato: 2026-01-29\n');
     expect(first.attachments.map(({ filename, contentType }) => ({ filename, contentType }))).toEqual([
       { filename: 'invoice-12.pdf', contentType: 'application/pdf' },
     ]);

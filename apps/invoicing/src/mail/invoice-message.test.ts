@@ -8,7 +8,7 @@ const invoice = invoicingV1.Invoice.fromPartial({
   date: '2026-01-15',
   due_date: '2026-01-29',
   currency: 'DKK',
-  total: '250.00',
+  total: '1250.00',
   seller: { name: 'Nordlys ApS', email: 'faktura@nordlys.dk' },
   language: 'da',
 });
@@ -31,7 +31,7 @@ describe('invoiceMessage', () => {
         { name: '', address: 'bo@kunde.dk' },
       ],
       subject: 'Faktura 12 fra Nordlys ApS',
-      text: 'Hej,\n\nVedhæftet finder du faktura 12 fra Nordlys ApS.\n\nI alt: 250.00 DKK\nForfaldsdato: 2026-01-29\n\nVenlig hilsen\nNordlys ApS\n',
+      text: 'Hej,\n\nVedhæftet finder du faktura 12 fra Nordlys ApS.\n\nI alt: 1.250,00 DKK\nForfaldsdato: 2026-01-29\n\nVenlig hilsen\nNordlys ApS\n',
       attachments: [{ filename: 'invoice-12.pdf', content: pdf, contentType: 'application/pdf' }],
     });
   });
@@ -41,7 +41,7 @@ describe('invoiceMessage', () => {
       ...invoice,
       invoice_number: '13',
       is_credit_note: true,
-      total: '-250.00',
+      total: '-1250.00',
       language: 'nl',
       seller: { ...invoice.seller!, email: '' },
     };
@@ -49,7 +49,7 @@ describe('invoiceMessage', () => {
     expect(message.replyTo).toBeUndefined();
     expect(message.subject).toBe('Credit note 13 from Nordlys ApS');
     expect(message.text).toBe(
-      'Hello,\n\nPlease find attached credit note 13 from Nordlys ApS.\n\nTotal: -250.00 DKK\n\nKind regards,\nNordlys ApS\n',
+      'Hello,\n\nPlease find attached credit note 13 from Nordlys ApS.\n\nTotal: -1,250.00 DKK\n\nKind regards,\nNordlys ApS\n',
     );
     expect(attachmentName(creditNote)).toBe('credit-note-13.pdf');
   });

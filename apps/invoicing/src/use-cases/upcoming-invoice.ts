@@ -3,6 +3,7 @@ import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
 import type { chargesV1, invoicingV1 } from '@billing/proto';
 import { requireOrganization } from '@billing/runtime';
+import { documentLanguage } from '../documents/texts.js';
 import { payToBankAccount } from '../domain/bank-account.js';
 import { chargeLineSources } from '../domain/charge-lines.js';
 import { composeInvoice, dueDate } from '../domain/compose-invoice.js';
@@ -38,7 +39,7 @@ export async function upcomingInvoice(
   const inputs: InvoiceLineInput[] = [
     ...charges
       .filter((charge) => charge.currency === currency)
-      .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note)),
+      .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note, documentLanguage(buyer.language))),
     ...drafts.map(draftInvoiceLine),
   ];
   const { lines, totals } = composeInvoice(
