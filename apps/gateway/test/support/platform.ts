@@ -121,9 +121,10 @@ export interface TestPlatform {
 /**
  * The real thing, in one process: the accounts service (own throwaway schema, real migrations) on a
  * gRPC port, the gateway in front of it over gRPC, the outbox relayed to NATS JetStream, and a
- * durable consumer reading the account events back. Only the clock is a test clock.
+ * durable consumer reading the account events back. Only the clock is a test clock. Invoice
+ * e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
-export async function startTestPlatform(): Promise<TestPlatform> {
+export async function startTestPlatform(options: { smtpUrl?: string } = {}): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const accountsSchema = await createTestSchema('accounts');
@@ -163,7 +164,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   const mailOutbox = await mkdtemp(path.join(tmpdir(), 'invoice-mail-'));
   const invoicingModule = createInvoicingModule({
     config: { accountsAddress: accounts.address, workerIntervalMs: 100 },
-    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox },
+    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox, smtpUrl: options.smtpUrl },
   });
   const invoicing = await startService(invoicingModule, {
     databaseUrl: invoicingSchema.databaseUrl,

@@ -22,6 +22,7 @@ describe('invoiceMessage', () => {
         pdf,
         [{ email: 'ada@kunde.dk', name: 'Ada' }, { email: 'bo@kunde.dk' }],
         'billing@nordlys.dk',
+        'faktura@nordlys.dk',
       ),
     ).toEqual({
       from: { name: 'Nordlys ApS', address: 'billing@nordlys.dk' },
@@ -36,7 +37,7 @@ describe('invoiceMessage', () => {
     });
   });
 
-  it('writes a credit note mail in English, also for languages without texts, without a reply-to when the seller has no e-mail', () => {
+  it('writes a credit note mail in English, also for languages without texts, without a reply-to when the organization has no e-mail', () => {
     const creditNote = {
       ...invoice,
       invoice_number: '13',
@@ -45,7 +46,7 @@ describe('invoiceMessage', () => {
       language: 'nl',
       seller: { ...invoice.seller!, email: '' },
     };
-    const message = invoiceMessage(creditNote, pdf, [{ email: 'ada@kunde.dk' }], 'billing@nordlys.dk');
+    const message = invoiceMessage(creditNote, pdf, [{ email: 'ada@kunde.dk' }], 'billing@nordlys.dk', '');
     expect(message.replyTo).toBeUndefined();
     expect(message.subject).toBe('Credit note 13 from Nordlys ApS');
     expect(message.text).toBe(
@@ -56,7 +57,7 @@ describe('invoiceMessage', () => {
 
   it('refuses a computed invoice without a number', () => {
     const { invoice_number: _, ...upcoming } = invoice;
-    expect(() => invoiceMessage(upcoming, pdf, [{ email: 'ada@kunde.dk' }], 'billing@nordlys.dk')).toThrowError(
+    expect(() => invoiceMessage(upcoming, pdf, [{ email: 'ada@kunde.dk' }], 'billing@nordlys.dk', '')).toThrowError(
       'invoice 6f1c2d7e-1a0b-4c3d-9e8f-000000000001 has no number to mail',
     );
   });

@@ -24,14 +24,15 @@ export function attachmentName(invoice: invoicingV1.Invoice): string {
 
 /**
  * The e-mail of an issued invoice in its language (en, da; English otherwise; the total written
- * the language's way): the sender named after the seller, replies to the seller's e-mail (the
- * organization's, when it has one), one message to every recipient, the PDF attached.
+ * the language's way): the sender named after the seller, replies to `replyTo` (the
+ * organization's e-mail; no Reply-To when ''), one message to every recipient, the PDF attached.
  */
 export function invoiceMessage(
   invoice: invoicingV1.Invoice,
   pdf: Buffer,
   recipients: ReadonlyArray<MailRecipient>,
   fromAddress: string,
+  replyTo: string,
 ): InvoiceMessage {
   const language = documentLanguage(invoice.language);
   const seller = invoice.seller?.name ?? '';
@@ -49,7 +50,6 @@ export function invoiceMessage(
       : text(language, 'mailBodyInvoice', values),
     attachments: [{ filename: attachmentName(invoice), content: pdf, contentType: 'application/pdf' }],
   };
-  const replyTo = invoice.seller?.email ?? '';
   if (replyTo !== '') message.replyTo = replyTo;
   return message;
 }

@@ -195,19 +195,28 @@ export async function issueInvoice(
     issue_after: null,
     updated_at: scope.now,
   });
-  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients);
+  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
   const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
   publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 
-/** An e-mail job for the invoice, sent by the mail worker after this change commits. */
-export function queueInvoiceMail(scope: ChangeScope, invoiceId: string, recipients: Buyer['recipients']): void {
+/**
+ * An e-mail job for the invoice, sent by the mail worker after this change commits; `replyTo`: the
+ * organization's e-mail ('' for none).
+ */
+export function queueInvoiceMail(
+  scope: ChangeScope,
+  invoiceId: string,
+  recipients: Buyer['recipients'],
+  replyTo: string,
+): void {
   scope.em.create(MailJobEntity, {
     id: randomUUID(),
     organization_id: scope.organizationId,
     invoice_id: invoiceId,
     recipients,
+    reply_to: replyTo,
     attempts: 0,
     last_error: null,
     sent_at: null,
