@@ -651,6 +651,58 @@ describe('bank accounts', { timeout: 120_000 }, () => {
   });
 });
 
+describe('the README', { timeout: 120_000 }, () => {
+  it('update-org, add-bank-account and remove-bank-account run as the README types them', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Acme Billing');
+    const org = organization.id;
+    // npm run -s admin -- update-org --org <organization id> --email faktura@acme.dk --payment-terms 30 --feature kickback=on
+    expect(
+      await succeeds(
+        'update-org',
+        '--org',
+        org,
+        '--email',
+        'faktura@acme.dk',
+        '--payment-terms',
+        '30',
+        '--feature',
+        'kickback=on',
+      ),
+    ).toEqual({
+      ...organization,
+      email: 'faktura@acme.dk',
+      default_payment_terms: 30,
+      features: { kickback: true, self_service: true },
+    });
+    // npm run -s admin -- add-bank-account --org <organization id> --iban "DK50 0040 0440 1162 43" --bic DABADKKK --currency EUR
+    const eur = await succeeds(
+      'add-bank-account',
+      '--org',
+      org,
+      '--iban',
+      'DK50 0040 0440 1162 43',
+      '--bic',
+      'DABADKKK',
+      '--currency',
+      'EUR',
+    );
+    // npm run -s admin -- add-bank-account --org <organization id> --reg-number 1234 --account-number 0001234567
+    const domestic = await succeeds(
+      'add-bank-account',
+      '--org',
+      org,
+      '--reg-number',
+      '1234',
+      '--account-number',
+      '0001234567',
+    );
+    expect((await listed(org)).bank_accounts).toEqual([eur, domestic]);
+    // npm run -s admin -- remove-bank-account --org <organization id> --bank-account <id>
+    await succeeds('remove-bank-account', '--org', org, '--bank-account', String(eur.id));
+    expect((await listed(org)).bank_accounts).toEqual([domestic]);
+  });
+});
+
 describe('tokens and rate limits', () => {
   it('create-token, list-tokens (prefix only), disable-token, then list shows disabled_at', async () => {
     const { organization, token: first } = await succeeds('create-org', '--name', 'Token Owner ApS');
