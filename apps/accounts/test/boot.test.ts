@@ -15,6 +15,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'account_subscription',
         'api_user',
         'audit_log',
+        'bank_account',
         'churn_reason',
         'inbox',
         'mikro_orm_migrations',

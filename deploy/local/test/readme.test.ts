@@ -16,8 +16,8 @@
  *   reads them as npm start does (`${DATA_DIR:-.data}`, `${PORT:-8000}`).
  * - DATABASE_URL is the platform's, exported to the blocks: the admin command line uses it, as
  *   the README says.
- * - `<organization id>` and `<token id>` stand for the ids the block's last `create-org` and
- *   `create-token` printed.
+ * - `<organization id>`, `<token id>` and `<bank account id>` stand for the ids the block's last
+ *   `create-org`, `create-token` and `add-bank-account` printed.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,13 +38,14 @@ const runnable = blocks.filter((block) => !isSetUp(block));
 const PLACEHOLDERS: Record<string, string> = {
   '<organization id>': '"$ORGANIZATION_ID"',
   '<token id>': '"$TOKEN_ID"',
+  '<bank account id>': '"$BANK_ACCOUNT_ID"',
 };
 
 /**
  * Put before each block: `curl` and `npm` as shell functions that run the real command with the
  * same arguments, pass its output on unchanged, and log, one line per call in call order, the
  * command, its exit status, the HTTP status (curl) and the file holding its output. `npm` also
- * keeps the ids create-org and create-token print, for the placeholders.
+ * keeps the ids create-org, create-token and add-bank-account print, for the placeholders.
  */
 const WRAPPERS = String.raw`
 set -eo pipefail
@@ -66,6 +67,7 @@ npm() {
     case "$*" in
       "run -s admin -- create-org"*) ORGANIZATION_ID=$(command jq -r .organization.id "$out") ;;
       "run -s admin -- create-token"*) TOKEN_ID=$(command jq -r .id "$out") ;;
+      "run -s admin -- add-bank-account"*) BANK_ACCOUNT_ID=$(command jq -r .id "$out") ;;
     esac
   fi
   return "$status"

@@ -2,6 +2,7 @@ import { AppError } from '@billing/errors';
 import { createGrpcClient } from '@billing/grpc';
 import type { RequestContext } from '@billing/observability';
 import { accountsV1 } from '@billing/proto';
+import type { BankAccountSnapshot } from '../domain/bank-account.js';
 import type { PartySnapshot } from '../domain/invoice-document.js';
 
 /** The buyer of an invoice: the account as the accounts service has it now. */
@@ -12,6 +13,8 @@ export interface Buyer {
   language: string;
   invoice_note: string | null;
   payment_terms: number | null;
+  /** The account's default collection method; null: the organization's applies. */
+  collection_method: string | null;
   /** Recipients with receive_invoice. */
   recipients: { email: string; name: string }[];
 }
@@ -21,6 +24,9 @@ export interface Seller {
   party: PartySnapshot;
   time_zone: string;
   default_payment_terms: number;
+  default_collection_method: string;
+  /** The bank accounts invoices are paid to (payToBankAccount chooses by currency). */
+  bank_accounts: BankAccountSnapshot[];
   /** The currency of a draft line written without one (gaps.md §3). */
   base_currency: string;
   /** Set for an organization on a test clock: its "now". */
@@ -70,6 +76,7 @@ export function accountsDirectory(address: string): Directory {
         language: account.language || 'en',
         invoice_note: account.invoice_note ?? null,
         payment_terms: account.default_payment_terms ?? null,
+        collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
       };
     },
@@ -84,10 +91,19 @@ export function accountsDirectory(address: string): Directory {
           city: organization.city,
           country: organization.country,
           vat_number: organization.vat_number,
-          email: '',
+          email: organization.email,
         },
         time_zone: organization.time_zone,
         default_payment_terms: organization.default_payment_terms,
+        default_collection_method: organization.default_collection_method,
+        bank_accounts: organization.bank_accounts.map((account) => ({
+          id: account.id,
+          currency: account.currency ?? null,
+          iban: account.iban,
+          bic: account.bic,
+          reg_number: account.reg_number,
+          account_number: account.account_number,
+        })),
         base_currency: organization.base_currency,
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,

@@ -11,6 +11,8 @@ export interface InvoiceSender {
     invoice: invoicingV1.Invoice,
     pdf: Buffer,
     recipients: { email: string; name?: string }[],
+    /** The organization's e-mail ('' for none). */
+    replyTo: string,
   ): Promise<{ sent_to: string[] }>;
 }
 

@@ -7,6 +7,7 @@ import { COLLECTION_METHODS } from '@billing/reference-data';
 import { runChange } from '@billing/runtime';
 import { linesOf } from '../db/invoice-store.js';
 import { dueDate } from '../domain/compose-invoice.js';
+import { effectiveCollectionMethod } from '../domain/invoice-defaults.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
@@ -54,7 +55,11 @@ export async function generateInvoice(
         due_date: dueDate(date, terms),
         payment_terms: terms,
         currency: currency as CurrencyCode,
-        collection_method: request.collection_method ?? 'invoice',
+        collection_method: effectiveCollectionMethod(
+          request.collection_method,
+          buyer.collection_method,
+          seller.default_collection_method,
+        ),
         po_number: ofCurrency[0]?.po_number ?? '',
         group_key: null,
       });

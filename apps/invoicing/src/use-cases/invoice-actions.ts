@@ -183,6 +183,7 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
       po_number: invoice.po_number,
       group_key: null,
       credit_note_for: invoice.id,
+      bank_account: invoice.bank_account ?? null,
     });
     const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
     await addLines(
@@ -223,9 +224,13 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
 export async function sendInvoice(deps: InvoicingDeps, context: RequestContext, uuid: string): Promise<string[]> {
   return change(deps, context, async (scope) => {
     const row = await requireInvoice(scope.em, scope.organizationId, uuid);
-    const buyer = await deps.directory.buyer(context, row.account_id);
+    const [seller, buyer] = await Promise.all([
+      deps.directory.seller(context),
+      deps.directory.buyer(context, row.account_id),
+    ]);
     if (buyer.recipients.length === 0) throw refused('The account has no recipient that receives invoices.');
-    queueInvoiceMail(scope, row.id, buyer.recipients);
+    // Replies go to the organization's e-mail as it is now (the document keeps the one it was made with).
+    queueInvoiceMail(scope, row.id, buyer.recipients, seller.party.email);
     scope.audit('invoice.send', 'invoice', row.id, { recipients: buyer.recipients.map((r) => r.email) });
     return buyer.recipients.map((recipient) => recipient.email);
   });

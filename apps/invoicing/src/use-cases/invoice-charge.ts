@@ -7,6 +7,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity } from '../db/entities/invoice.entity.js';
 import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
+import { documentLanguage } from '../documents/texts.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
@@ -70,7 +71,9 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
     po_number: charge.po_number,
     group_key: key,
   });
-  const chargeLines = chargeLineSources(charge, buyer.invoice_note).map((source) => ({
+  // Described in the invoice's language (a grouped invoice keeps the one it was made in).
+  const language = documentLanguage(invoice.language);
+  const chargeLines = chargeLineSources(charge, buyer.invoice_note, language).map((source) => ({
     ...source,
     charge_id: charge.uuid,
   }));

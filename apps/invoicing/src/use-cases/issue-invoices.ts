@@ -8,6 +8,7 @@ import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-l
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
 import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import type { Buyer, Seller } from '../directory/directory.js';
+import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
 import { publishInvoiceEvent } from '../events/invoice-events.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
@@ -40,6 +41,8 @@ export interface NewInvoice {
   po_number: string;
   group_key: string | null;
   credit_note_for?: string | null;
+  /** Default: the seller's bank account for the currency (payToBankAccount). */
+  bank_account?: BankAccountSnapshot | null;
 }
 
 /** Creates an invoice row (not yet numbered: 'pending') for `invoice`. */
@@ -69,6 +72,10 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     vat_breakdown: [],
     seller: invoice.seller.party,
     buyer: invoice.buyer.party,
+    bank_account:
+      invoice.bank_account !== undefined
+        ? invoice.bank_account
+        : payToBankAccount(invoice.seller.bank_accounts, invoice.currency),
     language: invoice.buyer.language,
     po_number: invoice.po_number,
     group_key: invoice.group_key,
@@ -188,19 +195,28 @@ export async function issueInvoice(
     issue_after: null,
     updated_at: scope.now,
   });
-  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients);
+  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
   const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
   publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 
-/** An e-mail job for the invoice, sent by the mail worker after this change commits. */
-export function queueInvoiceMail(scope: ChangeScope, invoiceId: string, recipients: Buyer['recipients']): void {
+/**
+ * An e-mail job for the invoice, sent by the mail worker after this change commits; `replyTo`: the
+ * organization's e-mail ('' for none).
+ */
+export function queueInvoiceMail(
+  scope: ChangeScope,
+  invoiceId: string,
+  recipients: Buyer['recipients'],
+  replyTo: string,
+): void {
   scope.em.create(MailJobEntity, {
     id: randomUUID(),
     organization_id: scope.organizationId,
     invoice_id: invoiceId,
     recipients,
+    reply_to: replyTo,
     attempts: 0,
     last_error: null,
     sent_at: null,

@@ -5,6 +5,7 @@ import { AccountBillingSummaryEntity } from './account-billing-summary.entity.js
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
 import { AccountSubscriptionEntity } from './account-subscription.entity.js';
 import { ApiUserEntity } from './api-user.entity.js';
+import { BankAccountEntity } from './bank-account.entity.js';
 import { ChurnReasonEntity } from './churn-reason.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
@@ -14,6 +15,7 @@ import { RecipientEntity } from './recipient.entity.js';
 export const accountsEntities = [
   OrganizationEntity,
   ApiUserEntity,
+  BankAccountEntity,
   AccountEntity,
   RecipientEntity,
   PaymentGatewayAccountEntity,

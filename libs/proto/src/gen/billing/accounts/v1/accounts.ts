@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
-import { PageRequest } from "../../common/v1/common.js";
+import { BankAccount, PageRequest } from "../../common/v1/common.js";
 import { DraftLine } from "../../invoicing/v1/invoicing.js";
 import { Subscription } from "../../subscriptions/v1/subscriptions.js";
 
@@ -408,6 +408,10 @@ export interface Organization {
   zipcode: string;
   city: string;
   vat_number: string;
+  /** Printed on invoices and the Reply-To of invoice e-mails ("" when not given). */
+  email: string;
+  /** The bank accounts invoices are paid to, oldest first (removed ones left out). */
+  bank_accounts: BankAccount[];
 }
 
 export interface GetOrganizationRequest {
@@ -6245,6 +6249,8 @@ function createBaseOrganization(): Organization {
     zipcode: "",
     city: "",
     vat_number: "",
+    email: "",
+    bank_accounts: [],
   };
 }
 
@@ -6291,6 +6297,12 @@ export const Organization: MessageFns<Organization> = {
     }
     if (message.vat_number !== "") {
       writer.uint32(114).string(message.vat_number);
+    }
+    if (message.email !== "") {
+      writer.uint32(122).string(message.email);
+    }
+    for (const v of message.bank_accounts) {
+      BankAccount.encode(v!, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -6420,6 +6432,22 @@ export const Organization: MessageFns<Organization> = {
             message.vat_number = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.bank_accounts.push(BankAccount.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6478,6 +6506,12 @@ export const Organization: MessageFns<Organization> = {
         : isSet(object.vat_number)
         ? globalThis.String(object.vat_number)
         : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      bank_accounts: globalThis.Array.isArray(object?.bankAccounts)
+        ? object.bankAccounts.map((e: any) => BankAccount.fromJSON(e))
+        : globalThis.Array.isArray(object?.bank_accounts)
+        ? object.bank_accounts.map((e: any) => BankAccount.fromJSON(e))
+        : [],
     };
   },
 
@@ -6525,6 +6559,12 @@ export const Organization: MessageFns<Organization> = {
     if (message.vat_number !== "") {
       obj.vatNumber = message.vat_number;
     }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.bank_accounts?.length) {
+      obj.bankAccounts = message.bank_accounts.map((e) => BankAccount.toJSON(e));
+    }
     return obj;
   },
 
@@ -6547,6 +6587,8 @@ export const Organization: MessageFns<Organization> = {
     message.zipcode = object.zipcode ?? "";
     message.city = object.city ?? "";
     message.vat_number = object.vat_number ?? "";
+    message.email = object.email ?? "";
+    message.bank_accounts = object.bank_accounts?.map((e) => BankAccount.fromPartial(e)) || [];
     return message;
   },
 };

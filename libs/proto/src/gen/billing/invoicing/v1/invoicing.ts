@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
-import { PageRequest } from "../../common/v1/common.js";
+import { BankAccount, PageRequest } from "../../common/v1/common.js";
 import { Charge } from "../../subscriptions/v1/charges.js";
 
 export const protobufPackage = "billing.invoicing.v1";
@@ -128,6 +128,8 @@ export interface Invoice {
   language: string;
   paid_date?: Date | undefined;
   po_number: string;
+  /** The bank account pay_to_bank_account names, as it was when the invoice was made. */
+  bank_account?: BankAccount | undefined;
 }
 
 /** Filters of GET /api/v1/invoices/ (typed by the gateway); unset: no filter. */
@@ -1389,6 +1391,7 @@ function createBaseInvoice(): Invoice {
     language: "",
     paid_date: undefined,
     po_number: "",
+    bank_account: undefined,
   };
 }
 
@@ -1489,6 +1492,9 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.po_number !== "") {
       writer.uint32(258).string(message.po_number);
+    }
+    if (message.bank_account !== undefined) {
+      BankAccount.encode(message.bank_account, writer.uint32(266).fork()).join();
     }
     return writer;
   },
@@ -1762,6 +1768,14 @@ export const Invoice: MessageFns<Invoice> = {
             message.po_number = reader.string();
             continue;
           }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.bank_account = BankAccount.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1882,6 +1896,11 @@ export const Invoice: MessageFns<Invoice> = {
         : isSet(object.po_number)
         ? globalThis.String(object.po_number)
         : "",
+      bank_account: isSet(object.bankAccount)
+        ? BankAccount.fromJSON(object.bankAccount)
+        : isSet(object.bank_account)
+        ? BankAccount.fromJSON(object.bank_account)
+        : undefined,
     };
   },
 
@@ -1983,6 +2002,9 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.po_number !== "") {
       obj.poNumber = message.po_number;
     }
+    if (message.bank_account !== undefined) {
+      obj.bankAccount = BankAccount.toJSON(message.bank_account);
+    }
     return obj;
   },
 
@@ -2025,6 +2047,9 @@ export const Invoice: MessageFns<Invoice> = {
     message.language = object.language ?? "";
     message.paid_date = object.paid_date ?? undefined;
     message.po_number = object.po_number ?? "";
+    message.bank_account = (object.bank_account !== undefined && object.bank_account !== null)
+      ? BankAccount.fromPartial(object.bank_account)
+      : undefined;
     return message;
   },
 };
