@@ -93,5 +93,6 @@ export function invoiceMessage(row: InvoiceRow, lines: readonly InvoiceLineRow[]
     language: row.language,
     paid_date: undefined,
     po_number: row.po_number,
+    version: row.version,
   };
 }

@@ -9,8 +9,7 @@ import { MailJobEntity } from '../db/entities/mail-job.entity.js';
 import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import type { Buyer, Seller } from '../directory/directory.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
-import { publishInvoiceEvent } from '../events/invoice-events.js';
-import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import { publishInvoiceChange } from '../events/invoice-events.js';
 
 /** A line to put on an invoice with the references invoice lines keep. */
 export interface InvoiceLineInput extends LineSource {
@@ -77,6 +76,7 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     imported: false,
     import_source: '',
     issued_at: null,
+    version: 0,
     created_at: scope.now,
     updated_at: scope.now,
   });
@@ -189,8 +189,7 @@ export async function issueInvoice(
     updated_at: scope.now,
   });
   if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients);
-  const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
-  publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
+  await publishInvoiceChange(scope, 'invoice.issued', invoice);
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 

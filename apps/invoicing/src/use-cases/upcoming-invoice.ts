@@ -109,5 +109,7 @@ export async function upcomingInvoice(
     buyer: buyer.party,
     language: buyer.language,
     po_number: first.po_number,
+    // Computed, never stored or published.
+    version: 0,
   };
 }

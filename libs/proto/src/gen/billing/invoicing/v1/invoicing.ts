@@ -128,6 +128,11 @@ export interface Invoice {
   language: string;
   paid_date?: Date | undefined;
   po_number: string;
+  /**
+   * Orders the invoice's states for event readers: 0 while pending (never published), 1 when
+   * issued, +1 for every later change published.
+   */
+  version: number;
 }
 
 /** Filters of GET /api/v1/invoices/ (typed by the gateway); unset: no filter. */
@@ -1389,6 +1394,7 @@ function createBaseInvoice(): Invoice {
     language: "",
     paid_date: undefined,
     po_number: "",
+    version: 0,
   };
 }
 
@@ -1489,6 +1495,9 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.po_number !== "") {
       writer.uint32(258).string(message.po_number);
+    }
+    if (message.version !== 0) {
+      writer.uint32(264).int32(message.version);
     }
     return writer;
   },
@@ -1762,6 +1771,14 @@ export const Invoice: MessageFns<Invoice> = {
             message.po_number = reader.string();
             continue;
           }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1882,6 +1899,7 @@ export const Invoice: MessageFns<Invoice> = {
         : isSet(object.po_number)
         ? globalThis.String(object.po_number)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -1983,6 +2001,9 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.po_number !== "") {
       obj.poNumber = message.po_number;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -2025,6 +2046,7 @@ export const Invoice: MessageFns<Invoice> = {
     message.language = object.language ?? "";
     message.paid_date = object.paid_date ?? undefined;
     message.po_number = object.po_number ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
