@@ -41,7 +41,7 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
   const now = seller.test_clock_time ?? deps.clock.now();
   const published: EventEnvelope[] = [];
   const scope = changeScope(em, 'invoicing', envelope.organization_id, context, now, published);
-  // The consumer's transaction is not a runChange: its draft line events are handed over here.
+  // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
   if (handOver) {
     const settled = afterCommit(em, () => (published.length > 0 ? handOver(published, context) : Promise.resolve()));
