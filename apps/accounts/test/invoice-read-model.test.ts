@@ -1,7 +1,8 @@
 /**
  * The invoice read model (account_invoice) against a real, migrated schema, fed by both delivery
  * paths: ReadModelService.ApplyEvents over gRPC and the durable JetStream consumer (on a throwaway
- * producer stream, under this schema's consumer name).
+ * producer stream, under this schema's consumer name); and the announcements and the delete rule
+ * built on it (docs/architecture.md "Invoices and account deletion").
  */
 import { randomUUID } from 'node:crypto';
 import { StatusCode } from '@billing/errors';
@@ -91,6 +92,8 @@ const apply = (context: RequestContext, ...events: EventEnvelope[]) =>
 const codesWithBalance = async (context: RequestContext, balance: string) =>
   (await accounts.call('listAccountUuids', { filter: { balance } }, { context })).uuids;
 
+const firstDelete = { existing_invoices: [], absent_invoices: [], last_round: false };
+
 describe('account_invoice fed by invoice events', () => {
   it('keeps the state of the greatest version, whichever path and order the events come by', async () => {
     const { context, invoice } = await organization();
@@ -161,5 +164,69 @@ describe('account_invoice fed by invoice events', () => {
         },
       ],
     });
+  });
+});
+
+describe('announced invoices and the delete rule', () => {
+  it('an announcement for an account that does not exist is NOT_FOUND', async () => {
+    const { context } = await organization();
+    await expect(
+      readModel.call('announceInvoices', { account: randomUUID(), invoices: [randomUUID()] }, { context }),
+    ).rejects.toMatchObject({ code: StatusCode.NOT_FOUND });
+  });
+
+  it('a delete asks about announced invoices, then deletes once invoicing says they do not exist', async () => {
+    const { context } = await organization();
+    const acme = await newAccount(context, 'acme');
+    const [first, second] = [randomUUID(), randomUUID()].sort() as [string, string];
+    await readModel.call('announceInvoices', { account: acme.uuid, invoices: [first, second] }, { context });
+
+    // Announced invoices are not open: they change no balance.
+    expect(await codesWithBalance(context, '0')).toEqual([acme.uuid]);
+    expect(await accounts.call('deleteAccount', { code: 'acme', ...firstDelete }, { context })).toEqual({
+      deleted: false,
+      unconfirmed_invoices: [first, second],
+    });
+    const answer = { existing_invoices: [], absent_invoices: [first, second] };
+    expect(await accounts.call('deleteAccount', { code: 'acme', ...firstDelete, ...answer }, { context })).toEqual({
+      deleted: true,
+      unconfirmed_invoices: [],
+    });
+    await expect(accounts.call('getAccount', { code: 'acme' }, { context })).rejects.toMatchObject({
+      code: StatusCode.NOT_FOUND,
+    });
+  });
+
+  it('refuses when invoicing says one exists, when its state has arrived, and on the last round', async () => {
+    const refusal = {
+      code: StatusCode.FAILED_PRECONDITION,
+      reason: 'ACCOUNT_HAS_INVOICES',
+      message: 'An account with invoices cannot be deleted.',
+    };
+    const { context, invoice } = await organization();
+    const acme = await newAccount(context, 'acme');
+    const id = randomUUID();
+    await readModel.call('announceInvoices', { account: acme.uuid, invoices: [id] }, { context });
+
+    const exists = { existing_invoices: [id], absent_invoices: [] };
+    await expect(
+      accounts.call('deleteAccount', { code: 'acme', ...firstDelete, ...exists }, { context }),
+    ).rejects.toMatchObject(refusal);
+    await expect(
+      accounts.call('deleteAccount', { code: 'acme', ...firstDelete, last_round: true }, { context }),
+    ).rejects.toMatchObject(refusal);
+    await apply(
+      context,
+      invoice({ invoice: id, account: acme.uuid, eventType: 'issued', status: 'open', balance: '5.00', version: 1 }),
+    );
+    await expect(accounts.call('deleteAccount', { code: 'acme', ...firstDelete }, { context })).rejects.toMatchObject(
+      refusal,
+    );
+    // Nothing forgets an invoice whose state arrived, whatever the caller claims.
+    const claimsAbsent = { existing_invoices: [], absent_invoices: [id] };
+    await expect(
+      accounts.call('deleteAccount', { code: 'acme', ...firstDelete, ...claimsAbsent }, { context }),
+    ).rejects.toMatchObject(refusal);
+    expect(await codesWithBalance(context, '5')).toEqual([acme.uuid]);
   });
 });

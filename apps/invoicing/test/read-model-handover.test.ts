@@ -68,6 +68,8 @@ const seller: Seller = {
   test_clock_time: null,
   features: [],
 };
+/** What was announced to the (in-memory) accounts service, in order. */
+const announced: { accountId: string; invoiceIds: string[] }[] = [];
 /** Fixed facts in memory: these tests are about invoicing's own transactions. */
 const directory: Directory = {
   buyer: async (_context, accountId): Promise<Buyer> => ({
@@ -80,6 +82,9 @@ const directory: Directory = {
     recipients: [],
   }),
   seller: async () => seller,
+  announceInvoices: async (_context, accountId, invoiceIds) => {
+    announced.push({ accountId, invoiceIds: [...invoiceIds] });
+  },
   close() {},
 };
 
@@ -303,6 +308,8 @@ describe('invoiced lines', () => {
         ],
       },
     ]);
+    // Announced to accounts, inside the transaction, under the uuid it was committed with.
+    expect(announced.at(-1)).toEqual({ accountId: account, invoiceIds: [invoice!.uuid] });
     expect(
       invoiceEventsV1.DraftInvoiceLineChanged.decode(decodeEnvelope(sender.handed[0]!.envelopes[0]!).payload),
     ).toEqual({ line: invoiced });

@@ -8,6 +8,8 @@
  * that must show it.
  */
 import { money } from '@billing/money';
+import { waitFor } from '@billing/testing';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
 import {
@@ -102,6 +104,146 @@ describe('DELETE /accounts/{code}/ of an account with invoices', () => {
 
     expect((await api.delete(accountPath('drafts-only'))).status).toBe(204);
     expectStatus(await api.get(accountPath('drafts-only')), 404);
+  });
+
+  it('racing generate_invoice: either the account is deleted and nothing is invoiced, or the delete is refused', async () => {
+    const { api } = await newOrganization(platform());
+    const codes = ['race-1', 'race-2', 'race-3', 'race-4', 'race-5', 'race-6'];
+    for (const code of codes) {
+      await createAccount(api, code);
+      expectStatus(
+        await api.post(DRAFT_LINES, { account: code, description: 'Setup', vat_type: 'services', price: '10' }),
+        201,
+      );
+    }
+
+    const outcomes = await Promise.all(
+      codes.map(async (code) => {
+        const [generated, deleted] = await Promise.all([
+          api.post(generateInvoicePath(code), {}),
+          api.delete(accountPath(code)),
+        ]);
+        return { code, generated, deleted };
+      }),
+    );
+
+    for (const { code, generated, deleted } of outcomes) {
+      const invoices = (await api.get(`${INVOICES}?search=${code}`)).body.results as Invoice[];
+      if (deleted.status === 204) {
+        // Deleted first: generate_invoice found no account (404) and no invoice names it.
+        expect({ code, generated: generated.status, invoices }).toEqual({ code, generated: 404, invoices: [] });
+      } else {
+        expect({ code, deleted: deleted.status, body: deleted.body }).toEqual({
+          code,
+          deleted: 400,
+          body: HAS_INVOICES,
+        });
+        expect({ code, generated: generated.status }).toEqual({ code, generated: 200 });
+        expectStatus(await api.get(accountPath(code)), 200);
+      }
+    }
+  });
+});
+
+/**
+ * A connection of the test's own to invoicing's schema: it holds the organization's invoice number
+ * counter, so an issuing transaction stops right before its commit, after it announced its invoice.
+ */
+async function holdInvoiceNumbers(organizationId: string) {
+  const { databaseUrl, schema } = platform().invoicingDatabase;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`set search_path to "${schema}"`);
+  await client.query('begin');
+  await client.query('select * from invoice_number_counter where organization_id = $1 for update', [organizationId]);
+  const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  /** The backend waiting for a lock `holder` holds (and, if given, of that kind), once there is one. */
+  const waitingFor = (holder: number, waitEvent?: string) =>
+    waitFor(
+      async () => {
+        // Inside a transaction the activity view is a snapshot taken once: take a fresh one each time.
+        await client.query('select pg_stat_clear_snapshot()');
+        const { rows } = await client.query<{ pid: number }>(
+          `select pid from pg_stat_activity
+            where $1 = any(pg_blocking_pids(pid)) and ($2::text is null or wait_event = $2)`,
+          [holder, waitEvent ?? null],
+        );
+        return rows[0]?.pid;
+      },
+      { timeoutMs: 10_000, description: `a backend waiting for ${waitEvent ?? 'a lock'} held by ${holder}` },
+    );
+  return {
+    /** The issuing transaction, stopped at the counter. */
+    issuer: () => waitingFor(pid),
+    /** Whoever waits for the issuer's invoice uuid lock (ConfirmInvoices). */
+    confirmer: (issuer: number) => waitingFor(issuer, 'advisory'),
+    async cancel(backend: number) {
+      await client.query('select pg_cancel_backend($1)', [backend]);
+    },
+    async release() {
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+describe('DELETE while generate_invoice is committing the account’s first invoice', () => {
+  it('waits for the commit, then refuses', async () => {
+    const { api, organizationId } = await newOrganization(platform());
+    await createAccount(api, 'numbers-exist');
+    await invoiceOf(api, 'numbers-exist', '10');
+    await createAccount(api, 'in-flight');
+    expectStatus(
+      await api.post(DRAFT_LINES, { account: 'in-flight', description: 'Setup', vat_type: 'services', price: '10' }),
+      201,
+    );
+    const hold = await holdInvoiceNumbers(organizationId);
+    try {
+      const generating = api.post(generateInvoicePath('in-flight'), {});
+      const issuer = await hold.issuer();
+      const deleting = api.delete(accountPath('in-flight'));
+      // The delete found the announced invoice and invoicing is waiting for the issuer to end.
+      await hold.confirmer(issuer);
+      await hold.release();
+
+      const [generated, deleted] = await Promise.all([generating, deleting]);
+      expectStatus(generated, 200);
+      expectStatus(deleted, 400);
+      expect(deleted.body).toEqual(HAS_INVOICES);
+      const invoice = (generated.body as Invoice[])[0]!;
+      expect((await api.get(invoicePath(invoice.uuid))).body.account).toMatchObject({ code: 'in-flight' });
+    } finally {
+      await hold.release().catch(() => undefined);
+    }
+  });
+
+  it('waits for the issuing transaction to fail, then deletes', async () => {
+    const { api, organizationId } = await newOrganization(platform());
+    await createAccount(api, 'numbers-exist');
+    await invoiceOf(api, 'numbers-exist', '10');
+    await createAccount(api, 'rolled-back');
+    expectStatus(
+      await api.post(DRAFT_LINES, { account: 'rolled-back', description: 'Setup', vat_type: 'services', price: '10' }),
+      201,
+    );
+    const hold = await holdInvoiceNumbers(organizationId);
+    try {
+      const generating = api.post(generateInvoicePath('rolled-back'), {});
+      const issuer = await hold.issuer();
+      const deleting = api.delete(accountPath('rolled-back'));
+      await hold.confirmer(issuer);
+      // The issuing transaction fails (its statement is cancelled) and rolls back.
+      await hold.cancel(issuer);
+      await hold.release();
+
+      const [generated, deleted] = await Promise.all([generating, deleting]);
+      expect(generated.status).toBe(500);
+      expect(deleted.status).toBe(204);
+      expectStatus(await api.get(accountPath('rolled-back')), 404);
+      expect((await api.get(`${INVOICES}?search=rolled-back`)).body.results).toEqual([]);
+    } finally {
+      await hold.release().catch(() => undefined);
+    }
   });
 });
 

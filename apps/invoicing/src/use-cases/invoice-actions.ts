@@ -12,6 +12,7 @@ import { settledStatus } from '../domain/compose-invoice.js';
 import { creditToApply } from '../domain/credit.js';
 import { INVALID_DATE, isIsoDate, localDay } from '../domain/local-day.js';
 import { publishInvoiceChange } from '../events/invoice-events.js';
+import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { addLines, createInvoiceRow, issueInvoice, queueInvoiceMail } from './issue-invoices.js';
 
@@ -160,7 +161,10 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
     ]);
     // Dated today where the organization is, but never before the invoice it credits.
     const today = localDay(scope.now, seller.time_zone);
+    const noteId = randomUUID();
+    await announceNewInvoices(scope, deps.directory, context, invoice.account_id, [noteId]);
     const note = createInvoiceRow(scope, {
+      id: noteId,
       // The parties as the credited invoice shows them, so the two documents match.
       buyer: { ...buyer, party: invoice.buyer, language: invoice.language },
       seller: { ...seller, party: invoice.seller },

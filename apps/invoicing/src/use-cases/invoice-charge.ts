@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
@@ -13,6 +14,7 @@ import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
 import { afterCommit } from '../events/after-commit.js';
+import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
 import { addLines, createInvoiceRow, issueInvoice, systemContext } from './issue-invoices.js';
@@ -59,17 +61,22 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
       )
     : null;
   const isNew = invoice === null;
-  invoice ??= createInvoiceRow(scope, {
-    buyer,
-    seller,
-    date,
-    due_date: dueDate(date, paymentTerms),
-    payment_terms: paymentTerms,
-    currency: charge.currency as CurrencyCode,
-    collection_method: charge.collection_method,
-    po_number: charge.po_number,
-    group_key: key,
-  });
+  if (!invoice) {
+    const id = randomUUID();
+    await announceNewInvoices(scope, deps.directory, context, charge.account, [id]);
+    invoice = createInvoiceRow(scope, {
+      id,
+      buyer,
+      seller,
+      date,
+      due_date: dueDate(date, paymentTerms),
+      payment_terms: paymentTerms,
+      currency: charge.currency as CurrencyCode,
+      collection_method: charge.collection_method,
+      po_number: charge.po_number,
+      group_key: key,
+    });
+  }
   const chargeLines = chargeLineSources(charge, buyer.invoice_note).map((source) => ({
     ...source,
     charge_id: charge.uuid,

@@ -29,6 +29,8 @@ export interface InvoiceLineInput extends LineSource {
 }
 
 export interface NewInvoice {
+  /** The uuid announceNewInvoices announced to accounts for it in this transaction. */
+  id: string;
   buyer: Buyer;
   seller: Seller;
   date: string;
@@ -41,10 +43,13 @@ export interface NewInvoice {
   credit_note_for?: string | null;
 }
 
-/** Creates an invoice row (not yet numbered: 'pending') for `invoice`. */
+/**
+ * Creates an invoice row (not yet numbered: 'pending') for `invoice`, under the uuid announced for
+ * it (announceNewInvoices) in the same transaction.
+ */
 export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): InvoiceRow {
   return scope.em.create(InvoiceEntity, {
-    id: randomUUID(),
+    id: invoice.id,
     organization_id: scope.organizationId,
     account_id: invoice.buyer.account_id,
     account_code: invoice.buyer.code,

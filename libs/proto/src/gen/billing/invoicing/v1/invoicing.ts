@@ -295,6 +295,15 @@ export interface AwaitChargesRequest {
 export interface AwaitChargesResponse {
 }
 
+export interface ConfirmInvoicesRequest {
+  uuids: string[];
+}
+
+export interface ConfirmInvoicesResponse {
+  /** The uuids named that are invoices of the calling organization (pending ones included). */
+  existing: string[];
+}
+
 export interface DraftLineInput {
   account?: string | undefined;
   description?: string | undefined;
@@ -4707,6 +4716,142 @@ export const AwaitChargesResponse: MessageFns<AwaitChargesResponse> = {
   },
 };
 
+function createBaseConfirmInvoicesRequest(): ConfirmInvoicesRequest {
+  return { uuids: [] };
+}
+
+export const ConfirmInvoicesRequest: MessageFns<ConfirmInvoicesRequest> = {
+  encode(message: ConfirmInvoicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmInvoicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmInvoicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmInvoicesRequest {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ConfirmInvoicesRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmInvoicesRequest>, I>>(base?: I): ConfirmInvoicesRequest {
+    return ConfirmInvoicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmInvoicesRequest>, I>>(object: I): ConfirmInvoicesRequest {
+    const message = createBaseConfirmInvoicesRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConfirmInvoicesResponse(): ConfirmInvoicesResponse {
+  return { existing: [] };
+}
+
+export const ConfirmInvoicesResponse: MessageFns<ConfirmInvoicesResponse> = {
+  encode(message: ConfirmInvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.existing) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmInvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmInvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.existing.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmInvoicesResponse {
+    return {
+      existing: globalThis.Array.isArray(object?.existing) ? object.existing.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ConfirmInvoicesResponse): unknown {
+    const obj: any = {};
+    if (message.existing?.length) {
+      obj.existing = message.existing;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmInvoicesResponse>, I>>(base?: I): ConfirmInvoicesResponse {
+    return ConfirmInvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmInvoicesResponse>, I>>(object: I): ConfirmInvoicesResponse {
+    const message = createBaseConfirmInvoicesResponse();
+    message.existing = object.existing?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseDraftLineInput(): DraftLineInput {
   return {
     account: undefined,
@@ -6931,6 +7076,23 @@ export const InvoicingServiceService = {
       Buffer.from(AwaitChargesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AwaitChargesResponse => AwaitChargesResponse.decode(value),
   },
+  /**
+   * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
+   * exist, after waiting for any transaction still issuing one of them: an invoice named here
+   * and absent from the answer can never be committed afterwards (the account-deletion check,
+   * docs/architecture.md "Invoices and account deletion").
+   */
+  confirmInvoices: {
+    path: "/billing.invoicing.v1.InvoicingService/ConfirmInvoices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmInvoicesRequest): Buffer =>
+      Buffer.from(ConfirmInvoicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmInvoicesRequest => ConfirmInvoicesRequest.decode(value),
+    responseSerialize: (value: ConfirmInvoicesResponse): Buffer =>
+      Buffer.from(ConfirmInvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmInvoicesResponse => ConfirmInvoicesResponse.decode(value),
+  },
   createDraftLine: {
     path: "/billing.invoicing.v1.InvoicingService/CreateDraftLine" as const,
     requestStream: false as const,
@@ -7028,6 +7190,13 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
   applyCreditNote: handleUnaryCall<ApplyCreditNoteRequest, ApplyCreditNoteResponse>;
   /** Returns once every charge named has been invoiced (the test clock waits for invoices). */
   awaitCharges: handleUnaryCall<AwaitChargesRequest, AwaitChargesResponse>;
+  /**
+   * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
+   * exist, after waiting for any transaction still issuing one of them: an invoice named here
+   * and absent from the answer can never be committed afterwards (the account-deletion check,
+   * docs/architecture.md "Invoices and account deletion").
+   */
+  confirmInvoices: handleUnaryCall<ConfirmInvoicesRequest, ConfirmInvoicesResponse>;
   createDraftLine: handleUnaryCall<CreateDraftLineRequest, CreateDraftLineResponse>;
   getDraftLine: handleUnaryCall<GetDraftLineRequest, GetDraftLineResponse>;
   listDraftLines: handleUnaryCall<ListDraftLinesRequest, ListDraftLinesResponse>;
@@ -7223,6 +7392,27 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AwaitChargesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
+   * exist, after waiting for any transaction still issuing one of them: an invoice named here
+   * and absent from the answer can never be committed afterwards (the account-deletion check,
+   * docs/architecture.md "Invoices and account deletion").
+   */
+  confirmInvoices(
+    request: ConfirmInvoicesRequest,
+    callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  confirmInvoices(
+    request: ConfirmInvoicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  confirmInvoices(
+    request: ConfirmInvoicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
   ): ClientUnaryCall;
   createDraftLine(
     request: CreateDraftLineRequest,
