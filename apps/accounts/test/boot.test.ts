@@ -10,8 +10,9 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       health: 'SERVING',
       tables: [
         'account',
-        'account_billing_summary',
         'account_draft_line',
+        'account_invoice',
+        'account_payment_means',
         'account_subscription',
         'api_user',
         'audit_log',

@@ -63,6 +63,7 @@ async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {
       new Date('2026-01-15T09:00:00Z'),
     );
     const invoice = createInvoiceRow(scope, {
+      id: randomUUID(),
       buyer,
       seller,
       date: '2026-01-15',

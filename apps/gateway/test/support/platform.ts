@@ -74,6 +74,8 @@ export interface TestPlatform {
   natsUrl: string;
   /** Where the invoicing service writes invoice e-mails (.eml files; no SMTP server in tests). */
   mailOutbox: string;
+  /** The invoicing service's database and schema, for tests that hold its locks to order a race. */
+  invoicingDatabase: { databaseUrl: string; schema: string };
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -293,6 +295,7 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
     baseUrl: gateway.url,
     natsUrl: nats.url,
     mailOutbox,
+    invoicingDatabase: { databaseUrl: invoicingSchema.databaseUrl, schema: invoicingSchema.schema },
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {

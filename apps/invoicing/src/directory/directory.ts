@@ -38,6 +38,11 @@ export interface Seller {
 export interface Directory {
   buyer(context: RequestContext, accountId: string): Promise<Buyer>;
   seller(context: RequestContext): Promise<Seller>;
+  /**
+   * Tells the accounts service of invoices about to be committed for the account (inside their
+   * transaction: use-cases/announce-invoices.ts). Rejects with NOT_FOUND when the account is gone.
+   */
+  announceInvoices(context: RequestContext, accountId: string, invoiceIds: readonly string[]): Promise<void>;
   close(): void;
 }
 
@@ -47,6 +52,7 @@ const text = (value: string | null | undefined): string => value ?? '';
 export function accountsDirectory(address: string): Directory {
   const accounts = createGrpcClient(accountsV1.AccountsServiceClient, address);
   const identity = createGrpcClient(accountsV1.IdentityServiceClient, address);
+  const readModel = createGrpcClient(accountsV1.ReadModelServiceClient, address);
   return {
     async buyer(context, accountId) {
       const { accounts: summaries } = await accounts.call(
@@ -109,9 +115,13 @@ export function accountsDirectory(address: string): Directory {
         features: organization.features,
       };
     },
+    async announceInvoices(context, accountId, invoiceIds) {
+      await readModel.call('announceInvoices', { account: accountId, invoices: [...invoiceIds] }, { context });
+    },
     close() {
       accounts.close();
       identity.close();
+      readModel.close();
     },
   };
 }

@@ -95,6 +95,7 @@ export function invoiceMessage(row: InvoiceRow, lines: readonly InvoiceLineRow[]
     paid_date: undefined,
     po_number: row.po_number,
     bank_account: row.bank_account ? bankAccountMessage(row.bank_account) : undefined,
+    version: row.version,
   };
 }
 

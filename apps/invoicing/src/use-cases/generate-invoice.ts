@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { CurrencyCode } from '@billing/money';
@@ -12,6 +13,7 @@ import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { addLines, createInvoiceRow, issueInvoice } from './issue-invoices.js';
 
@@ -43,12 +45,15 @@ export async function generateInvoice(
       lock: true,
     });
     const currencies = [...new Set(drafts.map((row) => row.currency))];
+    const invoiceIds = currencies.map(() => randomUUID());
+    await announceNewInvoices(scope, deps.directory, context, buyer.account_id, invoiceIds);
     const date = localDay(scope.now, seller.time_zone);
     const terms = effectivePaymentTerms(request.payment_terms, buyer.payment_terms, seller.default_payment_terms);
     const invoices: invoicingV1.Invoice[] = [];
-    for (const currency of currencies) {
+    for (const [index, currency] of currencies.entries()) {
       const ofCurrency = drafts.filter((row) => row.currency === currency);
       const invoice = createInvoiceRow(scope, {
+        id: invoiceIds[index]!,
         buyer,
         seller,
         date,

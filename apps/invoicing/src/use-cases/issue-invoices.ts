@@ -10,8 +10,7 @@ import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import type { Buyer, Seller } from '../directory/directory.js';
 import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
-import { publishInvoiceEvent } from '../events/invoice-events.js';
-import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import { publishInvoiceChange } from '../events/invoice-events.js';
 
 /** A line to put on an invoice with the references invoice lines keep. */
 export interface InvoiceLineInput extends LineSource {
@@ -31,6 +30,8 @@ export interface InvoiceLineInput extends LineSource {
 }
 
 export interface NewInvoice {
+  /** The uuid announceNewInvoices announced to accounts for it in this transaction. */
+  id: string;
   buyer: Buyer;
   seller: Seller;
   date: string;
@@ -45,10 +46,13 @@ export interface NewInvoice {
   bank_account?: BankAccountSnapshot | null;
 }
 
-/** Creates an invoice row (not yet numbered: 'pending') for `invoice`. */
+/**
+ * Creates an invoice row (not yet numbered: 'pending') for `invoice`, under the uuid announced for
+ * it (announceNewInvoices) in the same transaction.
+ */
 export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): InvoiceRow {
   return scope.em.create(InvoiceEntity, {
-    id: randomUUID(),
+    id: invoice.id,
     organization_id: scope.organizationId,
     account_id: invoice.buyer.account_id,
     account_code: invoice.buyer.code,
@@ -84,6 +88,7 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     imported: false,
     import_source: '',
     issued_at: null,
+    version: 0,
     created_at: scope.now,
     updated_at: scope.now,
   });
@@ -196,8 +201,7 @@ export async function issueInvoice(
     updated_at: scope.now,
   });
   if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
-  const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
-  publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
+  await publishInvoiceChange(scope, 'invoice.issued', invoice);
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 

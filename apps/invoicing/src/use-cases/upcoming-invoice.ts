@@ -113,5 +113,7 @@ export async function upcomingInvoice(
     language: buyer.language,
     po_number: first.po_number,
     ...(bankAccount ? { pay_to_bank_account: bankAccount.id, bank_account: bankAccountMessage(bankAccount) } : {}),
+    // Computed, never stored or published.
+    version: 0,
   };
 }

@@ -1,8 +1,9 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountEntity } from './account.entity.js';
-import { AccountBillingSummaryEntity } from './account-billing-summary.entity.js';
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
+import { AccountInvoiceEntity } from './account-invoice.entity.js';
+import { AccountPaymentMeansEntity } from './account-payment-means.entity.js';
 import { AccountSubscriptionEntity } from './account-subscription.entity.js';
 import { ApiUserEntity } from './api-user.entity.js';
 import { BankAccountEntity } from './bank-account.entity.js';
@@ -19,9 +20,10 @@ export const accountsEntities = [
   AccountEntity,
   RecipientEntity,
   PaymentGatewayAccountEntity,
-  AccountBillingSummaryEntity,
+  AccountPaymentMeansEntity,
   AccountSubscriptionEntity,
   AccountDraftLineEntity,
+  AccountInvoiceEntity,
   ChurnReasonEntity,
   AuditLogEntry,
   OutboxMessage,

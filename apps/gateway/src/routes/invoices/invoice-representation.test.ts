@@ -78,6 +78,7 @@ function invoice(overrides: Partial<invoicingV1.Invoice> = {}): invoicingV1.Invo
     vat_note: '',
     language: 'en',
     po_number: '',
+    version: 1,
     ...overrides,
   };
 }

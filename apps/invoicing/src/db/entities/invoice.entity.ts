@@ -54,6 +54,11 @@ export const InvoiceEntity = defineEntity({
     imported: p.boolean(),
     import_source: p.string().length(32),
     issued_at: p.datetime().nullable(),
+    /**
+     * Orders the invoice's published states for their readers (the accounts read model): 0 while
+     * pending, 1 in invoice.issued, +1 for every later change published (publishInvoiceChange).
+     */
+    version: p.integer().default(0),
     created_at: p.datetime(),
     updated_at: p.datetime(),
   },
