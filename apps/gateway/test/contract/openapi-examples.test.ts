@@ -105,22 +105,24 @@ it('accepts every request example at its documented path with the documented sta
   await send(api, 'updatePlanTerms', { uuid: terms.uuid });
   await send(api, 'calculatePlanPrice');
 
+  const reason = await send(api, 'createChurnReason');
+  await send(api, 'replaceChurnReason', { uuid: reason.uuid });
+  await send(api, 'updateChurnReason', { uuid: reason.uuid });
+
+  // Before the contract: its commitment (the example's 12 months) binds the account's subscriptions
+  // on those terms, and the cancel example would be refused.
+  const subscription = await send(api, 'createSubscription');
+  await send(api, 'replaceSubscription', { uuid: subscription.uuid });
+  await send(api, 'updateSubscription', { uuid: subscription.uuid });
+  await send(api, 'cancelSubscription', { uuid: subscription.uuid });
+  await send(api, 'subscribeAccount', acme);
+
   const contract = await send(api, 'createContract', acme);
   await send(api, 'replaceContract', { ...acme, uuid: contract.uuid });
   await send(api, 'updateContract', { ...acme, uuid: contract.uuid });
   const tier = await send(api, 'createContractTier', { ...acme, uuid: contract.uuid });
   await send(api, 'replaceContractTier', { ...acme, uuid: contract.uuid, id: tier.id });
   await send(api, 'updateContractTier', { ...acme, uuid: contract.uuid, id: tier.id });
-
-  const reason = await send(api, 'createChurnReason');
-  await send(api, 'replaceChurnReason', { uuid: reason.uuid });
-  await send(api, 'updateChurnReason', { uuid: reason.uuid });
-
-  const subscription = await send(api, 'createSubscription');
-  await send(api, 'replaceSubscription', { uuid: subscription.uuid });
-  await send(api, 'updateSubscription', { uuid: subscription.uuid });
-  await send(api, 'cancelSubscription', { uuid: subscription.uuid });
-  await send(api, 'subscribeAccount', acme);
 
   const line = await send(api, 'createDraftInvoiceLine');
   await send(api, 'replaceDraftInvoiceLine', { uuid: line.uuid });
