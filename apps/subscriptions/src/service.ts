@@ -5,10 +5,10 @@ import { subscriptionHandOver } from './events/accounts-hand-over.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { contractService } from './grpc/contract-service.js';
 import { subscriptionService } from './grpc/subscription-service.js';
-import { startRenewalScheduler } from './scheduler/renewal-scheduler.js';
-import { loadSchedulerConfig } from './scheduler/scheduler-config.js';
 import { loadSubscriptionsConfig, type SubscriptionsConfig } from './subscriptions-config.js';
 import type { SubscriptionsDeps } from './use-cases/deps.js';
+import { startRenewalScheduler } from './workers/renewal-scheduler.js';
+import { loadSchedulerConfig } from './workers/scheduler-config.js';
 
 export interface SubscriptionsModuleOptions {
   config?: Partial<SubscriptionsConfig>;

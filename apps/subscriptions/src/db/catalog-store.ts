@@ -1,6 +1,6 @@
 import { AppError } from '@billing/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { presentPrice } from '../catalog/catalog.js';
+import { presentPrice } from '../domain/catalog/plan-fields.js';
 import { ContractEntity } from './entities/contract.entity.js';
 import { PlanEntity, type PlanRow } from './entities/plan.entity.js';
 import { PlanTermsEntity, type PlanTermsRow } from './entities/plan-terms.entity.js';

@@ -1,7 +1,7 @@
 import { AppError } from '@billing/errors';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { presentPrice } from '../catalog/catalog.js';
+import { presentPrice } from '../domain/catalog/plan-fields.js';
 import type { DiscountType } from '../domain/pricing.js';
 import { ContractEntity, type ContractRow } from './entities/contract.entity.js';
 import { ContractTierEntity, type ContractTierRow } from './entities/contract-tier.entity.js';

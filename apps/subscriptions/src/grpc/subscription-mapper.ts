@@ -1,11 +1,11 @@
 import type { Write } from '@billing/domain-kit';
 import type { subscriptionsV1 } from '@billing/proto';
-import { presentPrice } from '../catalog/catalog.js';
 import type { SubscriptionRow } from '../db/entities/subscription.entity.js';
 import type { CatalogEntry } from '../db/subscription-catalog.js';
 import { embeddedPlan, embeddedTerms } from '../db/subscription-catalog.js';
+import { presentPrice } from '../domain/catalog/plan-fields.js';
 import { type SubscriptionState, subscriptionFigures } from '../domain/lifecycle/index.js';
-import type { SubscriptionFields } from '../subscriptions/fields.js';
+import type { SubscriptionFields } from '../domain/subscription-fields.js';
 import { planTermsMessage } from './catalog-mapper.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);

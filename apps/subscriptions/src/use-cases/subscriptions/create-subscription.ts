@@ -8,7 +8,11 @@ import { findPlanTerms } from '../../db/catalog-store.js';
 import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import { lockAccountSubscriptions } from '../../db/subscription-store.js';
 import { firstVersion } from '../../db/subscription-version.js';
-import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
+import {
+  SUBSCRIPTION_SHAPE,
+  type SubscriptionFields,
+  subscriptionViolations,
+} from '../../domain/subscription-fields.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
 import { requireAccountId } from '../contracts.js';
 import type { SubscriptionsDeps } from '../deps.js';

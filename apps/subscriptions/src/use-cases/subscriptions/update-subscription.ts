@@ -5,8 +5,12 @@ import type { subscriptionsV1 } from '@billing/proto';
 import { findPlanTerms } from '../../db/catalog-store.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import { requireSubscription } from '../../db/subscription-store.js';
-import { type ChangeRequest, changeRequest } from '../../subscriptions/change-request.js';
-import { SUBSCRIPTION_SHAPE, type SubscriptionFields, subscriptionViolations } from '../../subscriptions/fields.js';
+import { type ChangeRequest, changeRequest } from '../../domain/change-request.js';
+import {
+  SUBSCRIPTION_SHAPE,
+  type SubscriptionFields,
+  subscriptionViolations,
+} from '../../domain/subscription-fields.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
 import { afterLastChange } from './after-last-change.js';

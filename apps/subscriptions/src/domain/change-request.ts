@@ -1,6 +1,6 @@
 import type { FieldViolation } from '@billing/errors';
 import type { subscriptionsV1 } from '@billing/proto';
-import { CHANGE_TYPES, type ChangeType } from '../domain/lifecycle/index.js';
+import { CHANGE_TYPES, type ChangeType } from './lifecycle/index.js';
 
 /** How an update's term or quantity change takes effect, checked (gaps §6 field combinations). */
 export interface ChangeRequest {

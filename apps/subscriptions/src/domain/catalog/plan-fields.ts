@@ -2,10 +2,7 @@ import type { WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { Decimal } from 'decimal.js';
 
-/**
- * Pure rules of the catalog (gaps.md §5). They live here, beside the engine's domain/, so the
- * catalog and the renewal engine can grow independently; no I/O.
- */
+/** Pure rules of plans and plan terms as the REST writes see them (gaps.md §5); no I/O. */
 
 export interface PlanFields {
   name: string;
