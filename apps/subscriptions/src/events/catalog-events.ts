@@ -1,5 +1,5 @@
 import { catalogEventsV1 } from '@billing/proto';
-import type { PlanTermsView, PlanView } from '../db/catalog-store.js';
+import type { PlanTermsView, PlanView } from '../domain/catalog/plan-view.js';
 import { planMessage, planTermsMessage } from '../grpc/catalog-mapper.js';
 import type { ChangeScope } from '../use-cases/change-transaction.js';
 

@@ -1,5 +1,5 @@
 import { contractEventsV1 } from '@billing/proto';
-import type { ContractView } from '../db/contract-store.js';
+import type { ContractView } from '../domain/catalog/contract-view.js';
 import { contractMessage } from '../grpc/contract-mapper.js';
 import type { ChangeScope } from '../use-cases/change-transaction.js';
 

@@ -3,7 +3,7 @@ import type { subscriptionsV1 } from '@billing/proto';
 import type { SubscriptionRow } from '../db/entities/subscription.entity.js';
 import type { CatalogEntry } from '../db/subscription-catalog.js';
 import { embeddedPlan, embeddedTerms } from '../db/subscription-catalog.js';
-import { presentPrice } from '../domain/catalog/plan-fields.js';
+import { presentPrice } from '../domain/catalog/prices.js';
 import { type SubscriptionState, subscriptionFigures } from '../domain/lifecycle/index.js';
 import type { SubscriptionFields } from '../domain/subscription-fields.js';
 import { planTermsMessage } from './catalog-mapper.js';

@@ -3,10 +3,11 @@ import { applyWrite, isUuid, type PageSpec, resolveOrdering, type Write } from '
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { findPlanTerms } from '../db/catalog-store.js';
-import { type ContractView, contractView, loadContractViews, requireContract } from '../db/contract-store.js';
+import { contractView, loadContractViews, requireContract } from '../db/contract-store.js';
 import { ContractEntity, type ContractRow } from '../db/entities/contract.entity.js';
 import { ContractTierEntity } from '../db/entities/contract-tier.entity.js';
 import { CONTRACT_SHAPE, type ContractFields, contractViolations } from '../domain/catalog/contract-fields.js';
+import type { ContractView } from '../domain/catalog/contract-view.js';
 import { publishContractEvent } from '../events/contract-events.js';
 import { type ChangeScope, requireOrganization, runChange } from './change-transaction.js';
 import type { SubscriptionsDeps } from './deps.js';

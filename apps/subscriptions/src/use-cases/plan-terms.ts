@@ -5,7 +5,6 @@ import type { RequestContext } from '@billing/observability';
 import {
   contractCountForTerms,
   findPlan,
-  type PlanTermsView,
   requirePlanTerms,
   subscriptionCountForTerms,
   toPlanTermsView,
@@ -17,8 +16,9 @@ import {
   PLAN_TERMS_PATCH_SHAPE,
   PLAN_TERMS_SHAPE,
   type PlanTermsFields,
-  storedPrice,
 } from '../domain/catalog/plan-fields.js';
+import type { PlanTermsView } from '../domain/catalog/plan-view.js';
+import { storedPrice } from '../domain/catalog/prices.js';
 import { publishPlanTermsEvent } from '../events/catalog-events.js';
 import { requireOrganization, runChange } from './change-transaction.js';
 import type { SubscriptionsDeps } from './deps.js';
