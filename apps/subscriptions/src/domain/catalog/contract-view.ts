@@ -1,26 +1,14 @@
-import type { DiscountType } from '../pricing.js';
+import type { ContractFields, TierFields } from './contract-fields.js';
 
-/** A contract tier as the service presents it. */
-export interface TierView {
+/** A contract tier as the service presents it: its fields as stored, the discount presented (presentPrice). */
+export interface TierView extends TierFields {
   id: string;
-  minimum_quantity: number;
-  /** null: no upper bound. */
-  maximum_quantity: number | null;
-  /** presentPrice of the stored discount. */
-  discount: string;
-  discount_type: DiscountType;
 }
 
 /** A contract with its tiers (oldest first): API replies and contract events. */
-export interface ContractView {
+export interface ContractView extends ContractFields {
   uuid: string;
+  /** The account's uuid. */
   account: string;
-  plan_terms: string;
-  /** YYYY-MM-DD */
-  start_date: string;
-  /** YYYY-MM-DD; null: no end. */
-  end_date: string | null;
-  commitment_length: number;
-  exclusive_tiers: boolean;
   tiers: TierView[];
 }

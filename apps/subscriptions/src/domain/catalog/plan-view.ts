@@ -1,26 +1,16 @@
-/** Plan terms as the service presents them: API replies, catalog events, embedded in subscriptions. */
-export interface PlanTermsView {
+import type { PlanFields, PlanTermsFields } from './plan-fields.js';
+
+/**
+ * Plan terms as the service presents them (API replies, catalog events, embedded in
+ * subscriptions): their fields as stored, the price presented (presentPrice).
+ */
+export interface PlanTermsView extends PlanTermsFields {
   uuid: string;
-  plan: string;
-  code: string;
-  interval_type: string;
-  interval_count: number;
-  /** presentPrice of the stored price. */
-  price: string;
-  currency: string;
-  backwards_charging: boolean;
-  active: boolean;
-  revenue_group: string | null;
 }
 
 /** A plan with its terms (oldest first). */
-export interface PlanView {
+export interface PlanView extends PlanFields {
   uuid: string;
-  name: string;
-  code: string;
-  description: string;
-  collect_vat: boolean;
-  vat_type: string;
   planterms: PlanTermsView[];
 }
 
