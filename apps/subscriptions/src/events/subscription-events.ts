@@ -1,4 +1,5 @@
 import { subscriptionEventsV1 } from '@billing/proto';
+import type { ChangeScope } from '@billing/runtime';
 import type { ChargeView } from '../domain/charge-view.js';
 import {
   type LifecycleEvent,
@@ -9,7 +10,6 @@ import {
 import type { SubscriptionView } from '../domain/subscription-view.js';
 import { chargeMessage } from '../grpc/charge-mapper.js';
 import { subscriptionMessage } from '../grpc/subscription-mapper.js';
-import type { ChangeScope } from '../use-cases/change-transaction.js';
 
 /** Subjects this service publishes on (stream SUBSCRIPTIONS) besides the catalog's and contracts'. */
 export const SUBSCRIPTION_EVENT_TYPES = ['subscription.changed', 'charge.created'] as const;
