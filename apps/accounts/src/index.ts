@@ -9,5 +9,7 @@ export {
   listApiTokens,
   listOrganizations,
   type NewOrganization,
+  type OrganizationRecord,
   setRateLimit,
+  updateOrganization,
 } from './use-cases/organizations.js';

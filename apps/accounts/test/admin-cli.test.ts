@@ -8,7 +8,7 @@ import { openOrm } from '@billing/db';
 import { createTestSchema, type TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_USAGE } from '../src/admin/commands.js';
+import { ADMIN_COMMANDS, ADMIN_USAGE } from '../src/admin/commands.js';
 import { accountsEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { assertCliBuilt, type CliResult, runAdminCli } from './support/admin-cli.js';
@@ -73,6 +73,9 @@ describe('create-org', () => {
         zipcode: '',
         city: '',
         vat_number: '',
+        email: '',
+        features: { kickback: false, self_service: true },
+        bank_accounts: [],
         created_at: expect.stringMatching(ISO_Z),
         test_clock_time: null,
       },
@@ -156,6 +159,9 @@ describe('create-org', () => {
       zipcode: '',
       city: '',
       vat_number: '',
+      email: '',
+      features: { kickback: false, self_service: true },
+      bank_accounts: [],
       created_at: expect.stringMatching(ISO_Z),
       test_clock_time: null,
     });
@@ -195,17 +201,29 @@ describe('create-org', () => {
   it('every option the usage shows for a command is one the command line takes', async () => {
     // The usage is made from the same declaration as the parser; run each documented option
     // through the built CLI with the database unreachable: a parse failure would exit 2.
-    for (const line of ADMIN_USAGE.split('\n').filter((row) => /^ {2}[a-z]/.test(row))) {
+    // A synopsis is a line indented by two spaces and its continuation lines, indented by eight
+    // (the summary under it by six).
+    const synopses = ADMIN_USAGE.split('\n')
+      .filter((row) => /^( {2}[a-z]| {8})/.test(row))
+      .join('\n')
+      .split(/\n(?= {2}[a-z])/);
+    expect(synopses.map((synopsis) => synopsis.trim().split(' ')[0])).toEqual(ADMIN_COMMANDS);
+    const runs = synopses.flatMap((line) => {
       const [command] = line.trim().split(' ');
       const options = [...line.matchAll(/--([a-z-]+)( <[^>]+>)?/g)];
       expect(options.length > 0 || command === 'list-orgs').toBe(true);
-      for (const [, option, takesValue] of options) {
-        const args = [command!, `--${option}`, ...(takesValue ? ['x'] : [])];
-        const result = await runAdminCli(args, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/billing' });
-        expect({ args, code: result.code }).toEqual({ args, code: 1 });
-      }
+      return options.map(([, option, takesValue]) => [command!, `--${option}`, ...(takesValue ? ['x'] : [])]);
+    });
+    // Four CLI processes at a time: each is a Node start-up.
+    for (let i = 0; i < runs.length; i += 4) {
+      await Promise.all(
+        runs.slice(i, i + 4).map(async (args) => {
+          const result = await runAdminCli(args, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/billing' });
+          expect({ args, code: result.code }).toEqual({ args, code: 1 });
+        }),
+      );
     }
-  });
+  }, 120_000);
 
   it('--test-clock-time puts the organization in test mode at that time, as the row and list-orgs show', async () => {
     const { organization } = await succeeds(
@@ -229,6 +247,9 @@ describe('create-org', () => {
       zipcode: '',
       city: '',
       vat_number: '',
+      email: '',
+      features: { kickback: false, self_service: true },
+      bank_accounts: [],
       created_at: expect.stringMatching(ISO_Z),
       test_clock_time: '2026-03-01T09:00:00.000Z',
     });
@@ -296,6 +317,389 @@ describe('create-org', () => {
       fields: [{ field: 'name', description: '--name is required.' }],
     });
     expect(await sql(`select id from organization where name = 'Refused ApS'`)).toEqual([]);
+  });
+});
+
+const refused = (...fields: Array<[string, string]>) => ({
+  error: 'Invalid input.',
+  reason: 'VALIDATION_FAILED',
+  fields: fields.map(([field, description]) => ({ field, description })),
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: list-orgs' JSON, checked field by field
+async function listed(organizationId: string): Promise<any> {
+  const organizations: Array<{ id: string }> = await succeeds('list-orgs');
+  return organizations.find((row) => row.id === organizationId);
+}
+
+const auditOf = (organizationId: string) =>
+  sql<{ action: string; object_type: string; object_id: string; client_system: string; details: unknown }>(
+    `select action, object_type, object_id, client_system, details from audit_log
+      where organization_id = ? order by occurred_at`,
+    [organizationId],
+  );
+
+// Each test runs the CLI several times (a Node start-up and a migration check each).
+describe('e-mail and feature flags', { timeout: 120_000 }, () => {
+  it('create-org takes --email and --feature; without --feature self_service is on and kickback off', async () => {
+    const { organization } = await succeeds(
+      'create-org',
+      '--name',
+      'Flags ApS',
+      '--email',
+      'faktura@flags.dk',
+      '--feature',
+      'kickback=on',
+      '--feature',
+      'self_service=off',
+    );
+    expect(organization).toMatchObject({
+      email: 'faktura@flags.dk',
+      features: { kickback: true, self_service: false },
+    });
+    expect(await sql('select features, email from organization where id = ?', [organization.id])).toEqual([
+      { features: ['kickback'], email: 'faktura@flags.dk' },
+    ]);
+    const plain = (await succeeds('create-org', '--name', 'Defaults ApS')).organization;
+    expect(await sql('select features from organization where id = ?', [plain.id])).toEqual([
+      { features: ['self_service'] },
+    ]);
+  });
+
+  it('refuses a bad e-mail and an unknown feature, naming them, and creates nothing', async () => {
+    expect(await failsWith(['create-org', '--name', 'Bad Mail ApS', '--email', 'faktura@'], 1)).toEqual(
+      refused(['email', 'Enter a valid email address.']),
+    );
+    expect(await failsWith(['create-org', '--name', 'Bad Mail ApS', '--feature', 'dunning=on'], 1)).toEqual(
+      refused([
+        'feature',
+        '--feature must be <name>=on or <name>=off with a name of kickback, self_service; got "dunning=on".',
+      ]),
+    );
+    expect(await sql(`select id from organization where name = 'Bad Mail ApS'`)).toEqual([]);
+  });
+});
+
+describe('update-org', { timeout: 120_000 }, () => {
+  it('changes every setting given, as list-orgs then shows, with one audit row of what changed', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Before ApS', '--city', 'Aarhus');
+    const updated = await succeeds(
+      'update-org',
+      '--org',
+      organization.id,
+      '--name',
+      'After ApS',
+      '--country',
+      'SE',
+      '--payment-terms',
+      '30',
+      '--collection-method',
+      'payment_card',
+      '--rate-limit',
+      '120',
+      '--address',
+      'Vesterbrogade 1',
+      '--zipcode',
+      '1620',
+      '--city',
+      'København V',
+      '--vat-number',
+      'DK12345678',
+      '--email',
+      'faktura@after.dk',
+      '--feature',
+      'kickback=on',
+    );
+    const expected = {
+      ...organization,
+      name: 'After ApS',
+      country: 'SE',
+      default_payment_terms: 30,
+      default_collection_method: 'payment_card',
+      rate_limit_per_minute: 120,
+      address: 'Vesterbrogade 1',
+      zipcode: '1620',
+      city: 'København V',
+      vat_number: 'DK12345678',
+      email: 'faktura@after.dk',
+      features: { kickback: true, self_service: true },
+    };
+    expect(updated).toEqual(expected);
+    expect(await listed(organization.id)).toEqual(expected);
+    expect(await auditOf(organization.id)).toEqual([
+      expect.objectContaining({ action: 'organization.create' }),
+      {
+        action: 'organization.update',
+        object_type: 'organization',
+        object_id: organization.id,
+        client_system: 'admin-cli',
+        details: {
+          changes: {
+            name: { from: 'Before ApS', to: 'After ApS' },
+            country: { from: 'DK', to: 'SE' },
+            default_payment_terms: { from: 14, to: 30 },
+            default_collection_method: { from: 'invoice', to: 'payment_card' },
+            rate_limit_per_minute: { from: 60, to: 120 },
+            features: { from: ['self_service'], to: ['kickback', 'self_service'] },
+            address: { from: '', to: 'Vesterbrogade 1' },
+            zipcode: { from: '', to: '1620' },
+            city: { from: 'Aarhus', to: 'København V' },
+            vat_number: { from: '', to: 'DK12345678' },
+            email: { from: '', to: 'faktura@after.dk' },
+          },
+        },
+      },
+    ]);
+  });
+
+  it('leaves what is not given; an empty value clears a text; a flag switches alone', async () => {
+    const { organization } = await succeeds(
+      'create-org',
+      '--name',
+      'Partial ApS',
+      '--vat-number',
+      'DK12345678',
+      '--email',
+      'a@partial.dk',
+    );
+    const cleared = await succeeds('update-org', '--org', organization.id, '--vat-number', '');
+    expect(cleared).toEqual({ ...organization, vat_number: '' });
+    const off = await succeeds('update-org', '--org', organization.id, '--feature', 'self_service=off');
+    expect(off).toEqual({ ...organization, vat_number: '', features: { kickback: false, self_service: false } });
+    // The same values again: nothing changes, nothing is audited.
+    await succeeds('update-org', '--org', organization.id, '--email', 'a@partial.dk');
+    expect((await auditOf(organization.id)).map((row) => row.action)).toEqual([
+      'organization.create',
+      'organization.update',
+      'organization.update',
+    ]);
+  });
+
+  it('refuses the base currency, the time zone and test mode by name, and bad values, changing nothing', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Fixed ApS');
+    const org = ['update-org', '--org', organization.id];
+    expect(await failsWith([...org, '--currency', 'EUR'], 1)).toEqual(
+      refused([
+        'base_currency',
+        'The base currency cannot change: MRR and draft line defaults of the organization are in it. Create a new organization instead.',
+      ]),
+    );
+    expect(await failsWith([...org, '--name', 'Moved ApS', '--time-zone', 'Europe/Stockholm'], 1)).toEqual(
+      refused([
+        'time_zone',
+        "The time zone cannot change: the organization's renewal times and invoice dates were computed in it. Create a new organization instead.",
+      ]),
+    );
+    expect(await failsWith([...org, '--test-clock'], 1)).toEqual(
+      refused(['test_clock', 'Test mode is chosen when the organization is created and cannot change.']),
+    );
+    expect(await failsWith([...org, '--email', 'not-an-address', '--country', 'XX', '--name', ''], 1)).toEqual(
+      refused(
+        ['name', 'This field may not be blank.'],
+        ['country', '"XX" is not a valid choice.'],
+        ['email', 'Enter a valid email address.'],
+      ),
+    );
+    expect(await failsWith([...org, '--payment-terms=-1'], 1)).toEqual(
+      refused(['default_payment_terms', 'Ensure this value is greater than or equal to 0.']),
+    );
+    expect(await failsWith(org, 1)).toEqual(
+      refused(['non_field_errors', 'Nothing to change: give at least one setting.']),
+    );
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(await failsWith(['update-org', '--org', missing, '--name', 'X'], 1)).toEqual({
+      error: `No organization with id ${missing}.`,
+      reason: 'NOT_FOUND',
+      fields: [],
+    });
+    expect(await listed(organization.id)).toEqual(organization);
+    expect((await auditOf(organization.id)).map((row) => row.action)).toEqual(['organization.create']);
+  });
+});
+
+describe('bank accounts', { timeout: 120_000 }, () => {
+  it('add-bank-account takes IBAN and BIC or a Danish reg. and account no., list-orgs shows them by id', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Paid ApS');
+    const iban = await succeeds(
+      'add-bank-account',
+      '--org',
+      organization.id,
+      '--iban',
+      'dk50 0040 0440 1162 43',
+      '--bic',
+      'dabadkkk',
+      '--currency',
+      'EUR',
+    );
+    expect(iban).toEqual({
+      id: expect.any(Number),
+      currency: 'EUR',
+      iban: 'DK5000400440116243',
+      bic: 'DABADKKK',
+      reg_number: '',
+      account_number: '',
+      created_at: expect.stringMatching(ISO_Z),
+    });
+    const domestic = await succeeds(
+      'add-bank-account',
+      '--org',
+      organization.id,
+      '--reg-number',
+      '1234',
+      '--account-number',
+      '0001234567',
+    );
+    expect(domestic).toEqual({
+      id: iban.id + 1,
+      currency: null,
+      iban: '',
+      bic: '',
+      reg_number: '1234',
+      account_number: '0001234567',
+      created_at: expect.stringMatching(ISO_Z),
+    });
+    expect((await listed(organization.id)).bank_accounts).toEqual([iban, domestic]);
+    expect((await auditOf(organization.id)).slice(1)).toEqual([
+      {
+        action: 'bank_account.add',
+        object_type: 'bank_account',
+        object_id: String(iban.id),
+        client_system: 'admin-cli',
+        details: { currency: 'EUR', iban: 'DK5000400440116243', bic: 'DABADKKK', reg_number: '', account_number: '' },
+      },
+      {
+        action: 'bank_account.add',
+        object_type: 'bank_account',
+        object_id: String(domestic.id),
+        client_system: 'admin-cli',
+        details: { currency: null, iban: '', bic: '', reg_number: '1234', account_number: '0001234567' },
+      },
+    ]);
+  });
+
+  it('refuses bad details, naming each, and a second account for a currency', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Refused Bank ApS');
+    const add = (...args: string[]) => failsWith(['add-bank-account', '--org', organization.id, ...args], 1);
+    expect(await add('--iban', 'DK5000400440116244', '--bic', 'DABADKK')).toEqual(
+      refused(
+        ['iban', 'The IBAN check digits do not match: check the number.'],
+        ['bic', 'Enter a valid BIC: 8 or 11 letters and digits (bank, country, location, branch).'],
+      ),
+    );
+    expect(await add('--reg-number', '12345', '--account-number', '12345678901')).toEqual(
+      refused(
+        ['reg_number', 'Enter the 4 digits of the registration number.'],
+        ['account_number', 'Enter an account number of 1 to 10 digits.'],
+      ),
+    );
+    expect(await add('--iban', 'DK5000400440116243', '--bic', 'DABADKKK', '--reg-number', '1234')).toEqual(
+      refused(['non_field_errors', 'Give either --iban and --bic or --reg-number and --account-number, not both.']),
+    );
+    expect(await add()).toEqual(
+      refused(['non_field_errors', 'Give --iban and --bic, or --reg-number and --account-number.']),
+    );
+    expect(await add('--reg-number', '1234', '--account-number', '1', '--currency', 'JPY')).toEqual(
+      refused(['currency', '"JPY" is not a valid choice.']),
+    );
+    const dkk = await succeeds(
+      'add-bank-account',
+      '--org',
+      organization.id,
+      '--reg-number',
+      '1234',
+      '--account-number',
+      '1',
+      '--currency',
+      'DKK',
+    );
+    expect(await add('--reg-number', '4321', '--account-number', '2', '--currency', 'DKK')).toEqual(
+      refused(['currency', `Bank account ${dkk.id} already takes payments in DKK; remove it first.`]),
+    );
+    expect((await listed(organization.id)).bank_accounts).toEqual([dkk]);
+  });
+
+  it('remove-bank-account: list-orgs no longer shows it, its id is never given again, a second removal is 404', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Moving Bank ApS');
+    const other = (await succeeds('create-org', '--name', 'Other Bank ApS')).organization;
+    const add = async (id: string, ...args: string[]) => succeeds('add-bank-account', '--org', id, ...args);
+    const old = await add(organization.id, '--reg-number', '1234', '--account-number', '1');
+    // Another organization's bank account is not this one's to remove.
+    expect(await failsWith(['remove-bank-account', '--org', other.id, '--bank-account', String(old.id)], 1)).toEqual({
+      error: `No bank account ${old.id} in organization ${other.id}.`,
+      reason: 'NOT_FOUND',
+      fields: [],
+    });
+    const removed = await succeeds('remove-bank-account', '--org', organization.id, '--bank-account', String(old.id));
+    expect(removed).toEqual({ ...old, removed_at: expect.stringMatching(ISO_Z) });
+    expect((await listed(organization.id)).bank_accounts).toEqual([]);
+    // The currency it took is free again; the new account has a new id.
+    const next = await add(organization.id, '--reg-number', '4321', '--account-number', '2');
+    expect(next.id).toBeGreaterThan(old.id);
+    expect(
+      await failsWith(['remove-bank-account', '--org', organization.id, '--bank-account', String(old.id)], 1),
+    ).toEqual({
+      error: `No bank account ${old.id} in organization ${organization.id}.`,
+      reason: 'NOT_FOUND',
+      fields: [],
+    });
+    expect((await auditOf(organization.id)).map((row) => [row.action, row.object_id])).toEqual([
+      ['organization.create', organization.id],
+      ['bank_account.add', String(old.id)],
+      ['bank_account.remove', String(old.id)],
+      ['bank_account.add', String(next.id)],
+    ]);
+  });
+});
+
+describe('the README', { timeout: 120_000 }, () => {
+  it('update-org, add-bank-account and remove-bank-account run as the README types them', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Acme Billing');
+    const org = organization.id;
+    // npm run -s admin -- update-org --org <organization id> --email faktura@acme.dk --payment-terms 30 --feature kickback=on
+    expect(
+      await succeeds(
+        'update-org',
+        '--org',
+        org,
+        '--email',
+        'faktura@acme.dk',
+        '--payment-terms',
+        '30',
+        '--feature',
+        'kickback=on',
+      ),
+    ).toEqual({
+      ...organization,
+      email: 'faktura@acme.dk',
+      default_payment_terms: 30,
+      features: { kickback: true, self_service: true },
+    });
+    // npm run -s admin -- add-bank-account --org <organization id> --iban "DK50 0040 0440 1162 43" --bic DABADKKK --currency EUR
+    const eur = await succeeds(
+      'add-bank-account',
+      '--org',
+      org,
+      '--iban',
+      'DK50 0040 0440 1162 43',
+      '--bic',
+      'DABADKKK',
+      '--currency',
+      'EUR',
+    );
+    // npm run -s admin -- add-bank-account --org <organization id> --reg-number 1234 --account-number 0001234567
+    const domestic = await succeeds(
+      'add-bank-account',
+      '--org',
+      org,
+      '--reg-number',
+      '1234',
+      '--account-number',
+      '0001234567',
+    );
+    expect((await listed(org)).bank_accounts).toEqual([eur, domestic]);
+    // npm run -s admin -- remove-bank-account --org <organization id> --bank-account <id>
+    await succeeds('remove-bank-account', '--org', org, '--bank-account', String(eur.id));
+    expect((await listed(org)).bank_accounts).toEqual([domestic]);
   });
 });
 

@@ -374,8 +374,8 @@ describe('ReadModelService.ApplyEvents', () => {
         lastModified: '2026-01-15T10:00:00Z',
         version: 1,
       }),
-      event_type: 'invoice.issued',
-      payload_type: 'billing.events.v1.InvoiceChanged',
+      event_type: 'plan.created',
+      payload_type: 'billing.events.v1.PlanChanged',
     };
     expect(await apply(org.context, unread)).toEqual({ applied: 0 });
     expect(await inboxOf(unread)).toEqual([]);

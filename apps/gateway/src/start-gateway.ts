@@ -3,6 +3,7 @@ import pg from 'pg';
 import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
 import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './http/index.js';
+import { REQUEST_EXAMPLES } from './openapi/request-examples.js';
 import { PostgresRateLimiter } from './rate-limit/index.js';
 import { allRoutes } from './routes/index.js';
 
@@ -59,6 +60,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     rateLimiter,
     clock: options.clock,
     logger: options.logger,
+    requestExamples: REQUEST_EXAMPLES,
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
   const server = await listen(app, options.port, options.host);

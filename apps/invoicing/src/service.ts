@@ -4,7 +4,7 @@ import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { accountsDirectory, type Directory } from './directory/directory.js';
 import { HandOverTracker } from './events/hand-over-tracker.js';
-import { draftLineHandOver } from './events/read-model-handover.js';
+import { readModelHandOver } from './events/read-model-handover.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
@@ -37,7 +37,7 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       orm: deps.orm,
       clock: deps.clock,
       directory,
-      committedEvents: draftLineHandOver(readModel, deps.logger),
+      committedEvents: readModelHandOver(readModel, deps.logger),
       handOvers,
     };
   };

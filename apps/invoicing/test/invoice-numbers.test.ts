@@ -36,6 +36,8 @@ const seller: Seller = {
   party,
   time_zone: 'Europe/Copenhagen',
   default_payment_terms: 14,
+  default_collection_method: 'invoice',
+  bank_accounts: [],
   base_currency: 'DKK',
   test_clock_time: null,
   features: [],
@@ -47,6 +49,7 @@ const buyer: Buyer = {
   language: 'da',
   invoice_note: null,
   payment_terms: null,
+  collection_method: null,
   recipients: [],
 };
 
@@ -60,6 +63,7 @@ async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {
       new Date('2026-01-15T09:00:00Z'),
     );
     const invoice = createInvoiceRow(scope, {
+      id: randomUUID(),
       buyer,
       seller,
       date: '2026-01-15',

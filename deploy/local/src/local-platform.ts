@@ -28,6 +28,8 @@ export interface LocalPlatformOptions {
 export interface LocalPlatform {
   gatewayUrl: string;
   databaseUrl: string;
+  /** With the embedded PostgreSQL: where its data is, for people (see EmbeddedDatabase). */
+  embeddedDataLocation?: string;
   createOrganization(settings: {
     name: string;
     rate_limit_per_minute?: number;
@@ -110,6 +112,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     return {
       gatewayUrl: gateway.url,
       databaseUrl,
+      ...(embedded ? { embeddedDataLocation: embedded.dataLocation } : {}),
       async createOrganization(settings) {
         const { organization, token } = await createOrganization({ orm: accounts.orm, clock }, settings);
         return { organizationId: organization.id, token: token.token };

@@ -1,11 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { RunAs } from './postgres-user.js';
 
 export interface PostgresProcessOptions {
   /** The `postgres` server binary. */
   binary: string;
   dataDir: string;
   port: number;
+  /** The user it runs as (started as root); unset: this process's. */
+  runAs: RunAs | undefined;
   /** Everything the server writes (it logs to stderr). */
   onLog(message: string): void;
 }
@@ -28,7 +30,9 @@ const READY = 'database system is ready to accept connections';
  */
 export async function spawnPostgres(options: PostgresProcessOptions): Promise<PostgresProcess> {
   const child = spawn(options.binary, ['-D', options.dataDir, '-p', String(options.port)], {
-    ...(await runAsPostgresUser()),
+    ...options.runAs,
+    // Its data folder: the folder `npm start` was started from may be closed to that user.
+    cwd: options.dataDir,
     // Messages in English whatever the user's locale: READY is matched below.
     env: { ...process.env, LC_MESSAGES: 'C' },
     detached: true,
@@ -68,12 +72,4 @@ export async function spawnPostgres(options: PostgresProcessOptions): Promise<Po
 
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
-}
-
-/** PostgreSQL refuses to run as root; as root, it runs as the "postgres" user initdb was run as. */
-async function runAsPostgresUser(): Promise<{ uid?: number; gid?: number }> {
-  if (process.getuid?.() !== 0) return {};
-  const run = promisify(execFile);
-  const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-  return { uid: Number.parseInt(uid.stdout, 10), gid: Number.parseInt(gid.stdout, 10) };
 }

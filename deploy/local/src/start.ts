@@ -52,7 +52,7 @@ Billing platform is running.
   API base URL   ${platform.gatewayUrl}/api/v1/
   API console    ${platform.gatewayUrl}/api/docs/
   OpenAPI        ${platform.gatewayUrl}/api/schema/
-  Database       ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (data in ${env.DATA_DIR}/postgres)`}
+  Database       ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (data in ${platform.embeddedDataLocation})`}
   Events         ${env.NATS_URL ? `NATS JetStream at ${env.NATS_URL}` : 'in-process bus (set NATS_URL for JetStream)'}
 
   Demo organization ${demo.organizationId}

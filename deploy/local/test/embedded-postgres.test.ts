@@ -1,9 +1,10 @@
 /**
  * `npm start` on a machine with only Node: startLocalPlatform without DATABASE_URL runs the
  * embedded PostgreSQL (port 54329, data in <dataDir>/postgres), serves REST, stops cleanly, and
- * keeps its data across restarts; Ctrl-C in a terminal stops the whole of `npm start` cleanly.
+ * keeps its data across restarts; Ctrl-C in a terminal stops the whole of `npm start` cleanly; and
+ * it runs from a checkout only its owner may enter (a clone under /root, started as root).
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { EMBEDDED_PORT, EMBEDDED_URL } from '../src/embedded-postgres.js';
 import { type LocalPlatform, startLocalPlatform } from '../src/local-platform.js';
 import { assertBuilt, type ChildHandle, ENTRY_POINTS, exitWithin, startEntryPoint } from './support/entry-points.js';
 import { freePort, portIsFree } from './support/ports.js';
+import { privateCheckout } from './support/private-checkout.js';
 import { accountRoundTrip, restClient } from './support/rest-client.js';
 
 let dataDir: string;
@@ -32,7 +34,8 @@ beforeAll(async () => {
     throw new Error(`port ${EMBEDDED_PORT} is in use (an \`npm start\` running?): the embedded PostgreSQL needs it`);
   }
   dataDir = mkdtempSync(join(tmpdir(), 'billing-embedded-'));
-  // mkdtemp makes the folder 0700; as root, PostgreSQL runs as the "postgres" user, which must enter it.
+  // mkdtemp makes the folder 0700; opened to all, the cluster stays in it even when started as root
+  // (the last test covers a folder the "postgres" user cannot enter).
   chmodSync(dataDir, 0o755);
 });
 
@@ -62,12 +65,12 @@ async function untilBanner(npmStart: ChildHandle): Promise<void> {
 }
 
 /** Only after a failure: nothing of a killed `npm start` may outlive the test, its PostgreSQL included. */
-async function killWithItsPostgres(npmStart: ChildHandle): Promise<void> {
+async function killWithItsPostgres(npmStart: ChildHandle, itsDataDir = dataDir): Promise<void> {
   if (!npmStart.exited()) {
     process.kill(-npmStart.child.pid!, 'SIGKILL');
     await npmStart.exit;
   }
-  const lockFile = join(dataDir, 'postgres', 'postmaster.pid');
+  const lockFile = join(itsDataDir, 'postgres', 'postmaster.pid');
   if (existsSync(lockFile)) {
     process.kill(Number.parseInt(readFileSync(lockFile, 'utf8'), 10), 'SIGINT');
     await waitFor(() => portIsFree(EMBEDDED_PORT), {
@@ -177,5 +180,59 @@ it('after npm start was killed outright, the next start names the PostgreSQL lef
     await stop();
   } finally {
     await killWithItsPostgres(npmStart);
+  }
+});
+
+it('runs from a checkout only its owner may enter, keeping its data in .data/postgres across restarts', async () => {
+  // A clone under /root: as root, PostgreSQL runs as the "postgres" user, which cannot enter it.
+  const checkout = privateCheckout();
+  const checkoutDataDir = join(checkout.dir, '.data');
+  const databaseDir = join(checkoutDataDir, 'postgres');
+  const asRoot = process.getuid?.() === 0;
+  // `npm start` as typed in the copy: its built entry point, started from there with the default DATA_DIR.
+  const npmStart = (httpPort: number) =>
+    startEntryPoint(join(checkout.dir, 'deploy', 'local', 'dist', 'start.js'), { PORT: String(httpPort) }, [], {
+      ownProcessGroup: true,
+      cwd: checkout.dir,
+    });
+  const stopWithCtrlC = async (handle: ChildHandle) => {
+    process.kill(-handle.child.pid!, 'SIGINT');
+    expect(await exitWithin(handle, 30_000), handle.output()).toEqual({ code: 0, signal: null });
+  };
+  let cluster: string | undefined;
+  let running: ChildHandle | undefined;
+  try {
+    const httpPort = await freePort();
+    running = npmStart(httpPort);
+    await untilBanner(running);
+    const token = /Token {13}(\S+)/.exec(running.output())![1]!;
+    const { created, fetched } = await accountRoundTrip(`http://127.0.0.1:${httpPort}`, token, 'private-1');
+    expect(created.status).toBe(201);
+    expect(fetched).toEqual({ status: 200, body: created.body });
+    cluster = realpathSync(databaseDir);
+    if (asRoot) {
+      // The cluster lives where the postgres user can reach it; .data/postgres leads there.
+      expect(lstatSync(databaseDir).isSymbolicLink()).toBe(true);
+      expect(cluster.startsWith('/var/lib/billing-platform/clusters/')).toBe(true);
+      expect(running.output()).toContain(`Database       embedded PostgreSQL (data in .data/postgres → ${cluster})`);
+    } else {
+      expect(lstatSync(databaseDir).isDirectory()).toBe(true);
+      expect(running.output()).toContain('Database       embedded PostgreSQL (data in .data/postgres)');
+    }
+    await stopWithCtrlC(running);
+
+    // The next start finds the same data.
+    running = npmStart(httpPort);
+    await untilBanner(running);
+    expect(await restClient(`http://127.0.0.1:${httpPort}`, token).get('/api/v1/accounts/private-1/')).toEqual({
+      status: 200,
+      body: created.body,
+    });
+    expect(realpathSync(databaseDir)).toBe(cluster);
+    await stopWithCtrlC(running);
+  } finally {
+    if (running) await killWithItsPostgres(running, checkoutDataDir);
+    if (cluster && cluster !== databaseDir) rmSync(cluster, { recursive: true, force: true });
+    checkout.remove();
   }
 });

@@ -36,7 +36,8 @@ export function applyWrite<Fields extends object>(
   const next: Record<string, unknown> = { ...(current ?? shape.defaults) };
   const defaults = shape.defaults as Record<string, unknown>;
   for (const field of write.present) {
-    if (!(field in defaults) && !required.has(field)) continue;
+    // Own members only: a sent `constructor` or `__proto__` is an unknown name, not Object.prototype's.
+    if (!Object.hasOwn(defaults, field) && !required.has(field)) continue;
     const value = (write.values as Record<string, unknown>)[field] ?? null;
     if (value === null && (required.has(field) || defaults[field] !== null)) {
       violations.push({ field, description: 'This field may not be null.' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyWrite, pageSpec, resolveOrdering, type WritableShape } from './index.js';
+import { applyWrite, pageSpec, resolveOrdering, textLength, type WritableShape } from './index.js';
 
 interface Widget {
   name: string;
@@ -32,6 +32,26 @@ describe('applyWrite (DRF write semantics)', () => {
       { field: 'size', description: 'This field may not be null.' },
     ]);
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'ignores a sent %s like any unknown name (never an Object.prototype member)',
+    (name) => {
+      const values = Object.create(null) as Record<string, unknown>;
+      values[name] = 'x';
+      values.size = 4;
+      const applied = applyWrite(SHAPE, null, { values, present: new Set([name, 'name', 'size']) } as never, 'create');
+      expect(applied.violations).toEqual([{ field: 'name', description: 'This field may not be null.' }]);
+      const patched = applyWrite(
+        SHAPE,
+        { name: 'a', color: null, size: 1 },
+        { values, present: new Set([name, 'size']) } as never,
+        'patch',
+      );
+      expect(patched.fields).toEqual({ name: 'a', color: null, size: 4 });
+      expect(Object.getPrototypeOf(patched.fields)).toBe(Object.prototype);
+      expect(Object.keys(patched.fields as object)).toEqual(['name', 'color', 'size']);
+    },
+  );
 });
 
 describe('paging and ordering', () => {
@@ -48,5 +68,24 @@ describe('paging and ordering', () => {
       direction: 'desc',
     });
     expect(resolveOrdering('bogus', whitelist, 'created_date')).toEqual({ column: 'created_at', direction: 'asc' });
+  });
+
+  it.each(['constructor', '-toString', '__proto__', 'hasOwnProperty'])(
+    'falls back to the default ordering for %s (never an Object.prototype member as a column)',
+    (ordering) => {
+      const whitelist = { code: 'code', created_date: 'created_at' };
+      expect(resolveOrdering(ordering, whitelist, '-created_date')).toEqual({
+        column: 'created_at',
+        direction: 'desc',
+      });
+    },
+  );
+});
+
+describe('textLength', () => {
+  it('counts code points, as DRF and PostgreSQL do: an emoji is one character', () => {
+    expect(['', 'abc', '😀', '😀😀x', 'e\u0301', '👩‍👩‍👧', '\ud800', '\ud800x', 'x\udc00'].map(textLength)).toEqual([
+      0, 3, 1, 3, 2, 5, 1, 2, 2,
+    ]);
   });
 });

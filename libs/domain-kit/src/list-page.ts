@@ -27,7 +27,8 @@ export function resolveOrdering(
   const first = ordering.split(',')[0] ?? '';
   const descending = first.startsWith('-');
   const name = descending ? first.slice(1) : first;
-  const column = whitelist[name];
+  // Own members only: `constructor` or `toString` must not find Object.prototype's.
+  const column = Object.hasOwn(whitelist, name) ? whitelist[name] : undefined;
   if (column) return { column, direction: descending ? 'desc' : 'asc' };
   return resolveOrdering(fallback, whitelist, fallback);
 }

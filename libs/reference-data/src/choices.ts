@@ -48,3 +48,13 @@ export type IntervalType = (typeof INTERVAL_TYPES)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type CancellationType = (typeof CANCELLATION_TYPES)[number];
+
+/**
+ * gaps.md §10/§11: an organization's feature flags. An organization stores the names of those that
+ * are on; a new one has `self_service` on and `kickback` off.
+ */
+export const ORGANIZATION_FEATURES = ['kickback', 'self_service'] as const;
+export type OrganizationFeature = (typeof ORGANIZATION_FEATURES)[number];
+export const DEFAULT_ORGANIZATION_FEATURES: readonly OrganizationFeature[] = ['self_service'];
+export const isOrganizationFeature = (name: string): name is OrganizationFeature =>
+  (ORGANIZATION_FEATURES as readonly string[]).includes(name);

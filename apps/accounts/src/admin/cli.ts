@@ -6,12 +6,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { accountsEntities } from '../db/entities/index.js';
 import { migrations } from '../db/migrations/index.js';
 import {
+  addBankAccount,
   createApiToken,
   createOrganization,
   disableApiToken,
   listApiTokens,
   listOrganizations,
+  removeBankAccount,
   setRateLimit,
+  updateOrganization,
 } from '../use-cases/organizations.js';
 import { ADMIN_USAGE, commandOptions, isAdminCommand, parseAdminCommand } from './commands.js';
 
@@ -98,6 +101,9 @@ try {
   const result = await run({
     createOrganization: (settings) => createOrganization(deps, settings),
     listOrganizations: () => listOrganizations(deps),
+    updateOrganization: (organizationId, changes) => updateOrganization(deps, organizationId, changes),
+    addBankAccount: (organizationId, details) => addBankAccount(deps, organizationId, details),
+    removeBankAccount: (organizationId, id) => removeBankAccount(deps, organizationId, id),
     createApiToken: (organizationId, name) => createApiToken(deps, organizationId, name),
     listApiTokens: (organizationId) => listApiTokens(deps, organizationId),
     disableApiToken: (apiUserId) => disableApiToken(deps, apiUserId),

@@ -3,6 +3,7 @@
  * which arguments, and which command lines are refused before any operation runs.
  */
 import { describe, expect, it } from 'vitest';
+import type { BankAccountRow } from '../db/entities/bank-account.entity.js';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
 import { type AdminOperations, parseAdminCommand, runAdminCommand } from './commands.js';
 
@@ -22,9 +23,32 @@ const organization: OrganizationRow = {
   zipcode: '',
   city: '',
   vat_number: '',
-  features: [],
+  email: '',
+  features: ['self_service'],
   created_at: new Date('2026-01-15T09:00:00Z'),
   test_clock_time: null,
+};
+
+const bankAccount: BankAccountRow = {
+  id: 3,
+  organization_id: ORG_ID,
+  currency: null,
+  iban: '',
+  bic: '',
+  reg_number: '1234',
+  account_number: '1234567890',
+  created_at: new Date('2026-01-16T09:00:00Z'),
+  removed_at: null,
+};
+
+const BANK_ACCOUNT_JSON = {
+  id: 3,
+  currency: null,
+  iban: '',
+  bic: '',
+  reg_number: '1234',
+  account_number: '1234567890',
+  created_at: '2026-01-16T09:00:00.000Z',
 };
 
 const ORGANIZATION_JSON = {
@@ -40,6 +64,9 @@ const ORGANIZATION_JSON = {
   zipcode: '',
   city: '',
   vat_number: '',
+  email: '',
+  features: { kickback: false, self_service: true },
+  bank_accounts: [],
   created_at: '2026-01-15T09:00:00.000Z',
   test_clock_time: null,
 };
@@ -55,11 +82,19 @@ function recordingOperations() {
   };
   const operations: AdminOperations = {
     createOrganization: async (settings) => record(['createOrganization', settings], { organization, token }),
-    listOrganizations: async () => record(['listOrganizations'], [organization]),
+    listOrganizations: async () => record(['listOrganizations'], [{ organization, bank_accounts: [] }]),
+    updateOrganization: async (id, changes) =>
+      record(['updateOrganization', id, changes], { organization, bank_accounts: [bankAccount] }),
+    addBankAccount: async (id, details) => record(['addBankAccount', id, details], bankAccount),
+    removeBankAccount: async (id, bankAccountId) =>
+      record(['removeBankAccount', id, bankAccountId], {
+        ...bankAccount,
+        removed_at: new Date('2026-01-17T09:00:00Z'),
+      }),
     createApiToken: async (id, name) => record(['createApiToken', id, name], token),
     listApiTokens: async (id) => record(['listApiTokens', id], [listing]),
     disableApiToken: async (id) => record(['disableApiToken', id], listing),
-    setRateLimit: async (id, perMinute) => record(['setRateLimit', id, perMinute], organization),
+    setRateLimit: async (id, perMinute) => record(['setRateLimit', id, perMinute], { organization, bank_accounts: [] }),
   };
 
   return { calls, operations, token, listing };
@@ -85,6 +120,12 @@ describe('admin commands', () => {
       'payment-terms': '30',
       'collection-method': 'invoice',
       'rate-limit': '120',
+      address: 'Drottninggatan 1',
+      zipcode: '111 51',
+      city: 'Stockholm',
+      'vat-number': 'SE556677889901',
+      email: 'faktura@acme.se',
+      feature: ['kickback=on', 'self_service=off'],
     };
     await runAdminCommand('create-org', options, operations);
     expect(calls).toEqual([
@@ -98,8 +139,64 @@ describe('admin commands', () => {
           default_payment_terms: 30,
           default_collection_method: 'invoice',
           rate_limit_per_minute: 120,
+          address: 'Drottninggatan 1',
+          zipcode: '111 51',
+          city: 'Stockholm',
+          vat_number: 'SE556677889901',
+          email: 'faktura@acme.se',
+          features: ['kickback'],
         },
       ],
+    ]);
+  });
+
+  it('update-org passes only the settings given, features as flags to switch', async () => {
+    const { calls, operations } = recordingOperations();
+    const printed = await runAdminCommand(
+      'update-org',
+      { org: ORG_ID, email: 'faktura@acme.se', 'vat-number': '', 'payment-terms': '30', feature: ['kickback=on'] },
+      operations,
+    );
+    expect(printed).toEqual({ ...ORGANIZATION_JSON, bank_accounts: [BANK_ACCOUNT_JSON] });
+    expect(calls).toEqual([
+      [
+        'updateOrganization',
+        ORG_ID,
+        { email: 'faktura@acme.se', vat_number: '', default_payment_terms: 30, features: { kickback: true } },
+      ],
+    ]);
+  });
+
+  it('add-bank-account and remove-bank-account call their operation with the parsed options', async () => {
+    const { calls, operations } = recordingOperations();
+    expect(
+      await runAdminCommand(
+        'add-bank-account',
+        { org: ORG_ID, 'reg-number': '1234', 'account-number': '1234567890' },
+        operations,
+      ),
+    ).toEqual(BANK_ACCOUNT_JSON);
+    await runAdminCommand(
+      'add-bank-account',
+      { org: ORG_ID, iban: 'DK50 0040 0440 1162 43', bic: 'DABADKKK', currency: 'EUR' },
+      operations,
+    );
+    expect(await runAdminCommand('remove-bank-account', { org: ORG_ID, 'bank-account': '3' }, operations)).toEqual({
+      ...BANK_ACCOUNT_JSON,
+      removed_at: '2026-01-17T09:00:00.000Z',
+    });
+    expect(calls).toEqual([
+      [
+        'addBankAccount',
+        ORG_ID,
+        { currency: null, iban: '', bic: '', reg_number: '1234', account_number: '1234567890' },
+      ],
+      [
+        'addBankAccount',
+        ORG_ID,
+        { currency: 'EUR', iban: 'DK50 0040 0440 1162 43', bic: 'DABADKKK', reg_number: '', account_number: '' },
+      ],
+      ['removeBankAccount', ORG_ID, 3],
     ]);
   });
 
@@ -109,7 +206,7 @@ describe('admin commands', () => {
     expect(calls).toEqual([['createOrganization', { name: 'Acme', test_clock: {} }]]);
 
     const inTestMode = { ...organization, test_clock_time: new Date('2026-03-01T00:00:00Z') };
-    operations.listOrganizations = async () => [inTestMode];
+    operations.listOrganizations = async () => [{ organization: inTestMode, bank_accounts: [] }];
     expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([
       { ...ORGANIZATION_JSON, test_clock_time: '2026-03-01T00:00:00.000Z' },
     ]);
@@ -175,6 +272,45 @@ describe('admin commands', () => {
     ['disable-token', { id: '42' }, 'id', '--id must be a UUID.'],
     ['set-rate-limit', { org: ORG_ID }, 'per-minute', '--per-minute is required.'],
     ['set-rate-limit', { 'per-minute': '5' }, 'org', '--org is required.'],
+    [
+      'create-org',
+      { name: 'Acme', feature: ['kickback'] },
+      'feature',
+      '--feature must be <name>=on or <name>=off with a name of kickback, self_service; got "kickback".',
+    ],
+    [
+      'update-org',
+      { org: ORG_ID, feature: ['kickback=on', 'dunning=on'] },
+      'feature',
+      '--feature must be <name>=on or <name>=off with a name of kickback, self_service; got "dunning=on".',
+    ],
+    ['update-org', { org: ORG_ID }, 'non_field_errors', 'Nothing to change: give at least one setting.'],
+    ['update-org', { name: 'Acme' }, 'org', '--org is required.'],
+    [
+      'update-org',
+      { org: ORG_ID, currency: 'EUR' },
+      'base_currency',
+      'The base currency cannot change: MRR and draft line defaults of the organization are in it. Create a new organization instead.',
+    ],
+    [
+      'update-org',
+      { org: ORG_ID, 'time-zone': 'UTC' },
+      'time_zone',
+      "The time zone cannot change: the organization's renewal times and invoice dates were computed in it. Create a new organization instead.",
+    ],
+    [
+      'update-org',
+      { org: ORG_ID, 'test-clock': true },
+      'test_clock',
+      'Test mode is chosen when the organization is created and cannot change.',
+    ],
+    ['remove-bank-account', { org: ORG_ID }, 'bank-account', '--bank-account is required.'],
+    [
+      'remove-bank-account',
+      { org: ORG_ID, 'bank-account': 'DK50' },
+      'bank-account',
+      '--bank-account must be a bank account id (a whole number, as list-orgs shows).',
+    ],
   ])('%s %j is refused before any operation: %s', (command, options, field, description) => {
     expect(() => parseAdminCommand(command, options)).toThrow(
       expect.objectContaining({ reason: 'VALIDATION_FAILED', fieldViolations: [{ field, description }] }),
@@ -188,7 +324,7 @@ describe('admin commands', () => {
           {
             field: 'command',
             description:
-              'Unknown command "drop-org"; one of create-org, list-orgs, create-token, list-tokens, disable-token, set-rate-limit.',
+              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-rate-limit.',
           },
         ],
       }),

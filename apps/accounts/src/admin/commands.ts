@@ -1,20 +1,33 @@
 import { isUuid } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
+import { isOrganizationFeature, ORGANIZATION_FEATURES } from '@billing/reference-data';
+import type { BankAccountRow } from '../db/entities/bank-account.entity.js';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
-import { organizationSettingsOf } from '../domain/organization.js';
+import type { BankAccountDetails } from '../domain/bank-account.js';
+import {
+  FIXED_SETTINGS,
+  featureFlags,
+  ORGANIZATION_DEFAULTS,
+  type OrganizationChanges,
+  organizationSettingsOf,
+  switchFeatures,
+} from '../domain/organization.js';
 import { parseTimestamp } from '../domain/test-clock.js';
-import type { ApiTokenListing, IssuedToken, NewOrganization } from '../use-cases/organizations.js';
+import type { ApiTokenListing, IssuedToken, NewOrganization, OrganizationRecord } from '../use-cases/organizations.js';
 
 export interface AdminOperations {
   createOrganization(settings: NewOrganization): Promise<{ organization: OrganizationRow; token: IssuedToken }>;
-  listOrganizations(): Promise<OrganizationRow[]>;
+  listOrganizations(): Promise<OrganizationRecord[]>;
+  updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<OrganizationRecord>;
+  addBankAccount(organizationId: string, details: BankAccountDetails): Promise<BankAccountRow>;
+  removeBankAccount(organizationId: string, bankAccountId: number): Promise<BankAccountRow>;
   createApiToken(organizationId: string, name?: string): Promise<IssuedToken>;
   listApiTokens(organizationId: string): Promise<ApiTokenListing[]>;
   disableApiToken(apiUserId: string): Promise<ApiTokenListing>;
-  setRateLimit(organizationId: string, perMinute: number): Promise<OrganizationRow>;
+  setRateLimit(organizationId: string, perMinute: number): Promise<OrganizationRecord>;
 }
 
-type Options = Record<string, string | boolean | undefined>;
+type Options = Record<string, string | boolean | string[] | undefined>;
 
 function text(options: Options, name: string): string | undefined {
   const value = options[name];
@@ -40,12 +53,50 @@ function integer(options: Options, name: string): number | undefined {
   return Number(value);
 }
 
-export function organizationJson(organization: OrganizationRow) {
+export function bankAccountJson(account: BankAccountRow) {
+  return {
+    id: account.id,
+    currency: account.currency ?? null,
+    iban: account.iban,
+    bic: account.bic,
+    reg_number: account.reg_number,
+    account_number: account.account_number,
+    created_at: account.created_at.toISOString(),
+  };
+}
+
+/** An organization as every command prints it: settings, feature flags, bank accounts, clock. */
+export function organizationJson(organization: OrganizationRow, bankAccounts: readonly BankAccountRow[] = []) {
   return {
     ...organizationSettingsOf(organization),
+    features: featureFlags(organization.features),
+    bank_accounts: bankAccounts.map(bankAccountJson),
     created_at: organization.created_at.toISOString(),
     test_clock_time: organization.test_clock_time ? organization.test_clock_time.toISOString() : null,
   };
+}
+
+const recordJson = (record: OrganizationRecord) => organizationJson(record.organization, record.bank_accounts);
+
+/**
+ * `--feature kickback=on --feature self_service=off`: each flag to switch; undefined when none is
+ * given.
+ */
+function featureSwitches(options: Options): Record<string, boolean> | undefined {
+  const given = options.feature;
+  if (given === undefined) return undefined;
+  const switches: Record<string, boolean> = {};
+  for (const value of Array.isArray(given) ? given : [String(given)]) {
+    const match = /^([a-z_]+)=(on|off)$/.exec(value);
+    if (!match || !isOrganizationFeature(match[1]!)) {
+      throw AppError.invalidField(
+        'feature',
+        `--feature must be <name>=on or <name>=off with a name of ${ORGANIZATION_FEATURES.join(', ')}; got "${value}".`,
+      );
+    }
+    switches[match[1]!] = match[2] === 'on';
+  }
+  return switches;
 }
 
 /** `--test-clock` and/or `--test-clock-time`: test mode, now or at the given time; neither: none. */
@@ -67,6 +118,10 @@ export interface OptionSpec {
   /** Placeholder or example in the usage: `--country <DK>`; absent for flags. */
   value?: string;
   required?: boolean;
+  /** May be given more than once (parseArgs collects the values in a list). */
+  multiple?: boolean;
+  /** Parsed (to refuse it by name with a reason) but not shown in the usage. */
+  hidden?: boolean;
 }
 
 type AdminRun = (operations: AdminOperations) => Promise<unknown>;
@@ -85,53 +140,98 @@ interface CommandSpec {
 
 const ORG: OptionSpec = { type: 'string', value: 'organization id', required: true };
 
-/** create-org options that map one to one onto an organization setting. */
-const SELLER_DETAILS = [
+/** Options that map one to one onto a text setting of the organization. */
+const TEXT_SETTINGS = [
+  ['name', 'name'],
+  ['country', 'country'],
+  ['collection-method', 'default_collection_method'],
   ['address', 'address'],
   ['zipcode', 'zipcode'],
   ['city', 'city'],
   ['vat-number', 'vat_number'],
+  ['email', 'email'],
 ] as const;
+
+/** Options that map one to one onto a whole-number setting. */
+const INTEGER_SETTINGS = [
+  ['payment-terms', 'default_payment_terms'],
+  ['rate-limit', 'rate_limit_per_minute'],
+] as const;
+
+/** The settings both create-org and update-org take, as given on the command line. */
+function givenSettings(options: Options): Omit<OrganizationChanges, 'features'> {
+  const settings: Omit<OrganizationChanges, 'features'> = {};
+  for (const [option, field] of TEXT_SETTINGS) {
+    const value = text(options, option);
+    if (value !== undefined) settings[field] = value;
+  }
+  for (const [option, field] of INTEGER_SETTINGS) {
+    const value = integer(options, option);
+    if (value !== undefined) settings[field] = value;
+  }
+  return settings;
+}
+
+/** The options of the settings create-org and update-org share. */
+const SETTING_OPTIONS = {
+  country: { type: 'string', value: 'DK' },
+  'payment-terms': { type: 'string', value: '14' },
+  'collection-method': { type: 'string', value: 'invoice' },
+  'rate-limit': { type: 'string', value: '60' },
+  address: { type: 'string', value: 'street' },
+  zipcode: { type: 'string', value: 'zip' },
+  city: { type: 'string', value: 'city' },
+  'vat-number': { type: 'string', value: 'VAT no.' },
+  email: { type: 'string', value: 'invoices@example.com' },
+  feature: { type: 'string', value: 'kickback|self_service=on|off', multiple: true },
+} satisfies Record<string, OptionSpec>;
+
+function settingOptionsBut(left: keyof typeof SETTING_OPTIONS): Partial<typeof SETTING_OPTIONS> {
+  const { [left]: _left, ...rest } = SETTING_OPTIONS;
+  return rest;
+}
+
+/** update-org refuses these by name (FIXED_SETTINGS says why) rather than as unknown options. */
+const FIXED_OPTIONS = [
+  ['currency', 'base_currency', 'string'],
+  ['time-zone', 'time_zone', 'string'],
+  ['test-clock', 'test_clock', 'boolean'],
+  ['test-clock-time', 'test_clock', 'string'],
+] as const;
+
+/** A bank account id as the command line gives it: a positive whole number. */
+function bankAccountId(options: Options, name: string): number {
+  const value = required(options, name);
+  if (!/^\d{1,9}$/.test(value) || Number(value) === 0) {
+    throw AppError.invalidField(name, `--${name} must be a bank account id (a whole number, as list-orgs shows).`);
+  }
+  return Number(value);
+}
 
 const COMMANDS = {
   'create-org': {
     options: {
       name: { type: 'string', value: 'name', required: true },
-      country: { type: 'string', value: 'DK' },
+      country: SETTING_OPTIONS.country,
       currency: { type: 'string', value: 'DKK' },
       'time-zone': { type: 'string', value: 'Europe/Copenhagen' },
-      'payment-terms': { type: 'string', value: '14' },
-      'collection-method': { type: 'string', value: 'invoice' },
-      'rate-limit': { type: 'string', value: '60' },
-      address: { type: 'string', value: 'street' },
-      zipcode: { type: 'string', value: 'zip' },
-      city: { type: 'string', value: 'city' },
-      'vat-number': { type: 'string', value: 'VAT no.' },
+      ...settingOptionsBut('country'),
       'test-clock': { type: 'boolean' },
       'test-clock-time': { type: 'string', value: 'ISO 8601, default now' },
     },
     summary:
-      'create an organization and its first API token (printed once); address and VAT number are ' +
-      'printed on its invoices; --test-clock: in test mode, on its own clock (--test-clock-time alone ' +
-      'implies it; a time without an offset is UTC)',
+      'create an organization and its first API token (printed once); address, VAT number and e-mail ' +
+      'are printed on its invoices, the e-mail is the Reply-To of invoice e-mails; features: self_service ' +
+      'on and kickback off unless --feature says otherwise; --test-clock: in test mode, on its own clock ' +
+      '(--test-clock-time alone implies it; a time without an offset is UTC)',
     prepare(options) {
-      const settings: NewOrganization = { name: required(options, 'name') };
-      const country = text(options, 'country');
+      const settings: NewOrganization = { ...givenSettings(options), name: required(options, 'name') };
       const currency = text(options, 'currency');
       const timeZone = text(options, 'time-zone');
-      const paymentTerms = integer(options, 'payment-terms');
-      const collectionMethod = text(options, 'collection-method');
-      const rateLimit = integer(options, 'rate-limit');
-      if (country !== undefined) settings.country = country;
       if (currency !== undefined) settings.base_currency = currency;
       if (timeZone !== undefined) settings.time_zone = timeZone;
-      if (paymentTerms !== undefined) settings.default_payment_terms = paymentTerms;
-      if (collectionMethod !== undefined) settings.default_collection_method = collectionMethod;
-      if (rateLimit !== undefined) settings.rate_limit_per_minute = rateLimit;
-      for (const [option, field] of SELLER_DETAILS) {
-        const value = text(options, option);
-        if (value !== undefined) settings[field] = value;
-      }
+      const switches = featureSwitches(options);
+      if (switches !== undefined) settings.features = switchFeatures(ORGANIZATION_DEFAULTS.features, switches);
       const clock = testClock(options);
       if (clock !== undefined) settings.test_clock = clock;
       return async (operations) => {
@@ -140,10 +240,72 @@ const COMMANDS = {
       };
     },
   },
+  'update-org': {
+    options: {
+      org: ORG,
+      name: { type: 'string', value: 'name' },
+      ...SETTING_OPTIONS,
+      ...Object.fromEntries(FIXED_OPTIONS.map(([option, , type]) => [option, { type, hidden: true }])),
+    },
+    summary:
+      'change settings of an organization (those given; an empty value clears a text); --feature switches ' +
+      'one flag, leaving the others; the base currency, time zone and test mode are fixed at creation',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      for (const [option, setting] of FIXED_OPTIONS) {
+        if (options[option] !== undefined) throw AppError.invalidField(setting, FIXED_SETTINGS[setting]);
+      }
+      const changes: OrganizationChanges = givenSettings(options);
+      const switches = featureSwitches(options);
+      if (switches !== undefined) changes.features = switches;
+      if (Object.keys(changes).length === 0) {
+        throw AppError.invalidField('non_field_errors', 'Nothing to change: give at least one setting.');
+      }
+      return async (operations) => recordJson(await operations.updateOrganization(organizationId, changes));
+    },
+  },
   'list-orgs': {
     options: {},
-    summary: 'list organizations (test_clock_time: null unless in test mode)',
-    prepare: () => async (operations) => (await operations.listOrganizations()).map(organizationJson),
+    summary:
+      'list organizations with their settings, feature flags and bank accounts (test_clock_time: null unless in test mode)',
+    prepare: () => async (operations) => (await operations.listOrganizations()).map(recordJson),
+  },
+  'add-bank-account': {
+    options: {
+      org: ORG,
+      iban: { type: 'string', value: 'IBAN' },
+      bic: { type: 'string', value: 'BIC' },
+      'reg-number': { type: 'string', value: '4 digits' },
+      'account-number': { type: 'string', value: 'up to 10 digits' },
+      currency: { type: 'string', value: 'DKK, default every currency' },
+    },
+    summary:
+      'add a bank account invoices are paid to: --iban with --bic, or a Danish --reg-number with ' +
+      '--account-number; invoices in --currency are paid to it (without: every currency that has no ' +
+      'account of its own); prints it with its id (pay_to_bank_account on invoices)',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const details: BankAccountDetails = {
+        currency: text(options, 'currency') ?? null,
+        iban: text(options, 'iban') ?? '',
+        bic: text(options, 'bic') ?? '',
+        reg_number: text(options, 'reg-number') ?? '',
+        account_number: text(options, 'account-number') ?? '',
+      };
+      return async (operations) => bankAccountJson(await operations.addBankAccount(organizationId, details));
+    },
+  },
+  'remove-bank-account': {
+    options: { org: ORG, 'bank-account': { type: 'string', value: 'id', required: true } },
+    summary: 'new invoices stop naming that bank account; invoices already made keep it',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const id = bankAccountId(options, 'bank-account');
+      return async (operations) => {
+        const account = await operations.removeBankAccount(organizationId, id);
+        return { ...bankAccountJson(account), removed_at: account.removed_at?.toISOString() ?? null };
+      };
+    },
   },
   'create-token': {
     options: { org: ORG, name: { type: 'string', value: 'name' } },
@@ -177,7 +339,7 @@ const COMMANDS = {
       const organizationId = uuid(options, 'org');
       const perMinute = integer(options, 'per-minute');
       if (perMinute === undefined) throw AppError.invalidField('per-minute', '--per-minute is required.');
-      return async (operations) => organizationJson(await operations.setRateLimit(organizationId, perMinute));
+      return async (operations) => recordJson(await operations.setRateLimit(organizationId, perMinute));
     },
   },
 } satisfies Record<string, CommandSpec>;
@@ -191,18 +353,28 @@ export function isAdminCommand(name: string): name is AdminCommand {
 }
 
 /** The options a command takes, in the form `node:util` parseArgs wants. */
-export function commandOptions(command: AdminCommand): Record<string, { type: 'string' | 'boolean' }> {
+export function commandOptions(
+  command: AdminCommand,
+): Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> {
   const spec: CommandSpec = COMMANDS[command];
-  return Object.fromEntries(Object.entries(spec.options).map(([name, option]) => [name, { type: option.type }]));
+  return Object.fromEntries(
+    Object.entries(spec.options).map(([name, option]) => [
+      name,
+      option.multiple ? { type: option.type, multiple: true } : { type: option.type },
+    ]),
+  );
 }
 
 /** The command and its options, one part each (`[--country <DK>]`). */
 function synopsis(command: AdminCommand): string[] {
   const spec: CommandSpec = COMMANDS[command];
-  const parts = Object.entries(spec.options).map(([name, option]) => {
-    const shown = option.type === 'boolean' ? `--${name}` : `--${name} <${option.value}>`;
-    return option.required ? shown : `[${shown}]`;
-  });
+  const parts = Object.entries(spec.options)
+    .filter(([, option]) => !option.hidden)
+    .map(([name, option]) => {
+      const shown = option.type === 'boolean' ? `--${name}` : `--${name} <${option.value}>`;
+      if (option.required) return shown;
+      return option.multiple ? `[${shown} ...]` : `[${shown}]`;
+    });
   return [command, ...parts];
 }
 
@@ -226,7 +398,7 @@ export const ADMIN_USAGE = [
   'usage: npm run -s admin -- <command> [options]',
   '',
   ...ADMIN_COMMANDS.flatMap((command) => [
-    `  ${wrap(synopsis(command), 100, '      ')}`,
+    `  ${wrap(synopsis(command), 100, '        ')}`,
     `      ${wrap(COMMANDS[command].summary.split(' '), 100, '      ')}`,
   ]),
   '',

@@ -7,7 +7,8 @@ import type { RecipientRow } from './entities/recipient.entity.js';
 
 /**
  * GET /accounts/{code}/ is the hottest read of the API, so it is one prepared statement on the raw
- * pool: the account, its recipients and gateway accounts (as JSON arrays, in their order), its
+ * pool: the account, its organization's self_service flag, its recipients and gateway accounts (as
+ * JSON arrays, in their order), its
  * reseller's code and the read model's snapshots of its subscriptions and of its draft lines not
  * deleted or invoiced (bytea arrays, oldest first), in one round trip and without entity
  * hydration. Same rows, same order, same view as the ORM path (loadAccountViews).
@@ -15,6 +16,8 @@ import type { RecipientRow } from './entities/recipient.entity.js';
 const ACCOUNT_BY_CODE = `
 select a.*,
        coalesce(reseller.code, '') as reseller_code,
+       coalesce((select o.features @> '["self_service"]'::jsonb from organization o
+                  where o.id = a.organization_id), false) as self_service,
        coalesce((select json_agg(r order by r.created_at, r.id) from recipient r
                   where r.organization_id = a.organization_id and r.account_id = a.id), '[]') as recipient_rows,
        coalesce((select json_agg(g order by g.position) from payment_gateway_account g
@@ -31,6 +34,8 @@ select a.*,
 
 interface AccountByCodeRow extends AccountRow {
   reseller_code: string;
+  /** The organization's self_service feature is on (recipientsHaveSelfService, in SQL). */
+  self_service: boolean;
   recipient_rows: RecipientRow[];
   gateway_rows: PaymentGatewayAccountRow[];
   /** bytea[]: node-postgres hands each element over as a Buffer. */
@@ -50,8 +55,12 @@ export async function findAccountViewByCode(
   });
   const row = result.rows[0];
   if (!row) return null;
-  return toAccountView(row, row.recipient_rows, row.gateway_rows, row.reseller_code, {
-    subscriptions: row.subscription_snapshots,
-    draft_lines: row.draft_line_snapshots,
-  });
+  return toAccountView(
+    row,
+    row.recipient_rows,
+    row.gateway_rows,
+    row.reseller_code,
+    { subscriptions: row.subscription_snapshots, draft_lines: row.draft_line_snapshots },
+    row.self_service,
+  );
 }

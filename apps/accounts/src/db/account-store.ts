@@ -1,5 +1,5 @@
 import { AppError } from '@billing/errors';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { AccountView } from '../domain/account-view.js';
 import { loadAccountViews } from './account-views.js';
 import { AccountEntity, type AccountRow } from './entities/account.entity.js';
@@ -9,8 +9,14 @@ export async function requireAccountByCode(
   em: EntityManager,
   organizationId: string,
   code: string,
+  /** lock: FOR UPDATE until the caller's transaction ends (a delete). */
+  options: { lock?: boolean } = {},
 ): Promise<AccountRow> {
-  const row = await em.findOne(AccountEntity, { organization_id: organizationId, code });
+  const row = await em.findOne(
+    AccountEntity,
+    { organization_id: organizationId, code },
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!row) throw AppError.notFound();
   return row;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { AccountListFilter } from '../domain/account-list.js';
+import type { CheckedAccountListFilter } from '../domain/account-list.js';
 import { AccountEntity, type AccountRow } from './entities/account.entity.js';
 import { buildWhere } from './list-accounts-query.js';
 
@@ -41,7 +41,7 @@ export async function findAccountSummaryRows(
 export async function findAccountIds(
   em: EntityManager,
   organizationId: string,
-  filter: AccountListFilter,
+  filter: CheckedAccountListFilter,
 ): Promise<string[]> {
   const where = await buildWhere(em, organizationId, filter);
   const rows = await em.find(AccountEntity, where, {

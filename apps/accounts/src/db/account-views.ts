@@ -7,16 +7,19 @@ import {
   type PaymentGatewayAccountView,
   type RecipientView,
 } from '../domain/account-view.js';
+import { recipientsHaveSelfService } from '../domain/organization.js';
 import { findReadModelSnapshots } from './account-read-model-query.js';
 import type { AccountRow } from './entities/account.entity.js';
 import { AccountEntity } from './entities/account.entity.js';
+import { OrganizationEntity } from './entities/organization.entity.js';
 import {
   PaymentGatewayAccountEntity,
   type PaymentGatewayAccountRow,
 } from './entities/payment-gateway-account.entity.js';
 import { RecipientEntity, type RecipientRow } from './entities/recipient.entity.js';
 
-export function toRecipientView(row: RecipientRow, accountCode: string): RecipientView {
+/** `selfService`: the organization's self_service feature is on (recipientsHaveSelfService). */
+export function toRecipientView(row: RecipientRow, accountCode: string, selfService: boolean): RecipientView {
   return {
     uuid: row.id,
     account: row.account_id,
@@ -27,8 +30,7 @@ export function toRecipientView(row: RecipientRow, accountCode: string): Recipie
     receive_payment_confirmation: row.receive_payment_confirmation,
     receive_payment_card_notifications: row.receive_payment_card_notifications,
     receive_subscription_notifications: row.receive_subscription_notifications,
-    // Self-service access arrives with the payments capability; until then nobody has it.
-    has_access_to_self_service: false,
+    has_access_to_self_service: selfService,
   };
 }
 
@@ -41,8 +43,8 @@ export function toPaymentGatewayAccountView(row: PaymentGatewayAccountRow): Paym
 }
 
 /**
- * Turns account rows into full views, loading their sets, reseller codes and read model snapshots
- * in five queries whatever the number of accounts.
+ * Turns account rows into full views, loading their sets, reseller codes, read model snapshots and
+ * the organization's self_service flag in six queries whatever the number of accounts.
  */
 export async function loadAccountViews(
   em: EntityManager,
@@ -52,7 +54,7 @@ export async function loadAccountViews(
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const resellerIds = [...new Set(rows.map((row) => row.reseller).filter((id): id is string => id !== null))];
-  const [recipients, gatewayAccounts, resellers, readModel] = await Promise.all([
+  const [recipients, gatewayAccounts, resellers, readModel, selfService] = await Promise.all([
     em.find(
       RecipientEntity,
       { organization_id: organizationId, account_id: { $in: ids } },
@@ -71,6 +73,7 @@ export async function loadAccountViews(
         )
       : Promise.resolve([]),
     findReadModelSnapshots(em, organizationId, ids),
+    selfServiceIsOn(em, organizationId),
   ]);
   const resellerCodes = new Map(resellers.map((reseller) => [reseller.id, reseller.code]));
   return rows.map((row) =>
@@ -80,8 +83,15 @@ export async function loadAccountViews(
       gatewayAccounts.filter((g) => g.account_id === row.id),
       row.reseller ? (resellerCodes.get(row.reseller) ?? '') : '',
       readModel.get(row.id) ?? EMPTY_READ_MODEL,
+      selfService,
     ),
   );
+}
+
+/** Whether the organization's recipients have self-service access (its self_service feature). */
+export async function selfServiceIsOn(em: EntityManager, organizationId: string): Promise<boolean> {
+  const organization = await em.findOne(OrganizationEntity, { id: organizationId }, { fields: ['features'] });
+  return recipientsHaveSelfService(organization?.features ?? []);
 }
 
 /**
@@ -94,6 +104,7 @@ export function toAccountView(
   gatewayAccounts: PaymentGatewayAccountRow[],
   resellerCode: string,
   readModel: AccountReadModelSnapshots,
+  selfService: boolean,
 ): AccountView {
   const fields = accountFields(row);
   return {
@@ -107,7 +118,7 @@ export function toAccountView(
     register_status: row.register_status ?? null,
     industry: row.industry,
     is_archived: row.is_archived,
-    recipients: recipients.map((recipient) => toRecipientView(recipient, row.code)),
+    recipients: recipients.map((recipient) => toRecipientView(recipient, row.code, selfService)),
     payment_gateway_accounts: gatewayAccounts.map(toPaymentGatewayAccountView),
     read_model: readModel,
   };

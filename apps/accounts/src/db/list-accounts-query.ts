@@ -1,12 +1,15 @@
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { ACCOUNT_ORDERING, type AccountListFilter, DEFAULT_ACCOUNT_ORDERING } from '../domain/account-list.js';
+import {
+  ACCOUNT_ORDERING,
+  type CheckedAccountListFilter,
+  DEFAULT_ACCOUNT_ORDERING,
+  NULL_FILTER_VALUE,
+} from '../domain/account-list.js';
+import { balanceFilterConstraint } from './account-invoice-store.js';
+import { paymentMeansFilterConstraints } from './account-payment-means-store.js';
 import { subscriptionFilterConstraints } from './account-subscription-store.js';
 import { AccountEntity, type AccountRow } from './entities/account.entity.js';
-import {
-  AccountBillingSummaryEntity,
-  type AccountBillingSummaryRow,
-} from './entities/account-billing-summary.entity.js';
 import { RecipientEntity } from './entities/recipient.entity.js';
 
 type AccountWhere = FilterQuery<AccountRow>;
@@ -15,7 +18,7 @@ type AccountWhere = FilterQuery<AccountRow>;
 export async function findAccountPage(
   em: EntityManager,
   organizationId: string,
-  filter: AccountListFilter,
+  filter: CheckedAccountListFilter,
   page: PageSpec,
 ): Promise<{ rows: AccountRow[]; count: number }> {
   const where = await buildWhere(em, organizationId, filter);
@@ -35,7 +38,7 @@ export async function findAccountPage(
 export async function buildWhere(
   em: EntityManager,
   organizationId: string,
-  filter: AccountListFilter,
+  filter: CheckedAccountListFilter,
 ): Promise<AccountWhere> {
   const and: AccountWhere[] = [{ organization_id: organizationId }];
   const equal = <K extends keyof AccountRow>(field: K, value: AccountRow[K] | undefined) => {
@@ -48,7 +51,7 @@ export async function buildWhere(
   equal('override_business_entity', filter.override_business_entity);
   equal('legal_country', filter.legal_country);
   equal('ean_invoicing', filter.ean_invoicing);
-  equal('register_status', filter.register_status);
+  equal('register_status', filter.register_status === NULL_FILTER_VALUE ? null : filter.register_status);
   if (filter.type !== undefined) {
     // An account without an explicit type is a company when it has a company name (domain rule).
     and.push(
@@ -91,36 +94,13 @@ export async function buildWhere(
     const ids = [...new Set(receiving.map((row) => row.account_id))];
     and.push(filter.has_recipient_receiving_invoices ? { id: { $in: ids } } : { id: { $nin: ids } });
   }
-  for (const constraint of await subscriptionFilterConstraints(em, organizationId, filter)) {
+  const constraints = [
+    ...(await subscriptionFilterConstraints(em, organizationId, filter)),
+    ...(await paymentMeansFilterConstraints(em, organizationId, filter)),
+    ...(filter.balance === undefined ? [] : [await balanceFilterConstraint(em, organizationId, filter.balance)]),
+  ];
+  for (const constraint of constraints) {
     and.push('in' in constraint ? { id: { $in: constraint.in } } : { id: { $nin: constraint.notIn } });
   }
-  const summaryIds = await billingSummaryMatches(em, organizationId, filter);
-  if (summaryIds) and.push({ id: { $in: summaryIds } });
   return { $and: and };
-}
-
-/**
- * Filters served by the billing read model (to be fed by the invoicing and payments services'
- * events; the subscription filters are served by account_subscription). Returns the matching
- * account ids, or null when no such filter was asked for.
- */
-async function billingSummaryMatches(
-  em: EntityManager,
-  organizationId: string,
-  filter: AccountListFilter,
-): Promise<string[] | null> {
-  const conditions: FilterQuery<AccountBillingSummaryRow>[] = [];
-  if (filter.balance !== undefined) conditions.push({ balance: filter.balance });
-  if (filter.active_payment_method !== undefined)
-    conditions.push({ active_payment_method: filter.active_payment_method });
-  if (filter.registered_for_direct_debit !== undefined) {
-    conditions.push({ registered_for_direct_debit: filter.registered_for_direct_debit });
-  }
-  if (conditions.length === 0) return null;
-  const rows = await em.find(
-    AccountBillingSummaryEntity,
-    { $and: [{ organization_id: organizationId }, ...conditions] },
-    { fields: ['account_id'] },
-  );
-  return rows.map((row) => row.account_id);
 }

@@ -1,4 +1,4 @@
-import type { WritableShape } from '@billing/domain-kit';
+import { textLength, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 
 /** api-spec: a churn reason has a name; 100 characters, as the spec's custom_churn_reason. */
@@ -34,7 +34,7 @@ export function normaliseChurnReason(fields: ChurnReasonFields): {
   const name = fields.name.trim();
   const violations: FieldViolation[] = [];
   if (name === '') violations.push({ field: 'name', description: 'This field may not be blank.' });
-  else if (name.length > CHURN_REASON_NAME_MAX) {
+  else if (textLength(name) > CHURN_REASON_NAME_MAX) {
     violations.push({
       field: 'name',
       description: `Ensure this field has no more than ${CHURN_REASON_NAME_MAX} characters.`,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiToken, newApiToken, tokenPrefix } from './api-token.js';
-import { ORGANIZATION_DEFAULTS, validateOrganization, validateRateLimit } from './organization.js';
+import {
+  featureFlags,
+  ORGANIZATION_DEFAULTS,
+  recipientsHaveSelfService,
+  switchFeatures,
+  updateOrganizationSettings,
+  validateOrganization,
+  validateRateLimit,
+} from './organization.js';
 
 describe('organization settings', () => {
   it('accepts the defaults of gaps.md §10', () => {
@@ -11,11 +19,12 @@ describe('organization settings', () => {
       default_payment_terms: 14,
       default_collection_method: 'invoice',
       rate_limit_per_minute: 60,
-      features: [],
+      features: ['self_service'],
       address: '',
       zipcode: '',
       city: '',
       vat_number: '',
+      email: '',
     });
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS })).toEqual([]);
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS, vat_number: 'X'.repeat(33) })).toEqual([
@@ -57,6 +66,74 @@ describe('organization settings', () => {
     expect(validateRateLimit(2_147_483_647)).toEqual([]);
     expect(validateRateLimit(0)).toEqual([
       { field: 'rate_limit_per_minute', description: 'Ensure this value is greater than or equal to 1.' },
+    ]);
+  });
+});
+
+describe('e-mail and feature flags', () => {
+  it('takes an e-mail address or none, and only the known features', () => {
+    const acme = { name: 'Acme', ...ORGANIZATION_DEFAULTS };
+    expect(validateOrganization({ ...acme, email: 'faktura@acme.dk', features: ['kickback', 'self_service'] })).toEqual(
+      [],
+    );
+    expect(validateOrganization({ ...acme, email: 'faktura@', features: ['kickback', 'dunning'] })).toEqual([
+      { field: 'email', description: 'Enter a valid email address.' },
+      { field: 'features', description: '"dunning" is not a feature; one of kickback, self_service.' },
+    ]);
+    expect(validateOrganization({ ...acme, email: `${'a'.repeat(250)}@x.dk` })).toEqual([
+      { field: 'email', description: 'Ensure this field has no more than 254 characters.' },
+    ]);
+  });
+
+  it('gives every recipient self-service access exactly while self_service is on', () => {
+    expect(recipientsHaveSelfService(['self_service'])).toBe(true);
+    expect(recipientsHaveSelfService(['kickback', 'self_service'])).toBe(true);
+    expect(recipientsHaveSelfService(['kickback'])).toBe(false);
+    expect(recipientsHaveSelfService([])).toBe(false);
+  });
+
+  it('shows every flag with its state, and switches flags keeping the others and the contract order', () => {
+    expect(featureFlags(['self_service'])).toEqual({ kickback: false, self_service: true });
+    expect(featureFlags([])).toEqual({ kickback: false, self_service: false });
+    expect(switchFeatures(['self_service'], { kickback: true })).toEqual(['kickback', 'self_service']);
+    expect(switchFeatures(['kickback', 'self_service'], { self_service: false, kickback: true })).toEqual(['kickback']);
+    expect(switchFeatures([], { self_service: false })).toEqual([]);
+  });
+});
+
+describe('updateOrganizationSettings', () => {
+  const current = { name: 'Acme', ...ORGANIZATION_DEFAULTS };
+
+  it('changes what is given and reports each change with its value before and after', () => {
+    const update = updateOrganizationSettings(current, {
+      name: 'Acme ApS',
+      email: 'faktura@acme.dk',
+      address: 'Vesterbrogade 1',
+      default_payment_terms: 14,
+      features: { kickback: true },
+    });
+    expect(update.settings).toEqual({
+      ...current,
+      name: 'Acme ApS',
+      email: 'faktura@acme.dk',
+      address: 'Vesterbrogade 1',
+      features: ['kickback', 'self_service'],
+    });
+    // Payment terms were given but equal: not a change.
+    expect(update.changed).toEqual({
+      name: { from: 'Acme', to: 'Acme ApS' },
+      features: { from: ['self_service'], to: ['kickback', 'self_service'] },
+      address: { from: '', to: 'Vesterbrogade 1' },
+      email: { from: '', to: 'faktura@acme.dk' },
+    });
+    expect(update.violations).toEqual([]);
+  });
+
+  it('validates the result like a new organization', () => {
+    const update = updateOrganizationSettings(current, { country: 'XX', default_collection_method: 'cash' });
+    expect(update.violations).toEqual([
+      { field: 'country', description: '"XX" is not a valid choice.' },
+      { field: 'default_collection_method', description: '"cash" is not a valid choice.' },
     ]);
   });
 });

@@ -1,5 +1,15 @@
 import type { FieldViolation } from '@billing/errors';
-import { COLLECTION_METHODS, isCountryCode, isCurrencyCode, isTimeZone } from '@billing/reference-data';
+import {
+  COLLECTION_METHODS,
+  DEFAULT_ORGANIZATION_FEATURES,
+  isCountryCode,
+  isCurrencyCode,
+  isOrganizationFeature,
+  isTimeZone,
+  ORGANIZATION_FEATURES,
+  type OrganizationFeature,
+} from '@billing/reference-data';
+import { z } from 'zod';
 
 export interface OrganizationSettings {
   name: string;
@@ -9,12 +19,15 @@ export interface OrganizationSettings {
   default_payment_terms: number;
   default_collection_method: string;
   rate_limit_per_minute: number;
+  /** The names of the feature flags that are on (gaps.md §10), in ORGANIZATION_FEATURES order. */
   features: string[];
   /** The seller's details printed on invoices. */
   address: string;
   zipcode: string;
   city: string;
   vat_number: string;
+  /** Printed on invoices and the Reply-To of invoice e-mails ('' when not given). */
+  email: string;
 }
 
 /** gaps.md §10: the defaults of a new organization; 60 requests per minute from the spec's limits. */
@@ -25,11 +38,12 @@ export const ORGANIZATION_DEFAULTS: Omit<OrganizationSettings, 'name'> = {
   default_payment_terms: 14,
   default_collection_method: 'invoice',
   rate_limit_per_minute: 60,
-  features: [],
+  features: [...DEFAULT_ORGANIZATION_FEATURES],
   address: '',
   zipcode: '',
   city: '',
   vat_number: '',
+  email: '',
 };
 
 export function validateOrganization(settings: OrganizationSettings): FieldViolation[] {
@@ -55,7 +69,87 @@ export function validateOrganization(settings: OrganizationSettings): FieldViola
   ] as const) {
     if (settings[field].length > max) bad(field, `Ensure this field has no more than ${max} characters.`);
   }
+  if (settings.email.length > 254) bad('email', 'Ensure this field has no more than 254 characters.');
+  else if (settings.email !== '' && !z.email().safeParse(settings.email).success) {
+    bad('email', 'Enter a valid email address.');
+  }
+  for (const name of settings.features) {
+    if (!isOrganizationFeature(name)) {
+      bad('features', `"${name}" is not a feature; one of ${ORGANIZATION_FEATURES.join(', ')}.`);
+    }
+  }
   return violations;
+}
+
+/** Each feature flag and whether it is on, as the admin command line shows them. */
+export function featureFlags(features: readonly string[]): Record<OrganizationFeature, boolean> {
+  return Object.fromEntries(ORGANIZATION_FEATURES.map((name) => [name, features.includes(name)])) as Record<
+    OrganizationFeature,
+    boolean
+  >;
+}
+
+/**
+ * gaps.md §11: every recipient has self-service access while the organization's self_service
+ * feature is on (the default), none while it is off.
+ */
+export const recipientsHaveSelfService = (features: readonly string[]): boolean => features.includes('self_service');
+
+/** `features` with each flag of `switches` turned on or off; unknown names are kept for validation to name. */
+export function switchFeatures(features: readonly string[], switches: Readonly<Record<string, boolean>>): string[] {
+  const on = new Set(features);
+  for (const [name, enabled] of Object.entries(switches)) {
+    if (enabled) on.add(name);
+    else on.delete(name);
+  }
+  // The contract's order first, then anything unknown (refused by validateOrganization).
+  return [...ORGANIZATION_FEATURES.filter((name) => on.has(name)), ...[...on].filter((n) => !isOrganizationFeature(n))];
+}
+
+/**
+ * Settings fixed when the organization is created, with why (docs/api.md "Organizations"): the
+ * base currency (draft lines default to it and MRR is counted in it), the time zone (every stored
+ * local day, renewal and invoice date was computed in it) and test mode (an organization on its
+ * own clock never joins real time, nor the other way round).
+ */
+export const FIXED_SETTINGS = {
+  base_currency:
+    'The base currency cannot change: MRR and draft line defaults of the organization are in it. Create a new organization instead.',
+  time_zone:
+    "The time zone cannot change: the organization's renewal times and invoice dates were computed in it. Create a new organization instead.",
+  test_clock: 'Test mode is chosen when the organization is created and cannot change.',
+} as const;
+
+/** The settings update-org may change; `features` as flags to switch (others keep their state). */
+export type OrganizationChanges = Partial<
+  Omit<OrganizationSettings, 'base_currency' | 'time_zone' | 'features'> & { features: Record<string, boolean> }
+>;
+
+export interface OrganizationUpdate {
+  settings: OrganizationSettings;
+  /** Each setting that changed, with its value before and after (for the audit log). */
+  changed: Record<string, { from: unknown; to: unknown }>;
+  violations: FieldViolation[];
+}
+
+/** Applies `changes` to `current`: the new settings, what changed and what is invalid. */
+export function updateOrganizationSettings(
+  current: OrganizationSettings,
+  changes: OrganizationChanges,
+): OrganizationUpdate {
+  const { features: switches, ...values } = changes;
+  const settings: OrganizationSettings = {
+    ...current,
+    ...values,
+    features: switches ? switchFeatures(current.features, switches) : [...current.features],
+  };
+  const changed: OrganizationUpdate['changed'] = {};
+  for (const key of Object.keys(settings) as Array<keyof OrganizationSettings>) {
+    if (JSON.stringify(settings[key]) !== JSON.stringify(current[key])) {
+      changed[key] = { from: current[key], to: settings[key] };
+    }
+  }
+  return { settings, changed, violations: validateOrganization(settings) };
 }
 
 /** Both are Postgres `integer` columns: a larger value would fail in the database, unnamed. */
@@ -89,5 +183,6 @@ export function organizationSettingsOf(
     zipcode: organization.zipcode,
     city: organization.city,
     vat_number: organization.vat_number,
+    email: organization.email,
   };
 }

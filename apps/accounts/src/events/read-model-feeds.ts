@@ -7,6 +7,11 @@ import {
   draftLineChangesConsumerName,
 } from './draft-line-changes-consumer.js';
 import {
+  INVOICE_CHANGED_PAYLOAD,
+  invoiceChangedHandler,
+  invoiceChangesConsumerName,
+} from './invoice-changes-consumer.js';
+import {
   SUBSCRIPTION_CHANGED_PAYLOAD,
   subscriptionChangedHandler,
   subscriptionChangesConsumerName,
@@ -43,5 +48,6 @@ export function readModelFeeds(deps: {
       DRAFT_LINE_CHANGED_PAYLOAD,
       { consumer: draftLineChangesConsumerName(schema), handle: draftLineChangedHandler(deps) },
     ],
+    [INVOICE_CHANGED_PAYLOAD, { consumer: invoiceChangesConsumerName(schema), handle: invoiceChangedHandler(deps) }],
   ]);
 }

@@ -1,29 +1,30 @@
 import type { BackgroundWorker, ServiceDeps } from '@billing/runtime';
 import { draftLineChangesConsumerName, startDraftLineChangesConsumer } from './draft-line-changes-consumer.js';
+import { invoiceChangesConsumerName, startInvoiceChangesConsumer } from './invoice-changes-consumer.js';
+import type { ReadModelConsumerOptions } from './read-model-consumer.js';
 import { readModelSchema } from './read-model-feeds.js';
 import { startSubscriptionChangesConsumer, subscriptionChangesConsumerName } from './subscription-changes-consumer.js';
 
 /** The consumers feeding this service's read models, started once the bus is there. */
 export async function accountsWorkers(deps: ServiceDeps): Promise<BackgroundWorker[]> {
   if (!deps.bus) {
-    deps.logger.warn('no event bus configured: the subscription and draft line read models are not fed');
+    deps.logger.warn('no event bus configured: the subscription, draft line and invoice read models are not fed');
     return [];
   }
   const schema = readModelSchema(deps.orm);
   const common = { orm: deps.orm, bus: deps.bus, logger: deps.logger, clock: deps.clock };
-  const subscriptions = await startSubscriptionChangesConsumer({
-    ...common,
-    consumer: subscriptionChangesConsumerName(schema),
-  });
+  const starts: Array<[start: (options: ReadModelConsumerOptions) => Promise<BackgroundWorker>, consumer: string]> = [
+    [startSubscriptionChangesConsumer, subscriptionChangesConsumerName(schema)],
+    [startDraftLineChangesConsumer, draftLineChangesConsumerName(schema)],
+    [startInvoiceChangesConsumer, invoiceChangesConsumerName(schema)],
+  ];
+  const started: BackgroundWorker[] = [];
   try {
-    const draftLines = await startDraftLineChangesConsumer({
-      ...common,
-      consumer: draftLineChangesConsumerName(schema),
-    });
-    return [subscriptions, draftLines];
+    for (const [start, consumer] of starts) started.push(await start({ ...common, consumer }));
+    return started;
   } catch (error) {
-    // Nobody else knows of the first consumer yet: stop it rather than leave it running.
-    await subscriptions.stop();
+    // Nobody else knows of the consumers started so far: stop them rather than leave them running.
+    for (const worker of started.reverse()) await worker.stop();
     throw error;
   }
 }

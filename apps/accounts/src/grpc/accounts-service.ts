@@ -48,8 +48,13 @@ export function accountsService(deps: AccountsDeps): GrpcService {
       return accountReply(deps, context, await updateAccount(deps, context, request.code, write, request.replace));
     },
     deleteAccount: async (request, context) => {
-      await deleteAccount(deps, context, request.code);
-      return {};
+      const outcome = await deleteAccount(deps, context, {
+        code: request.code,
+        existingInvoices: request.existing_invoices,
+        absentInvoices: request.absent_invoices,
+        lastRound: request.last_round,
+      });
+      return { deleted: outcome.deleted, unconfirmed_invoices: outcome.deleted ? [] : outcome.unconfirmedInvoices };
     },
     listPaymentGatewayAccounts: async (request, context) => ({
       payment_gateway_accounts: (await listPaymentGatewayAccounts(deps, context, request.account_code)).map(

@@ -4,8 +4,9 @@ import { accountsV1 } from '@billing/proto';
 import { organizationSettingsOf } from '../domain/organization.js';
 import { authenticate } from '../use-cases/authenticate.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
-import { getOrganization } from '../use-cases/organizations.js';
+import { getOrganizationRecord } from '../use-cases/organizations.js';
 import { advanceTestClock } from '../use-cases/test-clock.js';
+import { bankAccountMessage } from './organization-mapper.js';
 
 export function identityService(deps: AccountsDeps): GrpcService {
   return unaryService(accountsV1.IdentityServiceService, {
@@ -22,11 +23,12 @@ export function identityService(deps: AccountsDeps): GrpcService {
       };
     },
     getOrganization: async (_request, context) => {
-      const organization = await getOrganization(deps, context);
+      const { organization, bank_accounts } = await getOrganizationRecord(deps, context);
       return {
         organization: {
           ...organizationSettingsOf(organization),
           features: organization.features,
+          bank_accounts: bank_accounts.map(bankAccountMessage),
           ...(organization.test_clock_time ? { test_clock_time: organization.test_clock_time } : {}),
         },
       };

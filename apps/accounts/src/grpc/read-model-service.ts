@@ -1,11 +1,19 @@
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { accountsV1 } from '@billing/proto';
+import { announceInvoices } from '../use-cases/announce-invoices.js';
 import { applyReadModelEvents, type ReadModelDeps } from '../use-cases/apply-read-model-events.js';
 
-/** Transport only: producers hand over the events of a change they just committed. */
+/**
+ * Transport only: producers hand over the events of a change they just committed; invoicing
+ * announces the invoices it is about to commit.
+ */
 export function readModelService(deps: ReadModelDeps): GrpcService {
   const applyEvents = applyReadModelEvents(deps);
   return unaryService(accountsV1.ReadModelServiceService, {
     applyEvents: async (request, context) => ({ applied: await applyEvents(context, request.envelopes) }),
+    announceInvoices: async (request, context) => {
+      await announceInvoices(deps, context, request.account, request.invoices);
+      return {};
+    },
   });
 }

@@ -1,6 +1,6 @@
 import type { RequestContext } from '@billing/observability';
 import { findAccountIds, findAccountSummaryRows } from '../db/account-summaries-query.js';
-import type { AccountListFilter } from '../domain/account-list.js';
+import { type AccountListFilter, checkAccountListFilter } from '../domain/account-list.js';
 import { type AccountSummary, accountSummary } from '../domain/account-summary.js';
 import { lookupUuids } from '../domain/uuid.js';
 import { requireOrganization } from './change-transaction.js';
@@ -40,5 +40,5 @@ export async function listAccountUuids(
   context: RequestContext,
   filter: AccountListFilter,
 ): Promise<string[]> {
-  return findAccountIds(deps.orm.em.fork(), requireOrganization(context), filter);
+  return findAccountIds(deps.orm.em.fork(), requireOrganization(context), checkAccountListFilter(filter));
 }

@@ -4,6 +4,7 @@ import { decodeEnvelope, type EventEnvelope, type EventsLogger, handleEventOnce 
 import type { RequestContext } from '@billing/observability';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { InvalidDraftLineEvent } from '../domain/draft-line-state.js';
+import { InvalidInvoiceEvent } from '../domain/invoice-state.js';
 import { InvalidSubscriptionEvent } from '../domain/subscription-state.js';
 import { readModelFeeds } from '../events/read-model-feeds.js';
 import { requireOrganization } from './change-transaction.js';
@@ -41,7 +42,11 @@ export function applyReadModelEvents(
           applied += 1;
         }
       } catch (error) {
-        if (error instanceof InvalidSubscriptionEvent || error instanceof InvalidDraftLineEvent) {
+        if (
+          error instanceof InvalidSubscriptionEvent ||
+          error instanceof InvalidDraftLineEvent ||
+          error instanceof InvalidInvoiceEvent
+        ) {
           throw AppError.invalidField('envelopes', `envelopes[${index}]: ${error.message}`);
         }
         throw error;

@@ -3,13 +3,17 @@ import type { Clock } from '@billing/clock';
 import { inTransaction, recordAudit } from '@billing/db';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { ApiUserEntity, type ApiUserRow } from '../db/entities/api-user.entity.js';
+import { BankAccountEntity, type BankAccountRow } from '../db/entities/bank-account.entity.js';
 import { OrganizationEntity, type OrganizationRow } from '../db/entities/organization.entity.js';
 import { hashApiToken, newApiToken, tokenPrefix } from '../domain/api-token.js';
+import { type BankAccountDetails, normalizeBankAccount, validateBankAccount } from '../domain/bank-account.js';
 import {
   ORGANIZATION_DEFAULTS,
+  type OrganizationChanges,
   type OrganizationSettings,
+  updateOrganizationSettings,
   validateOrganization,
   validateRateLimit,
 } from '../domain/organization.js';
@@ -159,7 +163,7 @@ export async function setRateLimit(
   deps: IdentityDeps,
   organizationId: string,
   perMinute: number,
-): Promise<OrganizationRow> {
+): Promise<OrganizationRecord> {
   const violations = validateRateLimit(perMinute);
   if (violations.length > 0) throw AppError.invalid(violations);
   return inTransaction(deps.orm, async (em) => {
@@ -169,20 +173,142 @@ export async function setRateLimit(
       perMinute,
     });
     await em.flush();
-    return organization;
+    return recordOf(em, organization);
   });
 }
 
-export async function listOrganizations(deps: IdentityDeps): Promise<OrganizationRow[]> {
-  return deps.orm.em.fork().find(OrganizationEntity, {}, { orderBy: { created_at: 'asc', id: 'asc' } });
+/** An organization with the bank accounts it is paid to (oldest first; removed ones left out). */
+export interface OrganizationRecord {
+  organization: OrganizationRow;
+  bank_accounts: BankAccountRow[];
+}
+
+async function bankAccountsOf(em: EntityManager, organizationIds: string[]): Promise<BankAccountRow[]> {
+  if (organizationIds.length === 0) return [];
+  return em.find(
+    BankAccountEntity,
+    { organization_id: { $in: organizationIds }, removed_at: null },
+    { orderBy: { id: 'asc' } },
+  );
+}
+
+async function recordOf(em: EntityManager, organization: OrganizationRow): Promise<OrganizationRecord> {
+  return { organization, bank_accounts: await bankAccountsOf(em, [organization.id]) };
+}
+
+export async function listOrganizations(deps: IdentityDeps): Promise<OrganizationRecord[]> {
+  const em = deps.orm.em.fork();
+  const organizations = await em.find(OrganizationEntity, {}, { orderBy: { created_at: 'asc', id: 'asc' } });
+  const bankAccounts = await bankAccountsOf(
+    em,
+    organizations.map((organization) => organization.id),
+  );
+  return organizations.map((organization) => ({
+    organization,
+    bank_accounts: bankAccounts.filter((account) => account.organization_id === organization.id),
+  }));
+}
+
+/**
+ * update-org: changes the settings given (docs/api.md "Organizations": the base currency, the time
+ * zone and test mode are fixed at creation, so they are not among OrganizationChanges). The row is
+ * locked, so two updates at once apply one after the other; one audit row lists what changed.
+ */
+export async function updateOrganization(
+  deps: IdentityDeps,
+  organizationId: string,
+  changes: OrganizationChanges,
+): Promise<OrganizationRecord> {
+  return inTransaction(deps.orm, async (em) => {
+    const organization = await requireOrganizationRow(em, organizationId, true);
+    const update = updateOrganizationSettings(organization, changes);
+    if (update.violations.length > 0) throw AppError.invalid(update.violations);
+    if (Object.keys(update.changed).length > 0) {
+      em.assign(organization, update.settings);
+      audit(em, organizationId, deps.clock.now(), 'organization.update', 'organization', organizationId, {
+        changes: update.changed,
+      });
+      await em.flush();
+    }
+    return recordOf(em, organization);
+  });
+}
+
+/** add-bank-account: a new bank account with the next integer id; one per currency (and one for the rest). */
+export async function addBankAccount(
+  deps: IdentityDeps,
+  organizationId: string,
+  given: BankAccountDetails,
+): Promise<BankAccountRow> {
+  const details = normalizeBankAccount(given);
+  return inTransaction(deps.orm, async (em) => {
+    // The organization's row lock serializes additions, so the one-per-currency check holds.
+    await requireOrganizationRow(em, organizationId, true);
+    const others = (await bankAccountsOf(em, [organizationId])).map((other) => ({
+      id: other.id,
+      currency: other.currency ?? null,
+    }));
+    const violations = validateBankAccount(details, others);
+    if (violations.length > 0) throw AppError.invalid(violations);
+    const now = deps.clock.now();
+    const account = em.create(BankAccountEntity, {
+      organization_id: organizationId,
+      ...details,
+      created_at: now,
+      removed_at: null,
+    });
+    await em.flush();
+    audit(em, organizationId, now, 'bank_account.add', 'bank_account', String(account.id), { ...details });
+    await em.flush();
+    return account;
+  });
+}
+
+/**
+ * remove-bank-account: new invoices stop naming it; invoices already made keep its id and the
+ * details printed on them (the row stays, marked removed).
+ */
+export async function removeBankAccount(
+  deps: IdentityDeps,
+  organizationId: string,
+  bankAccountId: number,
+): Promise<BankAccountRow> {
+  return inTransaction(deps.orm, async (em) => {
+    await requireOrganizationRow(em, organizationId, true);
+    const account = await em.findOne(BankAccountEntity, {
+      organization_id: organizationId,
+      id: bankAccountId,
+      removed_at: null,
+    });
+    if (!account) throw AppError.notFound(`No bank account ${bankAccountId} in organization ${organizationId}.`);
+    const now = deps.clock.now();
+    account.removed_at = now;
+    audit(em, organizationId, now, 'bank_account.remove', 'bank_account', String(account.id));
+    await em.flush();
+    return account;
+  });
 }
 
 export async function getOrganization(deps: IdentityDeps, context: RequestContext): Promise<OrganizationRow> {
   return requireOrganizationRow(deps.orm.em.fork(), requireOrganization(context));
 }
 
-async function requireOrganizationRow(em: EntityManager, organizationId: string): Promise<OrganizationRow> {
-  const organization = await em.findOne(OrganizationEntity, { id: organizationId });
+/** The caller's organization with its bank accounts (IdentityService.GetOrganization). */
+export async function getOrganizationRecord(deps: IdentityDeps, context: RequestContext): Promise<OrganizationRecord> {
+  const em = deps.orm.em.fork();
+  return recordOf(em, await requireOrganizationRow(em, requireOrganization(context)));
+}
+
+async function requireOrganizationRow(
+  em: EntityManager,
+  organizationId: string,
+  lock = false,
+): Promise<OrganizationRow> {
+  const organization = await em.findOne(
+    OrganizationEntity,
+    { id: organizationId },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!organization) throw AppError.notFound(`No organization with id ${organizationId}.`);
   return organization;
 }

@@ -4,7 +4,7 @@ import type { RequestContext } from '@billing/observability';
 import { findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
 import { findAccountPage } from '../db/list-accounts-query.js';
-import type { AccountListFilter } from '../domain/account-list.js';
+import { type AccountListFilter, checkAccountListFilter } from '../domain/account-list.js';
 import type { AccountView } from '../domain/account-view.js';
 import { requireOrganization } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
@@ -23,6 +23,6 @@ export async function listAccounts(
 ): Promise<{ count: number; accounts: AccountView[] }> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { rows, count } = await findAccountPage(em, organizationId, filter, page);
+  const { rows, count } = await findAccountPage(em, organizationId, checkAccountListFilter(filter), page);
   return { count, accounts: await loadAccountViews(em, organizationId, rows) };
 }

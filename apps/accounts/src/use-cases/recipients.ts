@@ -4,7 +4,7 @@ import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accountView, findAccountById } from '../db/account-store.js';
-import { toRecipientView } from '../db/account-views.js';
+import { selfServiceIsOn, toRecipientView } from '../db/account-views.js';
 import { AccountEntity } from '../db/entities/account.entity.js';
 import { RecipientEntity, type RecipientRow } from '../db/entities/recipient.entity.js';
 import type { RecipientView } from '../domain/account-view.js';
@@ -32,8 +32,11 @@ async function requireRecipientAccount(scope: ChangeScope, accountId: string) {
 }
 
 async function viewOf(em: EntityManager, organizationId: string, row: RecipientRow): Promise<RecipientView> {
-  const account = await findAccountById(em, organizationId, row.account_id);
-  return toRecipientView(row, account?.code ?? '');
+  const [account, selfService] = await Promise.all([
+    findAccountById(em, organizationId, row.account_id),
+    selfServiceIsOn(em, organizationId),
+  ]);
+  return toRecipientView(row, account?.code ?? '', selfService);
 }
 
 /** A recipient belongs to its account's state, so its changes publish account.updated. */
@@ -70,7 +73,7 @@ export async function createRecipient(
     await scope.em.flush();
     scope.audit('recipient.create', 'recipient', row.id, { account: account.id });
     await publishAccountOf(scope, account.id);
-    return toRecipientView(row, account.code);
+    return toRecipientView(row, account.code, await selfServiceIsOn(scope.em, scope.organizationId));
   });
 }
 
@@ -96,7 +99,7 @@ export async function updateRecipient(
     });
     await publishAccountOf(scope, account.id);
     if (previousAccountId !== account.id) await publishAccountOf(scope, previousAccountId);
-    return toRecipientView(row, account.code);
+    return toRecipientView(row, account.code, await selfServiceIsOn(scope.em, scope.organizationId));
   });
 }
 
@@ -135,13 +138,15 @@ export async function listRecipients(
     },
   );
   const accountIds = [...new Set(rows.map((row) => row.account_id))];
-  const accounts = accountIds.length
-    ? await em.find(
-        AccountEntity,
-        { organization_id: organizationId, id: { $in: accountIds } },
-        { fields: ['id', 'code'] },
-      )
-    : [];
+  const [accounts, selfService] = await Promise.all([
+    accountIds.length
+      ? em.find(AccountEntity, { organization_id: organizationId, id: { $in: accountIds } }, { fields: ['id', 'code'] })
+      : [],
+    selfServiceIsOn(em, organizationId),
+  ]);
   const codes = new Map(accounts.map((account) => [account.id, account.code]));
-  return { count, recipients: rows.map((row) => toRecipientView(row, codes.get(row.account_id) ?? '')) };
+  return {
+    count,
+    recipients: rows.map((row) => toRecipientView(row, codes.get(row.account_id) ?? '', selfService)),
+  };
 }

@@ -20,6 +20,9 @@ import { getAccount, listAccounts } from '../../src/use-cases/read-accounts.js';
 import { draftLineChanged } from './draft-line-events.js';
 import { type SubscriptionEventInput, subscriptionChanged } from './subscription-events.js';
 
+/** A first delete call: nothing confirmed by invoicing yet. */
+const deleteRequest = (code: string) => ({ code, existingInvoices: [], absentInvoices: [], lastRound: false });
+
 export interface ReadModelHarness {
   deps: AccountsDeps;
   /** The durable consumer's name: its inbox rows show which events were handled. */
@@ -176,14 +179,16 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
         [4, 'pending_manual_renewal', '2026-02-04T10:00:00Z'],
       ] as const) {
         await deliver(event({ subscription, account, status, lastModified, version }));
-        await expect(deleteAccount(harness.deps, context, 'subscribed'), status).rejects.toMatchObject(refusal);
+        await expect(deleteAccount(harness.deps, context, deleteRequest('subscribed')), status).rejects.toMatchObject(
+          refusal,
+        );
       }
       expect(await codes(context, { code: 'subscribed' })).toEqual(['subscribed']);
 
       await deliver(
         event({ subscription, account, status: 'expired', lastModified: '2026-02-05T10:00:00Z', version: 5 }),
       );
-      await deleteAccount(harness.deps, context, 'subscribed');
+      expect(await deleteAccount(harness.deps, context, deleteRequest('subscribed'))).toEqual({ deleted: true });
       expect(await codes(context, { code: 'subscribed' })).toEqual([]);
     });
 

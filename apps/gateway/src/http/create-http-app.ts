@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { buildOpenApiDocument, type OpenApiInfo } from '../openapi/build-openapi-document.js';
+import { buildOpenApiDocument, type OpenApiInfo, type RequestExamples } from '../openapi/build-openapi-document.js';
 import { mountApiDocs } from '../openapi/mount-api-docs.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Authenticator } from './auth/authenticator.js';
@@ -28,6 +28,8 @@ export interface HttpAppOptions {
   /** Requests per minute for principals without their own limit (default 60, the contract's). */
   defaultRateLimitPerMinute?: number;
   openApi?: OpenApiInfo;
+  /** The request body the documentation shows for each operation, by operationId. */
+  requestExamples?: RequestExamples;
 }
 
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
@@ -54,7 +56,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
   // Strict: "/accounts" and "/accounts/" are different paths (the trailing-slash rule needs it).
   const router = express.Router({ strict: true, caseSensitive: true });
   registerRoutes(router, options.routes, dependencies);
-  mountApiDocs(router, buildOpenApiDocument(options.routes, options.openApi ?? DEFAULT_OPENAPI_INFO), options.logger);
+  const document = buildOpenApiDocument(
+    options.routes,
+    options.openApi ?? DEFAULT_OPENAPI_INFO,
+    options.requestExamples,
+  );
+  mountApiDocs(router, document, options.logger);
 
   app.use(requestContextMiddleware(options.logger));
   app.use(router);

@@ -67,5 +67,10 @@ export {
   type IntegerFieldOptions,
   type StringFieldOptions,
 } from './validation/fields.js';
-export { parseIsoDate, parseIsoDateTime } from './validation/iso-date-time.js';
+export {
+  isInstantInRange,
+  parseIsoDate,
+  parseIsoDateTime,
+  parseIsoDateTimeInRange,
+} from './validation/iso-date-time.js';
 export { AFTER_FIELD_CHECKS, parseBodyOrThrow, parseOrThrow } from './validation/validate.js';

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type Request, type Response } from 'express';
 import {
   detailError,
@@ -19,7 +20,7 @@ export type JsonBodyReader = (req: Request, res: Response) => Promise<unknown>;
  * Any JSON value is accepted here; the route's schema decides what shape it must have.
  */
 export function createJsonBodyReader(limitBytes: number = DEFAULT_BODY_LIMIT_BYTES): JsonBodyReader {
-  const parser = express.json({ limit: limitBytes, strict: false, type: () => true });
+  const parser = express.json({ limit: limitBytes, strict: false, type: () => true, verify: refuseInvalidUtf8 });
   return async (req, res) => {
     if (!hasBody(req)) return undefined;
     const contentType = req.get('Content-Type') ?? '';
@@ -29,6 +30,16 @@ export function createJsonBodyReader(limitBytes: number = DEFAULT_BODY_LIMIT_BYT
     });
     return req.body;
   };
+}
+
+const INVALID_UTF8 = 'Invalid UTF-8 in the request body.';
+
+/**
+ * Bytes that are not UTF-8 would be decoded to U+FFFD and stored so, silently; DRF's parser fails
+ * on them with a JSON parse error, and so do we.
+ */
+function refuseInvalidUtf8(_req: unknown, _res: unknown, buffer: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(buffer)) throw new Error(INVALID_UTF8);
 }
 
 /** Like DRF: an empty body (no Content-Length, or 0) is no body, whatever its content type. */
@@ -50,6 +61,8 @@ function bodyError(error: unknown, contentType: string, limitBytes: number): Htt
       return payloadTooLarge(limitBytes);
     case 'entity.parse.failed':
       return malformedJson((error as Error).message);
+    case 'entity.verify.failed':
+      return malformedJson(INVALID_UTF8);
     case 'charset.unsupported':
       return unsupportedMediaType(contentType);
     case 'encoding.unsupported':

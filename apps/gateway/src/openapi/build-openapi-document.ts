@@ -18,20 +18,37 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 const AUTHENTICATED = [{ TokenAuth: [], ClientSystem: [] }];
 
+/** Request body examples by operationId (see request-examples.ts). */
+export type RequestExamples = Readonly<Record<string, unknown>>;
+
 /**
  * The OpenAPI 3.1 document of the routes, generated from the same zod schemas that validate the
- * requests, so the documentation cannot drift from what the gateway accepts.
+ * requests, so the documentation cannot drift from what the gateway accepts. A path answering in a
+ * hyphen and an underscore form (its twin) is listed once, in the hyphen form the contract uses;
+ * an operation with a body shows its example from `examples`.
  */
-export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo): OpenApiDocument {
+export function buildOpenApiDocument(
+  routes: readonly Route[],
+  info: OpenApiInfo,
+  examples: RequestExamples = {},
+): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerSharedComponents(registry);
   for (const route of routes) {
-    route.aliases.forEach((alias, index) => {
+    const documented = documentedPath(route);
+    const others = [route.path, ...route.aliases].filter((path) => path !== documented && !areTwins(path, documented));
+    others.forEach((alias, index) => {
       registry.registerPath(
-        operation(route, alias, `${route.operationId}Alias${index === 0 ? '' : index + 1}`, `Same as ${route.path}`),
+        operation(
+          route,
+          alias,
+          `${route.operationId}Alias${index === 0 ? '' : index + 1}`,
+          `Same as ${documented}`,
+          examples,
+        ),
       );
     });
-    registry.registerPath(operation(route, route.path, route.operationId, route.description));
+    registry.registerPath(operation(route, documented, route.operationId, route.description, examples));
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -39,11 +56,30 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
   });
 }
 
+/** Of a path and its twins, the one with the fewest underscores: the hyphen form. */
+function documentedPath(route: Route): string {
+  const underscores = (path: string) => path.replace(/\{[^}]*\}/g, '').split('_').length;
+  return [route.path, ...route.aliases]
+    .filter((path) => path === route.path || areTwins(path, route.path))
+    .reduce((best, path) => (underscores(path) < underscores(best) ? path : best));
+}
+
+/** The same path but for `-` and `_` in its words (parameter names stay as they are). */
+function areTwins(a: string, b: string): boolean {
+  const words = (path: string) => path.replace(/\{[^}]*\}|_/g, (match) => (match === '_' ? '-' : match));
+  return a !== b && words(a) === words(b);
+}
+
 const DEFAULT_DESCRIPTION = [
   'Every request sends `Authorization: Token <API_TOKEN>` and `X-Client-System: <calling application>`;',
   '`X-User` (the user in the calling system) is recommended. URLs end with a slash.',
+  'Multi-word paths are listed with hyphens (`/payment-gateways/`); each also answers with underscores',
+  '(`/payment_gateways/`).',
   'Lists take `page`, `page_size` (default 20, at most 100) and `ordering`, and answer',
   '`{count, next, previous, results}`. Validation errors are `{"<field>": ["message"]}`.',
+  'In this console, Authorize takes the API token (the console adds the word `Token`; typing it too works)',
+  "and the calling application's name, and keeps both across reloads of the page until you log out.",
+  'Request examples refer to objects by example uuids: replace them with your own.',
 ].join(' ');
 
 const ErrorDetail = z.object({ detail: z.string() }).meta({ id: 'ErrorDetail' });
@@ -63,7 +99,8 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
     name: 'Authorization',
     description:
       'The word `Token`, one space, then the API token: `Authorization: Token <API_TOKEN>`. A bare token, another ' +
-      'scheme, or an unknown or disabled token is 401 `{"detail": "Invalid token."}`.',
+      'scheme, or an unknown or disabled token is 401 `{"detail": "Invalid token."}`. In this console, paste the ' +
+      'token alone: the console adds `Token ` (a value already starting with `Token ` is sent as it is).',
   });
   registry.registerComponent('securitySchemes', 'ClientSystem', {
     type: 'apiKey',
@@ -85,7 +122,14 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('headers', 'RetryAfter', header('Seconds until requests are accepted again.'));
 }
 
-function operation(route: Route, path: string, operationId: string, description: string | undefined): RouteConfig {
+function operation(
+  route: Route,
+  path: string,
+  operationId: string,
+  description: string | undefined,
+  examples: RequestExamples,
+): RouteConfig {
+  const example = examples[route.operationId];
   return {
     method: route.method,
     path,
@@ -99,7 +143,16 @@ function operation(route: Route, path: string, operationId: string, description:
       params: route.params,
       query: documentedQuery(route),
       headers: documentedHeaders(route),
-      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+      ...(route.body
+        ? {
+            body: {
+              required: true,
+              content: {
+                'application/json': { schema: route.body, ...(example === undefined ? {} : { example }) },
+              },
+            },
+          }
+        : {}),
     },
     responses: responses(route),
   };

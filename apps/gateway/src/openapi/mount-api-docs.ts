@@ -26,13 +26,34 @@ export function mountApiDocs(router: Router, document: OpenApiDocument, logger: 
   // Before the console's mount, which would otherwise also answer the slashless path, where the
   // page's relative asset URLs would break.
   registerSlashRule(router, DOCS_PATH.slice(0, -1), logger);
+  const page = { swaggerUrl: SCHEMA_PATH, customSiteTitle: 'Billing API', swaggerOptions: CONSOLE_OPTIONS };
   router.use(
     DOCS_PATH,
     markRoute(DOCS_PATH),
     readOnly,
-    ...swaggerUi.serveFiles(undefined, { swaggerUrl: SCHEMA_PATH }),
-    swaggerUi.setup(null, { swaggerUrl: SCHEMA_PATH, customSiteTitle: 'Billing API' }),
+    ...swaggerUi.serveFiles(undefined, page),
+    swaggerUi.setup(null, page),
   );
+}
+
+/**
+ * Swagger UI's options: the authorization typed in the Authorize dialog is kept (in the browser's
+ * local storage) across reloads until Logout, and requests carry the token with the `Token`
+ * keyword whether or not it was typed.
+ */
+const CONSOLE_OPTIONS = { persistAuthorization: true, requestInterceptor: addTokenKeyword };
+
+/**
+ * Puts the word `Token` before a bare API token in a request's Authorization header, as users paste
+ * the token alone into an API key field. It runs in the browser: swagger-ui-express writes its
+ * source into the console's script, so it refers to nothing outside itself.
+ */
+export function addTokenKeyword(request: { headers: Record<string, string> }): { headers: Record<string, string> } {
+  const value = request.headers.Authorization;
+  if (typeof value === 'string' && value.trim() !== '' && !/^token\s/i.test(value.trim())) {
+    request.headers.Authorization = `Token ${value.trim()}`;
+  }
+  return request;
 }
 
 function markRoute(template: string): RequestHandler {

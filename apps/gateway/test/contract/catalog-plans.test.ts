@@ -66,7 +66,7 @@ describe('POST /api/v1/plans/', () => {
       code: 'x'.repeat(129),
       collect_vat: 'maybe',
       vat_type: 'digital',
-      description: null,
+      description: true,
     });
 
     expectStatus(response, 400);
@@ -75,7 +75,7 @@ describe('POST /api/v1/plans/', () => {
       code: ['Ensure this field has no more than 128 characters.'],
       collect_vat: ['Must be a valid boolean.'],
       vat_type: ['"digital" is not a valid choice.'],
-      description: ['This field may not be null.'],
+      description: ['Not a valid string.'],
     });
   });
 

@@ -172,7 +172,8 @@ export function expectedRecipient(input: Json, account: { uuid: string; code: st
     receive_payment_confirmation: input.receive_payment_confirmation ?? false,
     receive_payment_card_notifications: input.receive_payment_card_notifications ?? false,
     receive_subscription_notifications: input.receive_subscription_notifications ?? false,
-    has_access_to_self_service: false,
+    // gaps.md §11: the organization's self_service feature is on by default.
+    has_access_to_self_service: true,
     model: 'recipient',
     schema: expect.stringMatching(SCHEMA_PATTERN),
     ...overrides,

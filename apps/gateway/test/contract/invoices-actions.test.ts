@@ -5,12 +5,14 @@
  * fail validation are DRF's `{"<field>": [...]}`.
  */
 import { describe, expect, it } from 'vitest';
+import { apiClient } from '../support/api-client.js';
 import type { ApiClient } from '../support/platform.js';
 import { createRecipient, expectStatus, NOT_FOUND, newOrganization, REQUIRED, usePlatform } from './helpers.js';
 import {
   ACTION_FORMS,
   actionPath,
   expectPdf,
+  INVOICES,
   type Invoice,
   type InvoiceFixture,
   invoiceFixture,
@@ -22,7 +24,7 @@ import { subscriptionPath, UNKNOWN_UUID } from './subscriptions-helpers.js';
 
 const platform = usePlatform();
 
-const read = async (api: ApiClient, uuid: string): Promise<Invoice> => {
+const readInvoice = async (api: ApiClient, uuid: string): Promise<Invoice> => {
   const response = await api.get(invoicePath(uuid));
   expectStatus(response, 200);
   return response.body;
@@ -49,15 +51,79 @@ async function openCreditNote(api: ApiClient, fixture: InvoiceFixture) {
     200,
   );
   const [note] = await waitForInvoices(api, `subscription_uuid=${subscription.uuid}&status=open&total__lt=0`, 1);
-  return { invoice, note: await read(api, note!.uuid) };
+  return { invoice, note: await readInvoice(api, note!.uuid) };
 }
 
 describe('PATCH kickback_status', () => {
+  it('works once `update-org --feature kickback=on` turns the feature on; while off, invoices show null', async () => {
+    // Created as operators create organizations: kickback off by default.
+    const created = await platform().admin('create-org', '--name', 'Kickback ApS', '--rate-limit', '10000');
+    const { organization, token } = created as {
+      organization: { id: string; features: Record<string, boolean> };
+      token: { token: string };
+    };
+    expect(organization.features).toEqual({ kickback: false, self_service: true });
+    const api = apiClient(platform().baseUrl, token.token);
+    const fixture = await invoiceFixture(api);
+    const { invoice } = await subscribeAndInvoice(api, fixture, { quantity: 2 });
+    const pending = { kickback_status: 'commission_pending' };
+    const kickbackTag = { model: 'invoice_kickback', schema: expect.any(String) };
+    const shown = async () => {
+      const list = await api.get(`${INVOICES}?uuid=${invoice.uuid}`);
+      const filtered = await api.get(`${INVOICES}?kickback_status=commission_pending`);
+      const read = await api.patch(invoicePath(invoice.uuid), {});
+      return {
+        detail: (await readInvoice(api, invoice.uuid)).kickback_status,
+        list: list.body.results.map((row: Invoice) => row.kickback_status),
+        filtered: filtered.body.results.map((row: Invoice) => row.uuid),
+        patchWithoutStatus: read.body,
+      };
+    };
+    const turn = (state: 'on' | 'off') =>
+      platform().admin('update-org', '--org', organization.id, '--feature', `kickback=${state}`);
+
+    const refused = await api.patch(invoicePath(invoice.uuid), pending);
+    expectStatus(refused, 400);
+    expect(refused.body).toEqual({ error: 'The kickback feature is not enabled for the organization.' });
+    expect(await shown()).toEqual({
+      detail: null,
+      list: [null],
+      filtered: [],
+      patchWithoutStatus: { kickback_status: null, ...kickbackTag },
+    });
+
+    expect(await turn('on')).toMatchObject({ features: { kickback: true, self_service: true } });
+    const set = await api.patch(invoicePath(invoice.uuid), pending);
+    expectStatus(set, 200);
+    expect(set.body).toEqual({ kickback_status: 'commission_pending', ...kickbackTag });
+    expect(await shown()).toEqual({
+      detail: 'commission_pending',
+      list: ['commission_pending'],
+      filtered: [invoice.uuid],
+      patchWithoutStatus: { kickback_status: 'commission_pending', ...kickbackTag },
+    });
+
+    // Off again: refused, shown as null everywhere; the status set meanwhile is kept.
+    await turn('off');
+    const again = await api.patch(invoicePath(invoice.uuid), { kickback_status: 'commission_paid' });
+    expectStatus(again, 400);
+    expect(again.body).toEqual({ error: 'The kickback feature is not enabled for the organization.' });
+    expect(await shown()).toEqual({
+      detail: null,
+      list: [null],
+      filtered: [],
+      patchWithoutStatus: { kickback_status: null, ...kickbackTag },
+    });
+    await turn('on');
+    expect((await shown()).detail).toBe('commission_pending');
+    // Four runs of the admin CLI (a Node start-up each) on a shared machine.
+  }, 120_000);
+
   it('sets and clears it when the organization has the kickback feature', async () => {
     const { api, invoice } = await organizationWithInvoice(['kickback']);
 
     const set = await api.patch(invoicePath(invoice.uuid), { kickback_status: 'commission_pending' });
-    const shown = await read(api, invoice.uuid);
+    const shown = await readInvoice(api, invoice.uuid);
     const cleared = await api.patch(invoicePath(invoice.uuid), { kickback_status: null });
     const unchanged = await api.patch(invoicePath(invoice.uuid), { status: 'paid' });
 
@@ -70,7 +136,7 @@ describe('PATCH kickback_status', () => {
     expect(shown.kickback_status).toBe('commission_pending');
     expect(cleared.body).toEqual({ kickback_status: null, model: 'invoice_kickback', schema: expect.any(String) });
     expect(unchanged.body).toEqual(cleared.body);
-    expect((await read(api, invoice.uuid)).status).toBe('open');
+    expect((await readInvoice(api, invoice.uuid)).status).toBe('open');
   });
 
   it('is refused with {"error"} when the feature is off, and a bad value names the field', async () => {
@@ -87,7 +153,7 @@ describe('PATCH kickback_status', () => {
     expect(bad.body).toEqual({ kickback_status: ['"paid" is not a valid choice.'] });
     expectStatus(missing, 404);
     expect(missing.body).toEqual(NOT_FOUND);
-    expect((await read(api, invoice.uuid)).kickback_status).toBeNull();
+    expect((await readInvoice(api, invoice.uuid)).kickback_status).toBeNull();
   });
 });
 
@@ -107,7 +173,7 @@ describe('register-payment', () => {
         pdf_base64: expect.any(String),
       });
       expectPdf(response.body.pdf_base64);
-      expect(withoutPdf(await read(api, invoice.uuid))).toEqual(withoutPdf(response.body));
+      expect(withoutPdf(await readInvoice(api, invoice.uuid))).toEqual(withoutPdf(response.body));
     },
   );
 
@@ -208,7 +274,7 @@ describe('credit', () => {
       expect.objectContaining({ refund_of: line.id, subtotal: '-200.00', vat: '-50.00', total: '-250.00' }),
     ]);
     expectPdf(response.body.pdf_base64);
-    expect(await read(api, invoice.uuid)).toMatchObject({ status: 'credited', balance: '0.00' });
+    expect(await readInvoice(api, invoice.uuid)).toMatchObject({ status: 'credited', balance: '0.00' });
   });
 
   it('is refused with {"error"} for a settled invoice and for a credit note', async () => {
@@ -234,7 +300,7 @@ describe('apply-credit-note', () => {
     const [hyphen, underscore] = ACTION_FORMS.applyCreditNote;
 
     const part = await api.post(actionPath(note.uuid, hyphen), { target_invoice: invoice.uuid, amount: '100' });
-    const afterPart = await read(api, invoice.uuid);
+    const afterPart = await readInvoice(api, invoice.uuid);
     const rest = await api.post(actionPath(note.uuid, underscore), { target_invoice: invoice.uuid });
 
     expectStatus(part, 200);
@@ -243,7 +309,7 @@ describe('apply-credit-note', () => {
     expect(afterPart).toMatchObject({ balance: '150.00', status: 'open' });
     expectStatus(rest, 200);
     expect(rest.body).toMatchObject({ uuid: note.uuid, balance: '0.00', status: 'credited' });
-    expect(await read(api, invoice.uuid)).toMatchObject({ balance: '0.00', status: 'credited' });
+    expect(await readInvoice(api, invoice.uuid)).toMatchObject({ balance: '0.00', status: 'credited' });
   });
 
   it('refuses with {"error"}: more than the credit left, a plain invoice, an unknown target, another account', async () => {
@@ -269,7 +335,7 @@ describe('apply-credit-note', () => {
       { error: 'The target invoice does not exist.' },
       { error: 'The target invoice belongs to another account.' },
     ]);
-    expect(await read(api, note.uuid)).toMatchObject({ balance: '-250.00', status: 'open' });
+    expect(await readInvoice(api, note.uuid)).toMatchObject({ balance: '-250.00', status: 'open' });
   });
 
   it('checks the body in DRF’s shape before anything else', async () => {

@@ -82,6 +82,50 @@ describe('POST /accounts/{code}/generate_invoice/', () => {
     expect((await api.get(accountPath(account.code))).body.draftinvoiceline_set).toEqual([waiting]);
   });
 
+  it("without collection_method and payment_terms: the account's defaults, else the organization's", async () => {
+    const { api, organizationId } = await newOrganization(platform());
+    // The organization's own defaults, set as an operator would.
+    await platform().admin(
+      'update-org',
+      '--org',
+      organizationId,
+      '--collection-method',
+      'direct_debit',
+      '--payment-terms',
+      '21',
+    );
+    const withDefaults = await createAccount(api, undefined, {
+      default_collection_method: 'payment_card',
+      default_payment_terms: 7,
+    });
+    const without = await createAccount(api);
+    const generate = async (code: string, body?: Json) => {
+      await draftLine(api, code, { price: '10' });
+      const response = await api.post(generateInvoicePath(code), body);
+      expectStatus(response, 200);
+      const [invoice] = response.body as Json[];
+      return [invoice!.collection_method, invoice!.payment_terms, invoice!.due_date];
+    };
+
+    // The account's defaults.
+    expect(await generate(withDefaults.code)).toEqual(['payment_card', 7, '2026-01-22']);
+    // No account defaults: the organization's.
+    expect(await generate(without.code)).toEqual(['direct_debit', 21, '2026-02-05']);
+    // Given in the body: those, over both (0 days is on receipt).
+    expect(await generate(withDefaults.code, { collection_method: 'invoice', payment_terms: 0 })).toEqual([
+      'invoice',
+      0,
+      '2026-01-15',
+    ]);
+    // One given, the other defaulted.
+    expect(await generate(without.code, { payment_terms: 3 })).toEqual(['direct_debit', 3, '2026-01-18']);
+    expect(await generate(withDefaults.code, { collection_method: 'direct_debit' })).toEqual([
+      'direct_debit',
+      7,
+      '2026-01-22',
+    ]);
+  }, 60_000);
+
   it('answers an empty list when there is nothing to invoice, on both path forms', async () => {
     const { api } = await newOrganization(platform());
     const account = await createAccount(api);

@@ -233,7 +233,6 @@ describe('API description', () => {
         'GET /api/v1/invoices/{uuid}/ getInvoice',
         'PATCH /api/v1/invoices/{uuid}/ updateInvoiceKickbackStatus',
         'POST /api/v1/invoices/{uuid}/register-payment/ registerInvoicePayment',
-        'POST /api/v1/invoices/{uuid}/register_payment/ registerInvoicePaymentAlias',
         'POST /api/v1/invoices/{uuid}/change-collection-method/ changeInvoiceCollectionMethod',
         'POST /api/v1/invoices/{uuid}/send/ sendInvoice',
         'POST /api/v1/invoices/{uuid}/credit/ creditInvoice',
@@ -246,7 +245,7 @@ describe('API description', () => {
         'PUT /api/v1/draftinvoicelines/{uuid}/ replaceDraftInvoiceLine',
         'PATCH /api/v1/draftinvoicelines/{uuid}/ updateDraftInvoiceLine',
         'DELETE /api/v1/draftinvoicelines/{uuid}/ deleteDraftInvoiceLine',
-        'POST /api/v1/accounts/{code}/generate_invoice/ generateAccountInvoice',
+        'POST /api/v1/accounts/{code}/generate-invoice/ generateAccountInvoice',
         'POST /api/v1/accounts/{code}/upcoming-invoice/ upcomingAccountInvoice',
       ]),
     );

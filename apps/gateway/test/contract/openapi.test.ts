@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usePlatform } from './helpers.js';
+import { newOrganization, usePlatform } from './helpers.js';
 
 const platform = usePlatform();
 
@@ -66,10 +66,43 @@ describe('API description', () => {
     expect(body?.properties?.code?.maxLength).toBe(128);
   });
 
-  it('serves the interactive console', async () => {
+  it('lists each hyphen/underscore twin once, in its hyphen form; the underscore form still answers', async () => {
+    const document = (await (await fetch(`${platform().baseUrl}/api/schema/`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    const paths = Object.keys(document.paths);
+    const word = (path: string) => path.replaceAll('_', '-');
+    const twins = paths.filter((path) => paths.some((other) => other !== path && word(other) === word(path)));
+    const operationIds = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).map((operation) => operation.operationId),
+    );
+
+    expect(twins).toEqual([]);
+    expect(operationIds.filter((id) => /Alias\d*$/.test(id))).toEqual([]);
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    expect(document.paths['/api/v1/accounts/{code}/generate-invoice/']?.post?.operationId).toBe(
+      'generateAccountInvoice',
+    );
+    expect(document.paths['/api/v1/churn-reasons/']?.post?.operationId).toBe('createChurnReason');
+    for (const underscore of [
+      '/api/v1/accounts/{code}/payment_gateways/',
+      '/api/v1/accounts/{code}/generate_invoice/',
+      '/api/v1/churn_reasons/',
+      '/api/v1/invoices/{uuid}/register_payment/',
+    ]) {
+      expect(paths).not.toContain(underscore);
+    }
+    const { api } = await newOrganization(platform());
+    expect((await api.get('/api/v1/churn_reasons/')).status).toBe(200);
+  });
+
+  it('serves the interactive console, which keeps the authorization across reloads', async () => {
     const response = await fetch(`${platform().baseUrl}/api/docs/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(await response.text()).toContain('swagger-ui');
+    const script = await (await fetch(`${platform().baseUrl}/api/docs/swagger-ui-init.js`)).text();
+    expect(script).toContain('"persistAuthorization": true');
+    expect(script).toContain('"requestInterceptor": function addTokenKeyword(');
   });
 });

@@ -21,6 +21,58 @@ import {
 
 const platform = usePlatform();
 
+describe('has_access_to_self_service (gaps.md §11)', () => {
+  it("follows the organization's self_service feature, switched with the admin command line", async () => {
+    const { api, organizationId } = await newOrganization(platform());
+    const account = await createAccount(api, 'self-service');
+    const first = await createRecipient(api, account.uuid, { email: 'a@example.com' });
+    const access = async () => {
+      const list = await api.get(`${RECIPIENTS}?account=${account.uuid}`);
+      const one = await api.get(recipientPath(first.uuid));
+      const byCode = await api.get(accountPath(account.code));
+      const accounts = await api.get(`/api/v1/accounts/?code=${account.code}`);
+      for (const response of [list, one, byCode, accounts]) expectStatus(response, 200);
+      return {
+        list: list.body.results.map(
+          (recipient: { has_access_to_self_service: boolean }) => recipient.has_access_to_self_service,
+        ),
+        detail: one.body.has_access_to_self_service,
+        account: byCode.body.recipient_set.map(
+          (recipient: { has_access_to_self_service: boolean }) => recipient.has_access_to_self_service,
+        ),
+        accountList: accounts.body.results[0].recipient_set.map(
+          (recipient: { has_access_to_self_service: boolean }) => recipient.has_access_to_self_service,
+        ),
+      };
+    };
+
+    // On by default.
+    expect(first.has_access_to_self_service).toBe(true);
+    expect(await access()).toEqual({ list: [true], detail: true, account: [true], accountList: [true] });
+
+    const off = await platform().admin('update-org', '--org', organizationId, '--feature', 'self_service=off');
+    expect(off).toMatchObject({ features: { kickback: false, self_service: false } });
+    const second = await createRecipient(api, account.uuid, { email: 'b@example.com' });
+    expect(second.has_access_to_self_service).toBe(false);
+    const patched = await api.patch(recipientPath(first.uuid), { name: 'Renamed' });
+    expect(patched.body.has_access_to_self_service).toBe(false);
+    expect(await access()).toEqual({
+      list: [false, false],
+      detail: false,
+      account: [false, false],
+      accountList: [false, false],
+    });
+
+    await platform().admin('update-org', '--org', organizationId, '--feature', 'self_service=on');
+    expect(await access()).toEqual({
+      list: [true, true],
+      detail: true,
+      account: [true, true],
+      accountList: [true, true],
+    });
+  });
+});
+
 describe('POST /api/v1/recipients/', () => {
   it('creates a recipient: 201 with the full recipient', async () => {
     const { api } = await newOrganization(platform());
@@ -53,7 +105,7 @@ describe('POST /api/v1/recipients/', () => {
       receive_payment_confirmation: false,
       receive_payment_card_notifications: false,
       receive_subscription_notifications: false,
-      has_access_to_self_service: false,
+      has_access_to_self_service: true,
     });
   });
 
@@ -61,10 +113,10 @@ describe('POST /api/v1/recipients/', () => {
     const { api } = await newOrganization(platform());
     const account = await createAccount(api, 'rec-3');
 
-    const response = await api.post(RECIPIENTS, recipientInput(account.uuid, { has_access_to_self_service: true }));
+    const response = await api.post(RECIPIENTS, recipientInput(account.uuid, { has_access_to_self_service: false }));
 
     expectStatus(response, 201);
-    expect(response.body.has_access_to_self_service).toBe(false);
+    expect(response.body.has_access_to_self_service).toBe(true);
   });
 
   it('requires account, name and email', async () => {

@@ -130,7 +130,8 @@ describe('POST /api/v1/subscriptions/', () => {
       { custom_churn_reason: long(101) },
       { custom_churn_reason: ['Ensure this field has no more than 100 characters.'] },
     ],
-    [{ po_number: null }, { po_number: ['This field may not be null.'] }],
+    // po_number takes null as "" (gaps.md §3); quantity has no blank value.
+    [{ quantity: null }, { quantity: ['This field may not be null.'] }],
     [{ override_price: 'cheap' }, { override_price: ['A valid number is required.'] }],
     [{ override_price: '-1' }, { override_price: ['Ensure this value is greater than or equal to 0.'] }],
     [{ override_price: '1.0000001' }, { override_price: ['Ensure that there are no more than 6 decimal places.'] }],

@@ -142,7 +142,7 @@ describe('filters', () => {
     expect(await listUuids(api, 'has_recipient_receiving_invoices=true')).toEqual([ofReceiving.uuid]);
     expect(await listUuids(api, 'has_recipient_receiving_invoices=false')).toEqual([ofSilent.uuid]);
     expect(await listUuids(api, `has_recipient_receiving_invoices=false&account=${receiving.code}`)).toEqual([]);
-    // No account has an active payment method until the payments capability exists (docs/api.md).
+    // Every account pays by invoice until the payments capability exists (docs/api.md).
     expect(await listUuids(api, 'account_active_payment_method=payment_card')).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWidgetApp, type WidgetApp } from './support/widget-app.js';
 
@@ -30,7 +31,7 @@ describe('OpenAPI document and console', () => {
   });
   afterAll(() => app.close());
 
-  it('is OpenAPI 3.1 with every route and alias', () => {
+  it('is OpenAPI 3.1 with every route, each hyphen/underscore twin listed once in its hyphen form', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBe('Billing API');
     expect(Object.keys(document.paths)).toEqual(
@@ -38,13 +39,13 @@ describe('OpenAPI document and console', () => {
         '/api/v1/widgets/',
         '/api/v1/widgets/{uuid}/',
         '/api/v1/widgets/{uuid}/paint-red/',
-        '/api/v1/widgets/{uuid}/paint_red/',
         '/api/v1/ping/',
       ]),
     );
+    expect(Object.keys(document.paths)).not.toContain('/api/v1/widgets/{uuid}/paint_red/');
     expect(Object.keys(document.paths['/api/v1/widgets/'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(document.paths['/api/v1/widgets/{uuid}/'] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
-    expect(document.paths['/api/v1/widgets/{uuid}/paint_red/']?.post?.operationId).toBe('paintWidgetRedAlias');
+    expect(document.paths['/api/v1/widgets/{uuid}/paint-red/']?.post?.operationId).toBe('paintWidgetRed');
   });
 
   it('describes token auth and X-Client-System as security schemes', () => {
@@ -53,6 +54,9 @@ describe('OpenAPI document and console', () => {
       ClientSystem: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Client-System' }),
     });
     expect(document.components.securitySchemes.TokenAuth?.description).toContain('Token <API_TOKEN>');
+    expect(document.components.securitySchemes.TokenAuth?.description).toContain(
+      'In this console, paste the token alone: the console adds `Token `',
+    );
     expect(document.paths['/api/v1/widgets/']?.get?.security).toEqual([{ TokenAuth: [], ClientSystem: [] }]);
     expect(document.paths['/api/v1/ping/']?.get?.security).toEqual([]);
   });
@@ -108,4 +112,48 @@ describe('OpenAPI document and console', () => {
     expect(redirect.status).toBe(301);
     expect(redirect.headers.get('location')).toBe('/api/docs/');
   });
+
+  it('keeps the authorization across reloads and adds the Token keyword to a bare token', async () => {
+    const init = await app.request('GET', '/api/docs/swagger-ui-init.js', { headers: NO_AUTH });
+    const config = swaggerUiConfigOf(init.text);
+
+    expect(config.url).toBe('/api/schema/');
+    expect(config.persistAuthorization).toBe(true);
+    const sent = (authorization?: string) =>
+      config.requestInterceptor({ headers: authorization === undefined ? {} : { Authorization: authorization } })
+        .headers.Authorization;
+    expect(sent('0a1b2c3d')).toBe('Token 0a1b2c3d');
+    expect(sent(' 0a1b2c3d ')).toBe('Token 0a1b2c3d');
+    expect(sent('Token 0a1b2c3d')).toBe('Token 0a1b2c3d');
+    expect(sent('token 0a1b2c3d')).toBe('token 0a1b2c3d');
+    expect(sent()).toBeUndefined();
+  });
 });
+
+interface SwaggerUiConfig {
+  url: string;
+  persistAuthorization?: boolean;
+  requestInterceptor(request: { headers: Record<string, string> }): { headers: Record<string, string> };
+}
+
+/**
+ * Runs the console's script as the page does, with Swagger UI's bundle replaced by one that keeps
+ * the configuration it is given: what the browser's Swagger UI gets.
+ */
+function swaggerUiConfigOf(script: string): SwaggerUiConfig {
+  let config: SwaggerUiConfig | undefined;
+  const bundle = Object.assign(
+    (options: SwaggerUiConfig) => {
+      config = options;
+      return {};
+    },
+    { presets: { apis: {} }, plugins: { DownloadUrl: {} } },
+  );
+  const window: { location: { search: string; origin: string }; onload?: () => void } = {
+    location: { search: '', origin: 'http://127.0.0.1:8000' },
+  };
+  runInNewContext(script, { window, SwaggerUIBundle: bundle, SwaggerUIStandalonePreset: {} });
+  window.onload!();
+  if (!config) throw new Error('the console script did not start Swagger UI');
+  return config;
+}

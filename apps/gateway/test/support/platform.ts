@@ -19,6 +19,7 @@ import { type RunningService, startService } from '@billing/runtime';
 import { createSubscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, startNatsServer, uniqueName, waitFor } from '@billing/testing';
 import { startGateway } from '../../src/start-gateway.js';
+import { runAdminCli } from './admin-cli.js';
 import { type ApiClient, apiClient } from './api-client.js';
 
 export type { ApiClient, ApiResponse } from './api-client.js';
@@ -73,6 +74,8 @@ export interface TestPlatform {
   natsUrl: string;
   /** Where the invoicing service writes invoice e-mails (.eml files; no SMTP server in tests). */
   mailOutbox: string;
+  /** The invoicing service's database and schema, for tests that hold its locks to order a race. */
+  invoicingDatabase: { databaseUrl: string; schema: string };
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -92,6 +95,11 @@ export interface TestPlatform {
     vat_number?: string;
   }): Promise<TestOrganization>;
   createToken(organizationId: string): Promise<{ apiUserId: string; token: string; api: ApiClient }>;
+  /**
+   * Runs the built admin command line (`npm run admin -- <args>`) against this platform's accounts
+   * schema and returns its JSON output; a failing command throws.
+   */
+  admin(...args: string[]): Promise<unknown>;
   disableToken(apiUserId: string): Promise<void>;
   /** Everything committed so far, once the relay has published it and the bus has delivered it. */
   accountEvents(): Promise<AccountEvent[]>;
@@ -115,9 +123,10 @@ export interface TestPlatform {
 /**
  * The real thing, in one process: the accounts service (own throwaway schema, real migrations) on a
  * gRPC port, the gateway in front of it over gRPC, the outbox relayed to NATS JetStream, and a
- * durable consumer reading the account events back. Only the clock is a test clock.
+ * durable consumer reading the account events back. Only the clock is a test clock. Invoice
+ * e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
-export async function startTestPlatform(): Promise<TestPlatform> {
+export async function startTestPlatform(options: { smtpUrl?: string } = {}): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const accountsSchema = await createTestSchema('accounts');
@@ -157,7 +166,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
   const mailOutbox = await mkdtemp(path.join(tmpdir(), 'invoice-mail-'));
   const invoicingModule = createInvoicingModule({
     config: { accountsAddress: accounts.address, workerIntervalMs: 100 },
-    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox },
+    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox, smtpUrl: options.smtpUrl },
   });
   const invoicing = await startService(invoicingModule, {
     databaseUrl: invoicingSchema.databaseUrl,
@@ -286,6 +295,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
     baseUrl: gateway.url,
     natsUrl: nats.url,
     mailOutbox,
+    invoicingDatabase: { databaseUrl: invoicingSchema.databaseUrl, schema: invoicingSchema.schema },
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {
@@ -305,6 +315,7 @@ export async function startTestPlatform(): Promise<TestPlatform> {
       const token = await createApiToken(deps, organizationId);
       return { apiUserId: token.id, token: token.token, api: apiClient(gateway.url, token.token) };
     },
+    admin: (...args) => runAdminCli(args, accountsSchema),
     async disableToken(apiUserId) {
       await disableApiToken(deps, apiUserId);
     },

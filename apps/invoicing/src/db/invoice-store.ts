@@ -78,3 +78,35 @@ export async function openInvoicesOfSubscription(
     { orderBy: [{ invoice_number: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
 }
+
+/**
+ * Transaction-scoped advisory locks on invoice uuids, taken in sorted order (two takers of
+ * overlapping sets never deadlock). An issuer holds its new invoices' locks from before it
+ * announces them to accounts until its commit or rollback; ConfirmInvoices takes the same locks
+ * and so waits for that transaction to end. The key is a 64-bit hash of the uuid: a collision only
+ * makes one wait for the other.
+ */
+export async function lockInvoiceIds(em: EntityManager, invoiceIds: readonly string[]): Promise<void> {
+  if (invoiceIds.length === 0) return;
+  const keys = [...invoiceIds].sort().map((id) => `invoice:${id}`);
+  await em.execute(
+    `select pg_advisory_xact_lock(hashtextextended(key, 0))
+       from (values ${keys.map(() => '(?)').join(', ')}) as keys(key) order by key`,
+    keys,
+  );
+}
+
+/** The invoices among `invoiceIds` that exist in the organization, pending ones included. */
+export async function existingInvoiceIds(
+  em: EntityManager,
+  organizationId: string,
+  invoiceIds: readonly string[],
+): Promise<string[]> {
+  if (invoiceIds.length === 0) return [];
+  const rows = await em.find(
+    InvoiceEntity,
+    { organization_id: organizationId, id: { $in: [...invoiceIds] } },
+    { fields: ['id'], orderBy: { id: 'asc' } },
+  );
+  return rows.map((row) => row.id);
+}

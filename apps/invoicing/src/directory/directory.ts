@@ -2,6 +2,7 @@ import { AppError } from '@billing/errors';
 import { createGrpcClient } from '@billing/grpc';
 import type { RequestContext } from '@billing/observability';
 import { accountsV1 } from '@billing/proto';
+import type { BankAccountSnapshot } from '../domain/bank-account.js';
 import type { PartySnapshot } from '../domain/invoice-document.js';
 
 /** The buyer of an invoice: the account as the accounts service has it now. */
@@ -12,6 +13,8 @@ export interface Buyer {
   language: string;
   invoice_note: string | null;
   payment_terms: number | null;
+  /** The account's default collection method; null: the organization's applies. */
+  collection_method: string | null;
   /** Recipients with receive_invoice. */
   recipients: { email: string; name: string }[];
 }
@@ -21,6 +24,9 @@ export interface Seller {
   party: PartySnapshot;
   time_zone: string;
   default_payment_terms: number;
+  default_collection_method: string;
+  /** The bank accounts invoices are paid to (payToBankAccount chooses by currency). */
+  bank_accounts: BankAccountSnapshot[];
   /** The currency of a draft line written without one (gaps.md §3). */
   base_currency: string;
   /** Set for an organization on a test clock: its "now". */
@@ -32,6 +38,11 @@ export interface Seller {
 export interface Directory {
   buyer(context: RequestContext, accountId: string): Promise<Buyer>;
   seller(context: RequestContext): Promise<Seller>;
+  /**
+   * Tells the accounts service of invoices about to be committed for the account (inside their
+   * transaction: use-cases/announce-invoices.ts). Rejects with NOT_FOUND when the account is gone.
+   */
+  announceInvoices(context: RequestContext, accountId: string, invoiceIds: readonly string[]): Promise<void>;
   close(): void;
 }
 
@@ -41,6 +52,7 @@ const text = (value: string | null | undefined): string => value ?? '';
 export function accountsDirectory(address: string): Directory {
   const accounts = createGrpcClient(accountsV1.AccountsServiceClient, address);
   const identity = createGrpcClient(accountsV1.IdentityServiceClient, address);
+  const readModel = createGrpcClient(accountsV1.ReadModelServiceClient, address);
   return {
     async buyer(context, accountId) {
       const { accounts: summaries } = await accounts.call(
@@ -70,6 +82,7 @@ export function accountsDirectory(address: string): Directory {
         language: account.language || 'en',
         invoice_note: account.invoice_note ?? null,
         payment_terms: account.default_payment_terms ?? null,
+        collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
       };
     },
@@ -84,18 +97,31 @@ export function accountsDirectory(address: string): Directory {
           city: organization.city,
           country: organization.country,
           vat_number: organization.vat_number,
-          email: '',
+          email: organization.email,
         },
         time_zone: organization.time_zone,
         default_payment_terms: organization.default_payment_terms,
+        default_collection_method: organization.default_collection_method,
+        bank_accounts: organization.bank_accounts.map((account) => ({
+          id: account.id,
+          currency: account.currency ?? null,
+          iban: account.iban,
+          bic: account.bic,
+          reg_number: account.reg_number,
+          account_number: account.account_number,
+        })),
         base_currency: organization.base_currency,
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,
       };
     },
+    async announceInvoices(context, accountId, invoiceIds) {
+      await readModel.call('announceInvoices', { account: accountId, invoices: [...invoiceIds] }, { context });
+    },
     close() {
       accounts.close();
       identity.close();
+      readModel.close();
     },
   };
 }

@@ -1,11 +1,13 @@
-import type { invoicingV1 } from '@billing/proto';
+import type { commonV1, invoicingV1 } from '@billing/proto';
+import { formatNumber, unitPrice } from './number-format.js';
 import { documentLanguage, type Language, text } from './texts.js';
 import { vatNote } from './vat-note.js';
 
 /**
  * What an invoice PDF says, decided apart from where it is drawn (invoice-pdf.ts): every text
- * resolved in the document's language. Amounts, quantities, rates and dates are the message's
- * strings as they are, never re-rounded through JS numbers.
+ * resolved in the document's language. Amounts, quantities and rates are the message's decimals
+ * written the language's way (da 1.234,56; en 1,234.56), digit for digit, never re-rounded through
+ * JS numbers; unit prices show at least the currency's decimals. Dates are ISO (YYYY-MM-DD).
  */
 export interface InvoiceDocument {
   language: Language;
@@ -24,7 +26,13 @@ export interface InvoiceDocument {
     columns: readonly [string, string, string];
     rows: ReadonlyArray<readonly [string, string, string]>;
   };
+  /** Subtotal, VAT, total and, on an invoice, the amount due (its balance). */
   totals: ReadonlyArray<{ label: string; value: string; strong: boolean }>;
+  /**
+   * How to pay an invoice: the bank account it names, the payment reference (its number) and the
+   * due date; null on a credit note.
+   */
+  payment: { title: string; rows: ReadonlyArray<readonly [string, string]> } | null;
   /** The VAT note (reverse charge) and the payment terms, one paragraph each. */
   notes: ReadonlyArray<string>;
   /** Creation date of the PDF: the invoice's, so the same invoice renders the same bytes. */
@@ -63,7 +71,14 @@ export function invoiceDocument(invoice: invoicingV1.Invoice): InvoiceDocument {
   if (invoice.po_number !== '') meta.push([text(language, 'poNumber'), invoice.po_number]);
 
   const currency = invoice.currency;
-  const withCurrency = (amount: string) => `${amount} ${currency}`;
+  const localNumber = (value: string) => formatNumber(value, language);
+  const withCurrency = (amount: string) => `${localNumber(amount)} ${currency}`;
+  const totals = [
+    { label: text(language, 'subtotal'), value: withCurrency(invoice.subtotal), strong: false },
+    { label: text(language, 'vat'), value: withCurrency(invoice.vat), strong: false },
+    { label: text(language, 'total'), value: withCurrency(invoice.total), strong: !credit },
+  ];
+  if (!credit) totals.push({ label: text(language, 'amountDue'), value: withCurrency(invoice.balance), strong: true });
   return {
     language,
     title,
@@ -78,19 +93,16 @@ export function invoiceDocument(invoice: invoicingV1.Invoice): InvoiceDocument {
       vatRate: text(language, 'lineVatRate'),
       amount: `${text(language, 'amount')} ${currency}`,
     },
-    lines: invoice.lines.map((line) => documentLine(language, line)),
+    lines: invoice.lines.map((line) => documentLine(language, currency, line)),
     vatBreakdown: {
       title: text(language, 'vatBreakdown'),
       columns: [text(language, 'vatRate'), text(language, 'vatBase'), text(language, 'vatAmount')],
       rows: invoice.vat_breakdown.map(
-        (row) => [`${row.rate}%`, withCurrency(row.base), withCurrency(row.vat)] as const,
+        (row) => [`${localNumber(row.rate)}%`, withCurrency(row.base), withCurrency(row.vat)] as const,
       ),
     },
-    totals: [
-      { label: text(language, 'subtotal'), value: withCurrency(invoice.subtotal), strong: false },
-      { label: text(language, 'vat'), value: withCurrency(invoice.vat), strong: false },
-      { label: text(language, 'total'), value: withCurrency(invoice.total), strong: true },
-    ],
+    totals,
+    payment: credit ? null : paymentDetails(language, invoice),
     notes: notes(language, invoice),
     createdAt: creationDate(invoice),
     author: invoice.seller?.name ?? '',
@@ -127,7 +139,33 @@ function countryName(language: Language, country: string): string {
   return new Intl.DisplayNames([language], { type: 'region', fallback: 'code' }).of(country.toUpperCase()) ?? country;
 }
 
-function documentLine(language: Language, line: invoicingV1.InvoiceLine): DocumentLine {
+/** The bank account, the payment reference (the invoice number) and the due date. */
+function paymentDetails(language: Language, invoice: invoicingV1.Invoice): InvoiceDocument['payment'] {
+  const rows: Array<readonly [string, string]> = [...bankAccountRows(language, invoice.bank_account)];
+  if (invoice.invoice_number !== undefined) rows.push([text(language, 'paymentReference'), invoice.invoice_number]);
+  if (invoice.due_date !== '') rows.push([text(language, 'dueDate'), invoice.due_date]);
+  return { title: text(language, 'paymentDetails'), rows };
+}
+
+function bankAccountRows(
+  language: Language,
+  account: commonV1.BankAccount | undefined,
+): Array<readonly [string, string]> {
+  if (account === undefined) return [];
+  if (account.iban !== '') {
+    return [
+      // Printed in groups of four, as IBANs are written (ISO 13616).
+      [text(language, 'iban'), account.iban.replace(/(.{4})(?=.)/g, '$1 ')],
+      [text(language, 'bic'), account.bic],
+    ];
+  }
+  return [
+    [text(language, 'regNumber'), account.reg_number],
+    [text(language, 'accountNumber'), account.account_number],
+  ];
+}
+
+function documentLine(language: Language, currency: string, line: invoicingV1.InvoiceLine): DocumentLine {
   const details: string[] = [];
   if (line.date_from !== undefined && line.date_to !== undefined) {
     details.push(text(language, 'period', { from: line.date_from, to: line.date_to }));
@@ -141,10 +179,10 @@ function documentLine(language: Language, line: invoicingV1.InvoiceLine): Docume
   return {
     description: line.description,
     details,
-    quantity: line.quantity,
-    unitPrice: line.price,
-    vatRate: line.vat_rate === '' ? '' : `${line.vat_rate}%`,
-    amount: line.subtotal,
+    quantity: formatNumber(line.quantity, language),
+    unitPrice: formatNumber(unitPrice(line.price, currency), language),
+    vatRate: line.vat_rate === '' ? '' : `${formatNumber(line.vat_rate, language)}%`,
+    amount: formatNumber(line.subtotal, language),
   };
 }
 

@@ -25,7 +25,10 @@ const danishInvoice = invoicingV1.Invoice.fromPartial({
   subtotal: '1234.50',
   vat: '308.63',
   total: '1543.13',
+  balance: '1543.13',
   created_date: new Date('2026-01-15T08:00:00Z'),
+  pay_to_bank_account: 7,
+  bank_account: { id: 7, iban: '', bic: '', reg_number: '1234', account_number: '0001234567' },
   payment_terms: 14,
   vat_breakdown: [{ rate: '25.00', base: '1234.50', vat: '308.63' }],
   seller,
@@ -73,6 +76,7 @@ const reverseChargeCreditNote = invoicingV1.Invoice.fromPartial({
   subtotal: '-80.00',
   vat: '0.00',
   total: '-80.00',
+  balance: '-80.00',
   created_date: new Date('2026-02-03T10:30:00Z'),
   is_credit_note: true,
   payment_terms: 0,
@@ -164,19 +168,25 @@ describe('renderInvoicePdf', () => {
         'Beskrivelse Antal Enhedspris Moms Beløb DKK',
         'Pro månedlig',
         'Periode 2026-01-15 – 2026-02-14',
-        '2 100.00 25.00% 200.00',
+        '2 100,00 25,00% 200,00',
         // The long description wraps inside its column.
         'Support og rådgivning: opsætning af integration til',
         'økonomisystemet, gennemgang af fakturaflow og',
         'kursus for tre medarbejdere på kontoret i Aarhus',
         'Periode 2026-01-01 – 2026-01-31',
-        '10 103.45 25.00% 1034.50',
-        'I alt ekskl. moms 1234.50 DKK',
-        'Moms 308.63 DKK',
-        'I alt 1543.13 DKK',
+        '10 103,45 25,00% 1.034,50',
+        'I alt ekskl. moms 1.234,50 DKK',
+        'Moms 308,63 DKK',
+        'I alt 1.543,13 DKK',
+        'Til betaling 1.543,13 DKK',
+        'Betalingsoplysninger',
+        'Reg.nr. 1234',
+        'Kontonr. 0001234567',
+        'Betalingsreference 12',
+        'Forfaldsdato 2026-01-29',
         'Momsspecifikation',
         'Momssats Momsgrundlag Moms',
-        '25.00% 1234.50 DKK 308.63 DKK',
+        '25,00% 1.234,50 DKK 308,63 DKK',
         'Betalingsbetingelser: 14 dage',
         'Side 1 af 1',
       ].join('\n'),
@@ -245,10 +255,45 @@ describe('renderInvoicePdf', () => {
       'PO number PO-7781',
     ]);
     expect(text).toContain('\nDescription Quantity Unit price VAT Amount DKK\n');
-    expect(text).toContain('\nSubtotal excl. VAT 1234.50 DKK\nVAT 308.63 DKK\nTotal 1543.13 DKK\n');
+    expect(text).toContain(
+      '\nSubtotal excl. VAT 1,234.50 DKK\nVAT 308.63 DKK\nTotal 1,543.13 DKK\nAmount due 1,543.13 DKK\n',
+    );
     expect(text).toContain('\nPayment terms: 1 day\nPage 1 of 1');
     expect(text).toContain('\nDenmark\n');
     expect(text).not.toContain('Faktura');
+  });
+
+  it('prints an IBAN in groups of four with its BIC, unit prices with the currency decimals (ISK none)', async () => {
+    const euro = await textOf(
+      await renderInvoicePdf({
+        ...danishInvoice,
+        language: 'en',
+        bank_account: { id: 8, iban: 'DK5000400440116243', bic: 'DABADKKK', reg_number: '', account_number: '' },
+        lines: [{ ...danishInvoice.lines[0]!, price: '100', quantity: '1.5', subtotal: '150.00' }],
+      }),
+    );
+    expect(euro).toContain('\n1.5 100.00 25.00% 150.00\n');
+    expect(euro).toContain(
+      '\nPayment details\nIBAN DK50 0040 0440 1162 43\nBIC DABADKKK\nPayment reference 12\nDue date 2026-01-29\n',
+    );
+    const krona = await textOf(
+      await renderInvoicePdf({
+        ...danishInvoice,
+        currency: 'ISK',
+        bank_account: undefined,
+        subtotal: '14990',
+        vat: '3748',
+        total: '18738',
+        balance: '0',
+        vat_breakdown: [{ rate: '25.00', base: '14990', vat: '3748' }],
+        lines: [{ ...danishInvoice.lines[0]!, price: '1499', quantity: '10', subtotal: '14990' }],
+      }),
+    );
+    expect(krona).toContain('\n10 1.499 25,00% 14.990\n');
+    // Paid: nothing is due. Without a bank account the reference and the due date remain.
+    expect(krona).toContain(
+      '\nI alt 18.738 ISK\nTil betaling 0 ISK\nBetalingsoplysninger\nBetalingsreference 12\nForfaldsdato 2026-01-29\n',
+    );
   });
 
   it('renders the same invoice to the same bytes', async () => {

@@ -5,8 +5,9 @@ import { text } from './texts.js';
 
 /**
  * The PDF of an invoice or credit note (A4, Helvetica): seller and buyer, number and dates, the
- * lines with their periods, the VAT breakdown, totals, the VAT note and the payment terms, in the
- * invoice's language. The same invoice always renders the same bytes.
+ * lines with their periods, totals with the amount due, the payment details (bank account,
+ * reference, due date), the VAT breakdown, the VAT note and the payment terms, in the invoice's
+ * language. The same invoice always renders the same bytes.
  */
 export async function renderInvoicePdf(invoice: invoicingV1.Invoice): Promise<Buffer> {
   const doc = invoiceDocument(invoice);
@@ -19,6 +20,7 @@ export async function renderInvoicePdf(invoice: invoicingV1.Invoice): Promise<Bu
   header(pdf, doc);
   linesTable(pdf, doc);
   totals(pdf, doc);
+  paymentDetails(pdf, doc);
   vatBreakdown(pdf, doc);
   notes(pdf, doc);
   pdf.footers((page, pages) => text(doc.language, 'page', { page, pages }));
@@ -139,6 +141,24 @@ function totals(pdf: PdfWriter, doc: InvoiceDocument): void {
     );
   }
   pdf.space(16);
+}
+
+/** Bank account, payment reference and due date: label and value, one row each. */
+function paymentDetails(pdf: PdfWriter, doc: InvoiceDocument): void {
+  if (doc.payment === null || doc.payment.rows.length === 0) return;
+  const labelWidth = pdf.width * 0.25;
+  pdf.ensure(20 + doc.payment.rows.length * 14);
+  pdf.row([{ text: doc.payment.title, x: pdf.left, width: pdf.width, font: 'Helvetica-Bold', size: 10 }], 4);
+  for (const [label, value] of doc.payment.rows) {
+    pdf.row(
+      [
+        { text: label, x: pdf.left, width: labelWidth - GUTTER },
+        { text: value, x: pdf.left + labelWidth, width: pdf.width - labelWidth },
+      ],
+      2,
+    );
+  }
+  pdf.space(14);
 }
 
 /** One row per VAT rate: rate, taxable amount, VAT. */

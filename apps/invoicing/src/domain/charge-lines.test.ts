@@ -50,20 +50,38 @@ const charge = (overrides: Partial<ChargeFacts> = {}): ChargeFacts => ({
 
 describe('lineDescription', () => {
   it('a whole renewal period is plan and terms only', () => {
-    expect(lineDescription(line(), {})).toBe('Pro (monthly)');
+    expect(lineDescription(line(), {}, 'en')).toBe('Pro (monthly)');
+    expect(lineDescription(line(), {}, 'da')).toBe('Pro (monthly)');
   });
 
   it('a partial change line names what it is and the days, then supplement and note on their own lines', () => {
     const partial = line({ kind: 'change_credit', days: 10, period_days: 31 });
-    expect(lineDescription(partial, { invoice_supplement: 'Dept. 4', invoice_note: 'Thanks' })).toBe(
+    expect(lineDescription(partial, { invoice_supplement: 'Dept. 4', invoice_note: 'Thanks' }, 'en')).toBe(
       'Pro (monthly), Credit for unused time, 10 of 31 days\nDept. 4\nThanks',
     );
+  });
+
+  it("is written in the invoice's language: what the line is and the share of its period", () => {
+    const cases = [
+      ['change_credit', 'Credit for unused time', 'Kredit for ubrugt tid'],
+      ['change_charge', 'Remaining time', 'Resterende tid'],
+      ['change_elapsed', 'Time used before the change', 'Brugt tid før ændringen'],
+      ['cancel_credit', 'Credit for unused time', 'Kredit for ubrugt tid'],
+      ['cancel_elapsed', 'Time used', 'Brugt tid'],
+    ];
+    for (const [kind, en, da] of cases) {
+      const partial = line({ kind: kind!, days: 12, period_days: 30 });
+      expect(lineDescription(partial, {}, 'en')).toBe(`Pro (monthly), ${en}, 12 of 30 days`);
+      expect(lineDescription(partial, {}, 'da')).toBe(`Pro (monthly), ${da}, 12 af 30 dage`);
+    }
+    // A whole period changed at its start: what it is, no share.
+    expect(lineDescription(line({ kind: 'change_charge' }), {}, 'da')).toBe('Pro (monthly), Resterende tid');
   });
 });
 
 describe('chargeLineSources', () => {
   it('keeps the discounted unit price, the rounded amount and what the line came from', () => {
-    expect(chargeLineSources(charge(), 'Thanks')).toEqual([
+    expect(chargeLineSources(charge(), 'Thanks', 'en')).toEqual([
       {
         description: 'Pro (monthly)\nDept. 4\nThanks',
         sku: 'pro',

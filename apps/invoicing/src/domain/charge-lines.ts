@@ -1,3 +1,4 @@
+import { type Language, type TextKey, text } from '../documents/texts.js';
 import type { LineSource } from './compose-invoice.js';
 
 /**
@@ -58,41 +59,50 @@ export interface ChargeLineSource extends LineSource {
   custom_fields: Record<string, unknown>;
 }
 
-const LINE_LABELS: Readonly<Record<string, string>> = {
-  renewal: '',
-  change_credit: 'Credit for unused time',
-  change_charge: 'Remaining time',
-  change_elapsed: 'Time used before the change',
-  cancel_credit: 'Credit for unused time',
-  cancel_elapsed: 'Time used',
+/** What a line that is not a renewal is (a renewal line is its plan and terms alone). */
+const LINE_LABELS: Readonly<Record<string, Extract<TextKey, `line${string}`>>> = {
+  change_credit: 'lineChangeCredit',
+  change_charge: 'lineChangeCharge',
+  change_elapsed: 'lineChangeElapsed',
+  cancel_credit: 'lineCancelCredit',
+  cancel_elapsed: 'lineCancelElapsed',
 };
 
 /**
- * The description a person reads on the invoice: plan and terms, what the line is when it is not
- * a whole period, the proration (days of the period), then the subscription's invoice supplement
- * and the account's invoice note.
+ * The description a person reads on the invoice, in the invoice's language (the account's): plan
+ * and terms, what the line is when it is not a whole period, the share of the period it charges
+ * ("12 of 30 days", "12 af 30 dage"), then the subscription's invoice supplement and the
+ * account's invoice note.
  */
 export function lineDescription(
   line: ChargeLineFacts,
   extras: { invoice_supplement?: string | null; invoice_note?: string | null },
+  language: Language,
 ): string {
   const parts = [`${line.plan_name} (${line.terms_code})`];
   const label = LINE_LABELS[line.kind];
-  if (label) parts.push(label);
-  if (line.days !== line.period_days) parts.push(`${line.days} of ${line.period_days} days`);
+  if (label) parts.push(text(language, label));
+  if (line.days !== line.period_days) {
+    parts.push(text(language, 'prorationShare', { days: line.days, periodDays: line.period_days }));
+  }
   let description = parts.join(', ');
   if (extras.invoice_supplement) description += `\n${extras.invoice_supplement}`;
   if (extras.invoice_note) description += `\n${extras.invoice_note}`;
   return description;
 }
 
-/** Invoice line sources of a charge, in the charge's order. */
-export function chargeLineSources(charge: ChargeFacts, invoiceNote: string | null): ChargeLineSource[] {
+/** Invoice line sources of a charge, in the charge's order, described in `language`. */
+export function chargeLineSources(
+  charge: ChargeFacts,
+  invoiceNote: string | null,
+  language: Language,
+): ChargeLineSource[] {
   return charge.lines.map((line) => ({
-    description: lineDescription(line, {
-      invoice_supplement: charge.invoice_supplement ?? null,
-      invoice_note: invoiceNote,
-    }),
+    description: lineDescription(
+      line,
+      { invoice_supplement: charge.invoice_supplement ?? null, invoice_note: invoiceNote },
+      language,
+    ),
     sku: line.plan_code,
     vat_type: line.vat_type,
     collect_vat: line.collect_vat,

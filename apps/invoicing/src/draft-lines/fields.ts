@@ -1,4 +1,4 @@
-import { isUuid, type WritableShape } from '@billing/domain-kit';
+import { isUuid, textLength, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { type Decimal, parseAmount } from '@billing/money';
 import { isCurrencyCode, VAT_TYPES } from '@billing/reference-data';
@@ -113,7 +113,7 @@ function parseDecimals(
 }
 
 function maxLength(field: keyof DraftLineFields, value: string | null, violations: FieldViolation[]): void {
-  if (value !== null && value.length > MAX_TEXT) {
+  if (value !== null && textLength(value) > MAX_TEXT) {
     violations.push({ field, description: `Ensure this field has no more than ${MAX_TEXT} characters.` });
   }
 }

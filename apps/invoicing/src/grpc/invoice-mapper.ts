@@ -1,6 +1,7 @@
-import type { invoicingV1 } from '@billing/proto';
+import type { commonV1, invoicingV1 } from '@billing/proto';
 import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
+import type { BankAccountSnapshot } from '../domain/bank-account.js';
 
 /** numeric(…, 6) text → the currency's decimals are what was stored rounded: trim to at least two. */
 export function presentAmount(stored: string, decimals: number): string {
@@ -66,7 +67,7 @@ export function invoiceMessage(row: InvoiceRow, lines: readonly InvoiceLineRow[]
     external_invoice_number: row.external_invoice_number,
     account: row.account_id,
     account_code: row.account_code,
-    pay_to_bank_account: undefined,
+    pay_to_bank_account: row.bank_account?.id,
     date: row.date,
     due_date: row.due_date,
     currency: row.currency,
@@ -93,5 +94,18 @@ export function invoiceMessage(row: InvoiceRow, lines: readonly InvoiceLineRow[]
     language: row.language,
     paid_date: undefined,
     po_number: row.po_number,
+    bank_account: row.bank_account ? bankAccountMessage(row.bank_account) : undefined,
+    version: row.version,
+  };
+}
+
+export function bankAccountMessage(account: BankAccountSnapshot): commonV1.BankAccount {
+  return {
+    id: account.id,
+    ...(account.currency !== null ? { currency: account.currency } : {}),
+    iban: account.iban,
+    bic: account.bic,
+    reg_number: account.reg_number,
+    account_number: account.account_number,
   };
 }

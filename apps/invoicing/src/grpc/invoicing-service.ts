@@ -1,5 +1,6 @@
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { invoicingV1 } from '@billing/proto';
+import { confirmInvoices } from '../use-cases/announce-invoices.js';
 import { awaitCharges } from '../use-cases/await-charges.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
 import { generateInvoice } from '../use-cases/generate-invoice.js';
@@ -49,6 +50,7 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
       await awaitCharges(deps, context, request.charge_ids, request.timeout_ms || AWAIT_CHARGES_DEFAULT_MS);
       return {};
     },
+    confirmInvoices: async (request, context) => ({ existing: await confirmInvoices(deps, context, request.uuids) }),
     generateInvoice: async (request, context) => ({ invoices: await generateInvoice(deps, context, request) }),
     upcomingInvoice: async (request, context) => {
       const invoice = await upcomingInvoice(deps, context, request.account, request.charges);

@@ -156,11 +156,16 @@ describe('InvoiceMailer over SMTP', () => {
       { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'billing@nordlys.dk', outboxDir: '/nonexistent' },
       new TestClock('2026-01-15T08:00:05Z'),
     );
-    const result = await mailer.send(invoice, pdf, [
-      { email: 'ada@kunde.dk', name: 'Ada Jensen' },
-      { email: 'bo@kunde.dk' },
-      { email: 'BO@kunde.dk', name: 'Bo again' },
-    ]);
+    const result = await mailer.send(
+      invoice,
+      pdf,
+      [
+        { email: 'ada@kunde.dk', name: 'Ada Jensen' },
+        { email: 'bo@kunde.dk' },
+        { email: 'BO@kunde.dk', name: 'Bo again' },
+      ],
+      'faktura@nordlys.dk',
+    );
 
     expect(result).toEqual({ sent_to: ['ada@kunde.dk', 'bo@kunde.dk'] });
     expect(received.map(({ from, to, user }) => ({ from, to, user }))).toEqual([
@@ -173,7 +178,7 @@ describe('InvoiceMailer over SMTP', () => {
     expect(mail.headers.get('subject')).toBe('Faktura 12 fra Nordlys ApS');
     expect(mail.headers.get('date')).toBe('Thu, 15 Jan 2026 08:00:05 +0000');
     expect(mail.text).toBe(
-      'Hej,\n\nVedhæftet finder du faktura 12 fra Nordlys ApS.\n\nI alt: 250.00 DKK\nForfaldsdato: 2026-01-29\n\nVenlig hilsen\nNordlys ApS\n',
+      'Hej,\n\nVedhæftet finder du faktura 12 fra Nordlys ApS.\n\nI alt: 250,00 DKK\nForfaldsdato: 2026-01-29\n\nVenlig hilsen\nNordlys ApS\n',
     );
     expect(mail.attachments).toHaveLength(1);
     expect(mail.attachments[0]!.filename).toBe('invoice-12.pdf');
@@ -186,12 +191,19 @@ describe('InvoiceMailer over SMTP', () => {
       loadMailConfig({ SMTP_URL: `smtp://ada:s3cret@127.0.0.1:${port}`, MAIL_FROM: 'billing@nordlys.dk' }),
     );
     const pdf = await renderInvoicePdf(creditNote);
-    const result = await mailer.send(creditNote, pdf, [{ email: 'ada@kunde.dk' }, { email: 'ghost@unknown.example' }]);
+    const result = await mailer.send(
+      creditNote,
+      pdf,
+      [{ email: 'ada@kunde.dk' }, { email: 'ghost@unknown.example' }],
+      '',
+    );
 
     expect(result).toEqual({ sent_to: ['ada@kunde.dk'] });
     expect(received.map(({ to, user }) => ({ to, user }))).toEqual([{ to: ['ada@kunde.dk'], user: 'ada' }]);
     const mail = parseMail(received[0]!.raw);
     expect(mail.headers.get('subject')).toBe('Credit note 13 from Nordlys ApS');
+    // No organization e-mail: no Reply-To.
+    expect(mail.headers.has('reply-to')).toBe(false);
     expect(mail.attachments.map((attachment) => attachment.filename)).toEqual(['credit-note-13.pdf']);
     expect(mail.attachments[0]!.content.equals(pdf)).toBe(true);
   });
@@ -203,10 +215,10 @@ describe('InvoiceMailer over SMTP', () => {
       outboxDir: '',
     });
     const pdf = Buffer.from('%PDF-1.3');
-    await expect(mailer.send(invoice, pdf, [{ email: 'ghost@unknown.example' }])).rejects.toThrowError(
+    await expect(mailer.send(invoice, pdf, [{ email: 'ghost@unknown.example' }], '')).rejects.toThrowError(
       /no such mailbox/,
     );
-    expect(await mailer.send(invoice, pdf, [])).toEqual({ sent_to: [] });
+    expect(await mailer.send(invoice, pdf, [], '')).toEqual({ sent_to: [] });
     expect(received).toEqual([]);
   });
 });
@@ -228,16 +240,16 @@ describe('InvoiceMailer without SMTP: the outbox folder', () => {
     const pdf = await renderInvoicePdf(invoice);
 
     expect(
-      await mailer.send(invoice, pdf, [{ email: 'ada@kunde.dk', name: 'Ada Jensen' }, { email: 'bo@kunde.dk' }]),
+      await mailer.send(invoice, pdf, [{ email: 'ada@kunde.dk', name: 'Ada Jensen' }, { email: 'bo@kunde.dk' }], ''),
     ).toEqual({
       sent_to: ['ada@kunde.dk', 'bo@kunde.dk'],
     });
     // The same invoice sent again in the same millisecond keeps the first file.
-    expect(await mailer.send(invoice, pdf, [{ email: 'ada@kunde.dk' }])).toEqual({ sent_to: ['ada@kunde.dk'] });
+    expect(await mailer.send(invoice, pdf, [{ email: 'ada@kunde.dk' }], '')).toEqual({ sent_to: ['ada@kunde.dk'] });
     clock.advanceSeconds(60);
     const creditPdf = await renderInvoicePdf(creditNote);
-    await mailer.send(creditNote, creditPdf, [{ email: 'bo@kunde.dk' }]);
-    expect(await mailer.send(creditNote, creditPdf, [])).toEqual({ sent_to: [] });
+    await mailer.send(creditNote, creditPdf, [{ email: 'bo@kunde.dk' }], '');
+    expect(await mailer.send(creditNote, creditPdf, [], '')).toEqual({ sent_to: [] });
 
     const outbox = path.join(dir, 'outbox');
     expect((await readdir(outbox)).sort()).toEqual([
@@ -249,7 +261,7 @@ describe('InvoiceMailer without SMTP: the outbox folder', () => {
     expect(first.headers.get('from')).toBe('Nordlys ApS <billing@example.invalid>');
     expect(first.headers.get('to')).toBe('Ada Jensen <ada@kunde.dk>, bo@kunde.dk');
     expect(first.headers.get('subject')).toBe('Faktura 12 fra Nordlys ApS');
-    expect(first.text).toContain('\nI alt: 250.00 DKK\nForfaldsdato: 2026-01-29\n');
+    expect(first.text).toContain('\nI alt: 250,00 DKK\nForfaldsdato: 2026-01-29\n');
     expect(first.attachments.map(({ filename, contentType }) => ({ filename, contentType }))).toEqual([
       { filename: 'invoice-12.pdf', contentType: 'application/pdf' },
     ]);

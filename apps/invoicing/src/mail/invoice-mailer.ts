@@ -15,6 +15,8 @@ export interface InvoiceMailer {
     invoice: invoicingV1.Invoice,
     pdf: Buffer,
     recipients: ReadonlyArray<MailRecipient>,
+    /** The Reply-To: the organization's e-mail ('' for none). */
+    replyTo: string,
   ): Promise<{ sent_to: string[] }>;
 }
 
@@ -28,10 +30,10 @@ export function createInvoiceMailer(config: MailConfig, clock: Clock = systemClo
   const transport =
     config.smtpUrl === undefined ? outboxTransport(config.outboxDir, clock) : smtpTransport(config.smtpUrl);
   return {
-    async send(invoice, pdf, recipients) {
+    async send(invoice, pdf, recipients, replyTo) {
       const unique = uniqueRecipients(recipients);
       if (unique.length === 0) return { sent_to: [] };
-      const message = invoiceMessage(invoice, pdf, unique, config.from);
+      const message = invoiceMessage(invoice, pdf, unique, config.from, replyTo);
       return { sent_to: await transport.deliver({ ...message, date: clock.now() }, invoice) };
     },
   };

@@ -1,4 +1,5 @@
 import type { invoicingV1 } from '@billing/proto';
+import { formatNumber } from '../documents/number-format.js';
 import { documentLanguage, text } from '../documents/texts.js';
 
 export interface MailRecipient {
@@ -22,20 +23,22 @@ export function attachmentName(invoice: invoicingV1.Invoice): string {
 }
 
 /**
- * The e-mail of an issued invoice in its language (en, da; English otherwise): the sender named
- * after the seller, replies to the seller's e-mail, one message to every recipient, the PDF
- * attached.
+ * The e-mail of an issued invoice in its language (en, da; English otherwise; the total written
+ * the language's way): the sender named after the seller, replies to `replyTo` (the
+ * organization's e-mail; no Reply-To when ''), one message to every recipient, the PDF attached.
  */
 export function invoiceMessage(
   invoice: invoicingV1.Invoice,
   pdf: Buffer,
   recipients: ReadonlyArray<MailRecipient>,
   fromAddress: string,
+  replyTo: string,
 ): InvoiceMessage {
   const language = documentLanguage(invoice.language);
   const seller = invoice.seller?.name ?? '';
   const number = invoiceNumber(invoice);
-  const values = { number, seller, total: invoice.total, currency: invoice.currency, dueDate: invoice.due_date };
+  const total = formatNumber(invoice.total, language);
+  const values = { number, seller, total, currency: invoice.currency, dueDate: invoice.due_date };
   const message: InvoiceMessage = {
     from: { name: seller, address: fromAddress },
     to: recipients.map((recipient) => ({ name: recipient.name ?? '', address: recipient.email })),
@@ -47,7 +50,6 @@ export function invoiceMessage(
       : text(language, 'mailBodyInvoice', values),
     attachments: [{ filename: attachmentName(invoice), content: pdf, contentType: 'application/pdf' }],
   };
-  const replyTo = invoice.seller?.email ?? '';
   if (replyTo !== '') message.replyTo = replyTo;
   return message;
 }

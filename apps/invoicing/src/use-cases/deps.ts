@@ -11,6 +11,8 @@ export interface InvoiceSender {
     invoice: invoicingV1.Invoice,
     pdf: Buffer,
     recipients: { email: string; name?: string }[],
+    /** The organization's e-mail ('' for none). */
+    replyTo: string,
   ): Promise<{ sent_to: string[] }>;
 }
 
@@ -20,16 +22,16 @@ export interface InvoicingDeps {
   clock: Clock;
   directory: Directory;
   /**
-   * Told each committed change's events (runChange's `committedEvents`): hands the draft line
-   * events to the accounts read model (events/read-model-handover.ts). Unset: JetStream alone
-   * delivers them.
+   * Told each committed change's events (runChange's `committedEvents`): hands the draft line and
+   * invoice events to the accounts read models (events/read-model-handover.ts). Unset: JetStream
+   * alone delivers them.
    */
   committedEvents?: CommittedEventsListener | undefined;
   /**
-   * The hand-overs under way after the charge consumer's commits. The consumer hands a renewal
-   * invoice's `draft_invoice_line.invoiced` events over just after its commit, so AwaitCharges (the
-   * test clock's "everything due is invoiced") waits for them too: an account read right after an
-   * advance then already shows those lines gone.
+   * The hand-overs under way after the charge consumer's commits. The consumer hands its invoice
+   * events and a renewal invoice's `draft_invoice_line.invoiced` events over just after its commit,
+   * so AwaitCharges (the test clock's "everything due is invoiced") waits for them too: an account
+   * read right after an advance then already shows those lines gone and the invoices counted.
    */
   handOvers?: HandOverTracker | undefined;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { CurrencyCode } from '@billing/money';
@@ -7,10 +8,12 @@ import { COLLECTION_METHODS } from '@billing/reference-data';
 import { runChange } from '@billing/runtime';
 import { linesOf } from '../db/invoice-store.js';
 import { dueDate } from '../domain/compose-invoice.js';
+import { effectiveCollectionMethod } from '../domain/invoice-defaults.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { addLines, createInvoiceRow, issueInvoice } from './issue-invoices.js';
 
@@ -42,19 +45,26 @@ export async function generateInvoice(
       lock: true,
     });
     const currencies = [...new Set(drafts.map((row) => row.currency))];
+    const invoiceIds = currencies.map(() => randomUUID());
+    await announceNewInvoices(scope, deps.directory, context, buyer.account_id, invoiceIds);
     const date = localDay(scope.now, seller.time_zone);
     const terms = effectivePaymentTerms(request.payment_terms, buyer.payment_terms, seller.default_payment_terms);
     const invoices: invoicingV1.Invoice[] = [];
-    for (const currency of currencies) {
+    for (const [index, currency] of currencies.entries()) {
       const ofCurrency = drafts.filter((row) => row.currency === currency);
       const invoice = createInvoiceRow(scope, {
+        id: invoiceIds[index]!,
         buyer,
         seller,
         date,
         due_date: dueDate(date, terms),
         payment_terms: terms,
         currency: currency as CurrencyCode,
-        collection_method: request.collection_method ?? 'invoice',
+        collection_method: effectiveCollectionMethod(
+          request.collection_method,
+          buyer.collection_method,
+          seller.default_collection_method,
+        ),
         po_number: ofCurrency[0]?.po_number ?? '',
         group_key: null,
       });

@@ -11,8 +11,8 @@ import { linesOf, openInvoicesOfSubscription, requireInvoice } from '../db/invoi
 import { settledStatus } from '../domain/compose-invoice.js';
 import { creditToApply } from '../domain/credit.js';
 import { INVALID_DATE, isIsoDate, localDay } from '../domain/local-day.js';
-import { publishInvoiceEvent } from '../events/invoice-events.js';
-import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import { publishInvoiceChange } from '../events/invoice-events.js';
+import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { addLines, createInvoiceRow, issueInvoice, queueInvoiceMail } from './issue-invoices.js';
 
@@ -20,10 +20,6 @@ export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as co
 
 /** Invoice actions refuse with a reason the gateway answers as `{"error": ...}` (gaps §1). */
 const refused = (message: string) => AppError.refused('INVOICE_ACTION_REFUSED', message);
-
-async function message(scope: ChangeScope, row: InvoiceRow): Promise<invoicingV1.Invoice> {
-  return invoiceMessage(row, (await linesOf(scope.em, [row.id])).get(row.id) ?? []);
-}
 
 const change = <T>(deps: InvoicingDeps, context: RequestContext, fn: (scope: ChangeScope) => Promise<T>) =>
   runChange(deps, 'invoicing', context, fn);
@@ -42,7 +38,7 @@ export async function updateKickbackStatus(
     }
     scope.em.assign(row, { kickback_status: status, updated_at: scope.now });
     scope.audit('invoice.kickback_status', 'invoice', row.id, { kickback_status: status });
-    publishInvoiceEvent(scope, 'invoice.updated', await message(scope, row));
+    await publishInvoiceChange(scope, 'invoice.updated', row);
     return status;
   });
 }
@@ -56,9 +52,7 @@ export async function registerPayment(deps: InvoicingDeps, context: RequestConte
     if (row.status !== 'open') throw refused(`The invoice is ${row.status}; there is nothing to pay.`);
     scope.em.assign(row, { balance: '0', status: 'paid', paid_date: date, updated_at: scope.now });
     scope.audit('invoice.register_payment', 'invoice', row.id, { registration_date: date });
-    const result = await message(scope, row);
-    publishInvoiceEvent(scope, 'invoice.paid', result);
-    return result;
+    return publishInvoiceChange(scope, 'invoice.paid', row);
   });
 }
 
@@ -77,9 +71,7 @@ export async function changeCollectionMethod(
     if (row.status !== 'open') throw refused(`The invoice is ${row.status}; its collection method cannot change.`);
     scope.em.assign(row, { collection_method: method, updated_at: scope.now });
     scope.audit('invoice.change_collection_method', 'invoice', row.id, { collection_method: method });
-    const result = await message(scope, row);
-    publishInvoiceEvent(scope, 'invoice.updated', result);
-    return result;
+    return publishInvoiceChange(scope, 'invoice.updated', row);
   });
 }
 
@@ -145,10 +137,8 @@ export async function applyCreditNote(
       target_invoice: target.id,
       amount: amount.toFixed(),
     });
-    publishInvoiceEvent(scope, 'invoice.credited', await message(scope, target));
-    const result = await message(scope, credit);
-    publishInvoiceEvent(scope, 'invoice.updated', result);
-    return result;
+    await publishInvoiceChange(scope, 'invoice.credited', target);
+    return publishInvoiceChange(scope, 'invoice.updated', credit);
   });
 }
 
@@ -171,7 +161,10 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
     ]);
     // Dated today where the organization is, but never before the invoice it credits.
     const today = localDay(scope.now, seller.time_zone);
+    const noteId = randomUUID();
+    await announceNewInvoices(scope, deps.directory, context, invoice.account_id, [noteId]);
     const note = createInvoiceRow(scope, {
+      id: noteId,
       // The parties as the credited invoice shows them, so the two documents match.
       buyer: { ...buyer, party: invoice.buyer, language: invoice.language },
       seller: { ...seller, party: invoice.seller },
@@ -183,6 +176,7 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
       po_number: invoice.po_number,
       group_key: null,
       credit_note_for: invoice.id,
+      bank_account: invoice.bank_account ?? null,
     });
     const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
     await addLines(
@@ -214,8 +208,9 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
     await issueInvoice(scope, note, buyer.recipients);
     applyCredit(scope, note, invoice, invoice.balance);
     scope.audit('invoice.credit', 'invoice', invoice.id, { credit_note: note.id });
-    publishInvoiceEvent(scope, 'invoice.credited', await message(scope, invoice));
-    return message(scope, note);
+    await publishInvoiceChange(scope, 'invoice.credited', invoice);
+    // The note was issued with its whole credit open; its credit is now used up.
+    return publishInvoiceChange(scope, 'invoice.updated', note);
   });
 }
 
@@ -223,9 +218,13 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
 export async function sendInvoice(deps: InvoicingDeps, context: RequestContext, uuid: string): Promise<string[]> {
   return change(deps, context, async (scope) => {
     const row = await requireInvoice(scope.em, scope.organizationId, uuid);
-    const buyer = await deps.directory.buyer(context, row.account_id);
+    const [seller, buyer] = await Promise.all([
+      deps.directory.seller(context),
+      deps.directory.buyer(context, row.account_id),
+    ]);
     if (buyer.recipients.length === 0) throw refused('The account has no recipient that receives invoices.');
-    queueInvoiceMail(scope, row.id, buyer.recipients);
+    // Replies go to the organization's e-mail as it is now (the document keeps the one it was made with).
+    queueInvoiceMail(scope, row.id, buyer.recipients, seller.party.email);
     scope.audit('invoice.send', 'invoice', row.id, { recipients: buyer.recipients.map((r) => r.email) });
     return buyer.recipients.map((recipient) => recipient.email);
   });
@@ -241,11 +240,15 @@ export async function creditSubscriptionInvoices(
   subscriptionId: string,
 ): Promise<void> {
   const targets = await openInvoicesOfSubscription(scope.em, scope.organizationId, subscriptionId, credit.currency);
+  let applied = false;
   for (const target of targets) {
     if (!money(credit.balance).isNegative()) break;
     const amount = creditToApply(credit.balance, target.balance);
     if (amount.isZero()) continue;
     applyCredit(scope, credit, target, formatAmount(amount, target.currency as CurrencyCode));
-    publishInvoiceEvent(scope, 'invoice.credited', await message(scope, target));
+    await publishInvoiceChange(scope, 'invoice.credited', target);
+    applied = true;
   }
+  // The note was issued with its whole credit open: what it has left now.
+  if (applied) await publishInvoiceChange(scope, 'invoice.updated', credit);
 }

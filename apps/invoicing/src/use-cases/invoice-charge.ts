@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
@@ -7,12 +8,14 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity } from '../db/entities/invoice.entity.js';
 import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
+import { documentLanguage } from '../documents/texts.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
 import { afterCommit } from '../events/after-commit.js';
+import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
 import { addLines, createInvoiceRow, issueInvoice, systemContext } from './issue-invoices.js';
@@ -41,7 +44,7 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
   const now = seller.test_clock_time ?? deps.clock.now();
   const published: EventEnvelope[] = [];
   const scope = changeScope(em, 'invoicing', envelope.organization_id, context, now, published);
-  // The consumer's transaction is not a runChange: its draft line events are handed over here.
+  // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
   if (handOver) {
     const settled = afterCommit(em, () => (published.length > 0 ? handOver(published, context) : Promise.resolve()));
@@ -59,18 +62,25 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
       )
     : null;
   const isNew = invoice === null;
-  invoice ??= createInvoiceRow(scope, {
-    buyer,
-    seller,
-    date,
-    due_date: dueDate(date, paymentTerms),
-    payment_terms: paymentTerms,
-    currency: charge.currency as CurrencyCode,
-    collection_method: charge.collection_method,
-    po_number: charge.po_number,
-    group_key: key,
-  });
-  const chargeLines = chargeLineSources(charge, buyer.invoice_note).map((source) => ({
+  if (!invoice) {
+    const id = randomUUID();
+    await announceNewInvoices(scope, deps.directory, context, charge.account, [id]);
+    invoice = createInvoiceRow(scope, {
+      id,
+      buyer,
+      seller,
+      date,
+      due_date: dueDate(date, paymentTerms),
+      payment_terms: paymentTerms,
+      currency: charge.currency as CurrencyCode,
+      collection_method: charge.collection_method,
+      po_number: charge.po_number,
+      group_key: key,
+    });
+  }
+  // Described in the invoice's language (a grouped invoice keeps the one it was made in).
+  const language = documentLanguage(invoice.language);
+  const chargeLines = chargeLineSources(charge, buyer.invoice_note, language).map((source) => ({
     ...source,
     charge_id: charge.uuid,
   }));

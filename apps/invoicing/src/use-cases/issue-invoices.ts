@@ -8,9 +8,9 @@ import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-l
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
 import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import type { Buyer, Seller } from '../directory/directory.js';
+import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
-import { publishInvoiceEvent } from '../events/invoice-events.js';
-import { invoiceMessage } from '../grpc/invoice-mapper.js';
+import { publishInvoiceChange } from '../events/invoice-events.js';
 
 /** A line to put on an invoice with the references invoice lines keep. */
 export interface InvoiceLineInput extends LineSource {
@@ -30,6 +30,8 @@ export interface InvoiceLineInput extends LineSource {
 }
 
 export interface NewInvoice {
+  /** The uuid announceNewInvoices announced to accounts for it in this transaction. */
+  id: string;
   buyer: Buyer;
   seller: Seller;
   date: string;
@@ -40,12 +42,17 @@ export interface NewInvoice {
   po_number: string;
   group_key: string | null;
   credit_note_for?: string | null;
+  /** Default: the seller's bank account for the currency (payToBankAccount). */
+  bank_account?: BankAccountSnapshot | null;
 }
 
-/** Creates an invoice row (not yet numbered: 'pending') for `invoice`. */
+/**
+ * Creates an invoice row (not yet numbered: 'pending') for `invoice`, under the uuid announced for
+ * it (announceNewInvoices) in the same transaction.
+ */
 export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): InvoiceRow {
   return scope.em.create(InvoiceEntity, {
-    id: randomUUID(),
+    id: invoice.id,
     organization_id: scope.organizationId,
     account_id: invoice.buyer.account_id,
     account_code: invoice.buyer.code,
@@ -69,6 +76,10 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     vat_breakdown: [],
     seller: invoice.seller.party,
     buyer: invoice.buyer.party,
+    bank_account:
+      invoice.bank_account !== undefined
+        ? invoice.bank_account
+        : payToBankAccount(invoice.seller.bank_accounts, invoice.currency),
     language: invoice.buyer.language,
     po_number: invoice.po_number,
     group_key: invoice.group_key,
@@ -77,6 +88,7 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     imported: false,
     import_source: '',
     issued_at: null,
+    version: 0,
     created_at: scope.now,
     updated_at: scope.now,
   });
@@ -188,19 +200,27 @@ export async function issueInvoice(
     issue_after: null,
     updated_at: scope.now,
   });
-  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients);
-  const lines = (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
-  publishInvoiceEvent(scope, 'invoice.issued', invoiceMessage(invoice, lines));
+  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
+  await publishInvoiceChange(scope, 'invoice.issued', invoice);
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 
-/** An e-mail job for the invoice, sent by the mail worker after this change commits. */
-export function queueInvoiceMail(scope: ChangeScope, invoiceId: string, recipients: Buyer['recipients']): void {
+/**
+ * An e-mail job for the invoice, sent by the mail worker after this change commits; `replyTo`: the
+ * organization's e-mail ('' for none).
+ */
+export function queueInvoiceMail(
+  scope: ChangeScope,
+  invoiceId: string,
+  recipients: Buyer['recipients'],
+  replyTo: string,
+): void {
   scope.em.create(MailJobEntity, {
     id: randomUUID(),
     organization_id: scope.organizationId,
     invoice_id: invoiceId,
     recipients,
+    reply_to: replyTo,
     attempts: 0,
     last_error: null,
     sent_at: null,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
+import type { EventEnvelope } from '@billing/events';
+import type { RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,9 +9,17 @@ import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js
 import type { InvoicingDeps } from './deps.js';
 import { issueInvoice, systemContext } from './issue-invoices.js';
 
-async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly InvoiceRow[]): Promise<number> {
+/** One issued invoice's events, to hand to the accounts read model once the batch committed. */
+interface Issued {
+  context: RequestContext;
+  published: EventEnvelope[];
+}
+
+async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly InvoiceRow[]): Promise<Issued[]> {
+  const issued: Issued[] = [];
   for (const row of rows) {
     const context = systemContext(row.organization_id, `issue-${randomUUID()}`);
+    const published: EventEnvelope[] = [];
     const [seller, buyer] = await Promise.all([
       deps.directory.seller(context),
       deps.directory.buyer(context, row.account_id),
@@ -20,10 +30,18 @@ async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly 
       row.organization_id,
       context,
       seller.test_clock_time ?? deps.clock.now(),
+      published,
     );
     await issueInvoice(scope, row, buyer.recipients);
+    issued.push({ context, published });
   }
-  return rows.length;
+  return issued;
+}
+
+/** After the commit, as runChange does: the accounts read model sees the invoices at once. */
+async function handOver(deps: InvoicingDeps, issued: readonly Issued[]): Promise<number> {
+  for (const { context, published } of issued) await deps.committedEvents?.(published, context);
+  return issued.length;
 }
 
 /**
@@ -31,7 +49,7 @@ async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly 
  * FOR UPDATE SKIP LOCKED so replicas issue each once. Returns how many were issued.
  */
 export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 100): Promise<number> {
-  return inTransaction(deps.orm, async (em) => {
+  const issued = await inTransaction(deps.orm, async (em) => {
     const rows = await em.find(
       InvoiceEntity,
       { status: 'pending', issue_after: { $lte: deps.clock.now() } },
@@ -43,11 +61,12 @@ export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 1
     );
     return issueRows(deps, em, rows);
   });
+  return handOver(deps, issued);
 }
 
 /** Issues now every pending invoice of the organization (the test clock's wait). */
 export async function issuePendingNow(deps: InvoicingDeps, organizationId: string): Promise<number> {
-  return inTransaction(deps.orm, async (em) => {
+  const issued = await inTransaction(deps.orm, async (em) => {
     const rows = await em.find(
       InvoiceEntity,
       { organization_id: organizationId, status: 'pending' },
@@ -55,4 +74,5 @@ export async function issuePendingNow(deps: InvoicingDeps, organizationId: strin
     );
     return issueRows(deps, em, rows);
   });
+  return handOver(deps, issued);
 }

@@ -34,7 +34,7 @@ export async function sendMailJobs(
       const invoice = await em.findOneOrFail(InvoiceEntity, { id: job.invoice_id });
       const message = invoiceMessage(invoice, (await linesOf(em, [invoice.id])).get(invoice.id) ?? []);
       try {
-        await mailer.send(message, await renderInvoicePdf(message), job.recipients);
+        await mailer.send(message, await renderInvoicePdf(message), job.recipients, job.reply_to);
         job.sent_at = deps.clock.now();
       } catch (error) {
         job.attempts += 1;

@@ -3,12 +3,14 @@ import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
 import type { chargesV1, invoicingV1 } from '@billing/proto';
 import { requireOrganization } from '@billing/runtime';
+import { documentLanguage } from '../documents/texts.js';
+import { payToBankAccount } from '../domain/bank-account.js';
 import { chargeLineSources } from '../domain/charge-lines.js';
 import { composeInvoice, dueDate } from '../domain/compose-invoice.js';
 import { localDay } from '../domain/local-day.js';
 import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
 import { pendingDraftLines } from '../draft-lines/store.js';
-import { presentExact } from '../grpc/invoice-mapper.js';
+import { bankAccountMessage, presentExact } from '../grpc/invoice-mapper.js';
 import type { InvoicingDeps } from './deps.js';
 import type { InvoiceLineInput } from './issue-invoices.js';
 
@@ -30,13 +32,14 @@ export async function upcomingInvoice(
   const currency = first.currency as CurrencyCode;
   const date = localDay(first.due_at ?? deps.clock.now(), seller.time_zone);
   const paymentTerms = effectivePaymentTerms(first.payment_terms, buyer.payment_terms, seller.default_payment_terms);
+  const bankAccount = payToBankAccount(seller.bank_accounts, currency);
   const drafts = (
     await pendingDraftLines(deps.orm.em.fork(), organizationId, accountId, { forNextRenewal: true, lock: false })
   ).filter((row) => row.currency === currency);
   const inputs: InvoiceLineInput[] = [
     ...charges
       .filter((charge) => charge.currency === currency)
-      .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note)),
+      .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note, documentLanguage(buyer.language))),
     ...drafts.map(draftInvoiceLine),
   ];
   const { lines, totals } = composeInvoice(
@@ -109,5 +112,8 @@ export async function upcomingInvoice(
     buyer: buyer.party,
     language: buyer.language,
     po_number: first.po_number,
+    ...(bankAccount ? { pay_to_bank_account: bankAccount.id, bank_account: bankAccountMessage(bankAccount) } : {}),
+    // Computed, never stored or published.
+    version: 0,
   };
 }

@@ -1,7 +1,8 @@
-import type { WritableShape } from '@billing/domain-kit';
+import { textLength, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { isDecimalString, money } from '@billing/money';
 import { COLLECTION_METHODS } from '@billing/reference-data';
+import { type Interval, type IntervalType, nthRenewal } from './periods.js';
 
 /**
  * The writable fields of a subscription (api-spec Subscription table) and their rules, as the
@@ -63,7 +64,7 @@ function between(field: string, value: number, min: number, max: number): FieldV
 }
 
 function maxLength(field: string, value: string | null, max: number): FieldViolation[] {
-  return value !== null && value.length > max
+  return value !== null && textLength(value) > max
     ? [{ field, description: `Ensure this field has no more than ${max} characters.` }]
     : [];
 }
@@ -100,4 +101,38 @@ export function subscriptionViolations(fields: SubscriptionFields, backwardsChar
     });
   }
   return violations;
+}
+
+/**
+ * How many billing periods a start date may lie in the past. A backdated subscription catches up
+ * every period since its start in the request that makes it (each one charged and invoiced), so an
+ * unbounded start date was unbounded work: a start in year 1 ran past the gateway's deadline (503)
+ * and went on committing and invoicing in the background (each period costs some 30 ms; 100 took 3 s
+ * of the gateway's 5 s deadline). 36 periods is three years of a monthly plan, 36 days of a daily
+ * one, and about a second of work.
+ */
+export const MAX_BACKDATED_PERIODS = 36;
+
+/** The billing interval of plan terms as stored. */
+export const termsInterval = (terms: { interval_type: string; interval_count: number }): Interval => ({
+  type: terms.interval_type as IntervalType,
+  count: terms.interval_count,
+});
+
+/** start_date at most MAX_BACKDATED_PERIODS periods of `interval` before `now` (in the organization's zone). */
+export function startDateViolations(
+  start: Date | null,
+  now: Date,
+  interval: Interval,
+  timeZone: string,
+): FieldViolation[] {
+  if (start === null || start.getTime() >= now.getTime()) return [];
+  const latestCatchUp = nthRenewal({ instant: start, timeZone }, interval, MAX_BACKDATED_PERIODS);
+  if (latestCatchUp.getTime() >= now.getTime()) return [];
+  return [
+    {
+      field: 'start_date',
+      description: `Ensure this date is no more than ${MAX_BACKDATED_PERIODS} billing periods of the plan terms before now.`,
+    },
+  ];
 }

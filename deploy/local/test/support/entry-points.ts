@@ -42,16 +42,28 @@ export interface ChildHandle {
  * Starts an entry point configured only by `env` (plus PATH), with `process.execPath`: the Node
  * running vitest (the workspace's Node 24), not whatever `node` is first on PATH. With
  * `ownProcessGroup`, it leads a process group of its own, as a command started in a terminal does,
- * so a test can signal the whole group the way Ctrl-C does.
+ * so a test can signal the whole group the way Ctrl-C does. `cwd` is where it is started from (a
+ * relative DATA_DIR lands there).
  */
 export function startEntryPoint(
   script: string,
   env: Record<string, string>,
   args: string[] = [],
-  options: { ownProcessGroup?: boolean } = {},
+  options: { ownProcessGroup?: boolean; cwd?: string } = {},
 ): ChildHandle {
-  const child = spawn(process.execPath, [script, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+  return startCommand(process.execPath, [script, ...args], { PATH: process.env.PATH ?? '', ...env }, options);
+}
+
+/** Starts `command` with exactly `env`, capturing its output; options as startEntryPoint's. */
+export function startCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { ownProcessGroup?: boolean; cwd?: string } = {},
+): ChildHandle {
+  const child = spawn(command, args, {
+    env,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,
   });

@@ -1,10 +1,12 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountEntity } from './account.entity.js';
-import { AccountBillingSummaryEntity } from './account-billing-summary.entity.js';
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
+import { AccountInvoiceEntity } from './account-invoice.entity.js';
+import { AccountPaymentMeansEntity } from './account-payment-means.entity.js';
 import { AccountSubscriptionEntity } from './account-subscription.entity.js';
 import { ApiUserEntity } from './api-user.entity.js';
+import { BankAccountEntity } from './bank-account.entity.js';
 import { ChurnReasonEntity } from './churn-reason.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
@@ -14,12 +16,14 @@ import { RecipientEntity } from './recipient.entity.js';
 export const accountsEntities = [
   OrganizationEntity,
   ApiUserEntity,
+  BankAccountEntity,
   AccountEntity,
   RecipientEntity,
   PaymentGatewayAccountEntity,
-  AccountBillingSummaryEntity,
+  AccountPaymentMeansEntity,
   AccountSubscriptionEntity,
   AccountDraftLineEntity,
+  AccountInvoiceEntity,
   ChurnReasonEntity,
   AuditLogEntry,
   OutboxMessage,

@@ -12,12 +12,15 @@ export const OrganizationEntity = defineEntity({
     default_payment_terms: p.integer(),
     default_collection_method: p.string().length(32),
     rate_limit_per_minute: p.integer(),
+    /** The names of the feature flags that are on (ORGANIZATION_FEATURES). */
     features: p.json<string[]>(),
     /** The seller's details printed on invoices ('' when not given). */
     address: p.string().length(256).default(''),
     zipcode: p.string().length(32).default(''),
     city: p.string().length(128).default(''),
     vat_number: p.string().length(32).default(''),
+    /** Printed on invoices and the Reply-To of invoice e-mails ('' when not given). */
+    email: p.string().length(254).default(''),
     created_at: p.datetime(),
     /** Test mode: the organization's own clock. Null for an organization on the real clock. */
     test_clock_time: p.datetime().nullable(),

@@ -4,6 +4,8 @@ import { Migration20261122050401_test_clock_and_churn_reasons } from './Migratio
 import { Migration20261122050457_subscription_read_model } from './Migration20261122050457_subscription_read_model.js';
 import { Migration20261122064839_organization_seller_details } from './Migration20261122064839_organization_seller_details.js';
 import { Migration20261122073956_account_read_model_snapshots } from './Migration20261122073956_account_read_model_snapshots.js';
+import { Migration20261125183926_organization_email_bank_accounts_features } from './Migration20261125183926_organization_email_bank_accounts_features.js';
+import { Migration20261125184408_invoice_read_model_and_payment_means } from './Migration20261125184408_invoice_read_model_and_payment_means.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -11,4 +13,6 @@ export const migrations = [
   Migration20261122050457_subscription_read_model,
   Migration20261122064839_organization_seller_details,
   Migration20261122073956_account_read_model_snapshots,
+  Migration20261125183926_organization_email_bank_accounts_features,
+  Migration20261125184408_invoice_read_model_and_payment_means,
 ];

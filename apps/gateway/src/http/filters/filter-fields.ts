@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { parseIsoDate, parseIsoDateTime } from '../validation/iso-date-time.js';
+import { parseIsoDate, parseIsoDateTimeInRange } from '../validation/iso-date-time.js';
+import { hasNullCharacter, NULL_CHARACTERS_MESSAGE, quoted } from '../validation/text-checks.js';
 
 /**
  * Query filter builders. Filters answer like django-filter (Django form wording, not DRF
@@ -7,7 +8,8 @@ import { parseIsoDate, parseIsoDateTime } from '../validation/iso-date-time.js';
  * empty value (`?status=`) means "no filter". Every builder is optional.
  */
 export const FILTER_MESSAGES = {
-  invalidChoice: (value: string) => `Select a valid choice. ${value} is not one of the available choices.`,
+  invalidChoice: (value: string) => `Select a valid choice. ${quoted(value)} is not one of the available choices.`,
+  nullCharacters: NULL_CHARACTERS_MESSAGE,
   invalidDate: 'Enter a valid date.',
   invalidDatetime: 'Enter a valid date/time.',
   invalidUuid: 'Enter a valid UUID.',
@@ -33,19 +35,27 @@ function textFilter<Value>(parse: Parse<Value>, message: (text: string) => strin
     .meta(meta);
 }
 
+/** Free text, trimmed. A NUL is refused as Django's CharField refuses it (PostgreSQL cannot compare it). */
 const string = () =>
   textFilter(
-    (text) => text.trim(),
-    () => 'Enter a value.',
+    (text) => (hasNullCharacter(text) ? undefined : text.trim()),
+    () => FILTER_MESSAGES.nullCharacters,
   );
 
-/** `true/false/True/False/1/0`, as django-filter's BooleanWidget reads them. */
+/**
+ * `true/false/True/False/1/0`, as django-filter's BooleanWidget reads them. A Map, not an object
+ * literal: `constructor` or `toString` must not find an inherited member and pass as a value.
+ */
+const BOOLEAN_TEXTS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['True', true],
+  ['1', true],
+  ['false', false],
+  ['False', false],
+  ['0', false],
+]);
 const boolean = () =>
-  textFilter<boolean>(
-    (text) => ({ true: true, True: true, '1': true, false: false, False: false, '0': false })[text],
-    FILTER_MESSAGES.invalidChoice,
-    { type: 'boolean' },
-  );
+  textFilter<boolean>((text) => BOOLEAN_TEXTS.get(text), FILTER_MESSAGES.invalidChoice, { type: 'boolean' });
 
 function choice<const Values extends readonly [string, ...string[]]>(values: Values) {
   const allowed = new Set<string>(values);
@@ -98,7 +108,7 @@ const date = () =>
 /** An instant, YYYY-MM-DDTHH:MM:SSZ (any ISO 8601 form; no offset means UTC), handed on as a Date. */
 const datetime = () =>
   textFilter(
-    (text) => parseIsoDateTime(text.trim()) ?? undefined,
+    (text) => parseIsoDateTimeInRange(text.trim()) ?? undefined,
     () => FILTER_MESSAGES.invalidDatetime,
     {
       format: 'date-time',

@@ -33,6 +33,12 @@ export function isValidTimeZone(timeZone: string): boolean {
 /** The first instant of `date` (YYYY-MM-DD) on the wall clocks of `timeZone`. */
 export function startOfLocalDay(date: string, timeZone: string): Date {
   const [year, month, day] = splitDate(date);
+  return startOfDay(year, month, day, timeZone);
+}
+
+/** startOfLocalDay for a day given by its parts (which may roll over: day 32 is the next month's 1st). */
+function startOfDay(year: number, month: number, day: number, timeZone: string): Date {
+  const date = localDate(utcMillis(year, month, day), 'UTC');
   const midnightAsUtc = utcMillis(year, month, day);
   // The zone's offset differs around a DST change; of the candidates from the offsets before and
   // after, the earliest one that is on the wanted local day is its start (where midnight does not
@@ -43,11 +49,13 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
   return new Date(onTheDay[0] ?? first);
 }
 
-/** The last millisecond of `date` on the wall clocks of `timeZone` (just before the next day starts). */
+/**
+ * The last millisecond of `date` on the wall clocks of `timeZone` (just before the next day starts;
+ * for 9999-12-31 that next day is in year 10000, which no YYYY-MM-DD text can name).
+ */
 export function endOfLocalDay(date: string, timeZone: string): Date {
   const [year, month, day] = splitDate(date);
-  const next = new Date(utcMillis(year, month, day + 1)).toISOString().slice(0, 10);
-  return new Date(startOfLocalDay(next, timeZone).getTime() - 1);
+  return new Date(startOfDay(year, month, day + 1, timeZone).getTime() - 1);
 }
 
 /** How far the zone's wall clock is ahead of UTC at `instant`, in milliseconds. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clampInstant } from '../validation/iso-date-time.js';
 import { filterField } from './filter-fields.js';
 import { endOfLocalDay, startOfLocalDay } from './org-time-zone.js';
 
@@ -43,7 +44,8 @@ export interface InstantRange {
  * - ones holding YYYY-MM-DD dates mean whole days in UTC (gte: start of the day, lte: its end);
  * - `__org_tz_gte/__org_tz_lte` mean whole days in `timeZone` (the organization's):
  *   2026-01-15 in Europe/Copenhagen is gte 2026-01-14T23:00:00.000Z, lte 2026-01-15T22:59:59.999Z.
- * When a bound is given both ways, the narrower one wins (both must hold).
+ * When a bound is given both ways, the narrower one wins (both must hold). Bounds are kept within
+ * years 1-9999 (clampInstant).
  */
 export function instantRange(query: Record<string, unknown>, name: string, timeZone = 'UTC'): InstantRange {
   const bound = (lookup: RangeLookup, endOfDay: boolean): Date | undefined => {
@@ -62,10 +64,10 @@ export function instantRange(query: Record<string, unknown>, name: string, timeZ
   const gte = latest(bound('gte', false), orgTz('org_tz_gte'));
   const lt = bound('lt', false);
   const lte = earliest(bound('lte', true), orgTz('org_tz_lte'));
-  if (gt) range.gt = gt;
-  if (gte) range.gte = gte;
-  if (lt) range.lt = lt;
-  if (lte) range.lte = lte;
+  if (gt) range.gt = clampInstant(gt);
+  if (gte) range.gte = clampInstant(gte);
+  if (lt) range.lt = clampInstant(lt);
+  if (lte) range.lte = clampInstant(lte);
   return range;
 }
 

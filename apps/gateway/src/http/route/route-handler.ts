@@ -1,7 +1,7 @@
 import { runWithContext } from '@billing/observability';
 import type { Request, RequestHandler, Response } from 'express';
 import { type GuardDependencies, guardRequest } from '../auth/guard-request.js';
-import { methodNotAllowed, notFound } from '../errors/http-error.js';
+import { methodNotAllowed, notFound, validationFailed } from '../errors/http-error.js';
 import { sendError } from '../errors/send-error.js';
 import type { JsonBodyReader } from '../json-body.js';
 import { buildPageEnvelope, type ListPage } from '../pagination/page-envelope.js';
@@ -12,6 +12,7 @@ import { parseFieldsHeader, projectFields } from '../response/fields-header.js';
 import { HttpResponse } from '../response/http-response.js';
 import { sendJson } from '../response/send-json.js';
 import { lastValuesOf } from '../validation/query-values.js';
+import { hasNullCharacter, NULL_CHARACTERS_MESSAGE } from '../validation/text-checks.js';
 import { parseBodyOrThrow, parseOrThrow } from '../validation/validate.js';
 import type { Route } from './route-types.js';
 
@@ -34,7 +35,7 @@ export function routeHandler(route: Route, template: string, dependencies: Pipel
       const principal = await guardRequest(req, res, route, dependencies);
       const context = requestState(req).context;
       await runWithContext(context, async () => {
-        const params = route.params ? parseParams(route.params, req.params) : req.params;
+        const params = parseParams(route.params, req.params);
         const query = route.query ? parseOrThrow(route.query, lastValuesOf(req.query)) : req.query;
         const page = route.list ? parsePageRequest(req.query, route.list.ordering) : undefined;
         rawBody = WRITE_METHODS.has(req.method) ? await dependencies.readJsonBody(req, res) : undefined;
@@ -82,8 +83,18 @@ export function methodNotAllowedHandler(
   };
 }
 
-/** A path parameter that fails its schema names no object: 404, as DRF's get_object_or_404. */
-function parseParams(schema: NonNullable<Route['params']>, params: Request['params']): unknown {
+/**
+ * A path parameter that fails its schema names no object: 404, as DRF's get_object_or_404. One
+ * holding a NUL is refused first, 400 naming the parameter (`{"code": ["Null characters are not
+ * allowed."]}`): no object could have that name, but the lookup would reach PostgreSQL, which
+ * cannot compare text holding NUL. %-decoding never yields a lone surrogate (a broken escape is 404).
+ */
+function parseParams(schema: Route['params'], params: Request['params']): unknown {
+  const withNul = Object.entries(params).filter(([, value]) => typeof value === 'string' && hasNullCharacter(value));
+  if (withNul.length > 0) {
+    throw validationFailed(Object.fromEntries(withNul.map(([name]) => [name, [NULL_CHARACTERS_MESSAGE]])));
+  }
+  if (!schema) return params;
   try {
     return parseOrThrow(schema, params);
   } catch {

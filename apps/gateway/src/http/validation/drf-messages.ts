@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { quoted } from './text-checks.js';
 
 /** DRF's wording for the formats its fields accept, quoted in "wrong format" messages. */
 export const DATE_FORMAT_HINT = 'YYYY-MM-DD';
@@ -17,6 +18,7 @@ export const DRF_MESSAGES = {
   invalidUrl: 'Enter a valid URL.',
   invalidDate: `Date has wrong format. Use one of these formats instead: ${DATE_FORMAT_HINT}.`,
   invalidDatetime: `Datetime has wrong format. Use one of these formats instead: ${DATETIME_FORMAT_HINT}.`,
+  datetimeOutOfRange: 'Datetime value out of range.',
   emptyList: 'This list may not be empty.',
   invalid: 'Invalid value.',
   maxLength: (max: number | bigint) => `Ensure this field has no more than ${max} characters.`,
@@ -25,7 +27,7 @@ export const DRF_MESSAGES = {
   minValue: (min: number | bigint) => `Ensure this value is greater than or equal to ${min}.`,
   maxItems: (max: number | bigint) => `Ensure this field has no more than ${max} elements.`,
   minItems: (min: number | bigint) => `Ensure this field has at least ${min} elements.`,
-  invalidChoice: (input: unknown) => `"${pythonStr(input)}" is not a valid choice.`,
+  invalidChoice: (input: unknown) => `"${quoted(pythonStr(input))}" is not a valid choice.`,
   notADict: (input: unknown) => `Invalid data. Expected a dictionary, but got ${pythonTypeName(input)}.`,
   notAList: (input: unknown) => `Expected a list of items but got type "${pythonTypeName(input)}".`,
   maxDigits: (max: number) => `Ensure that there are no more than ${max} digits in total.`,

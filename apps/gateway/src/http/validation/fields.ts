@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, CURRENCY_CODES } from './choice-sets.js';
 import { DRF_MESSAGES } from './drf-messages.js';
-import { parseIsoDate, parseIsoDateTime } from './iso-date-time.js';
+import { isInstantInRange, parseIsoDate, parseIsoDateTime } from './iso-date-time.js';
+import { jsonObjectProblem } from './json-limits.js';
+import { unstorableTextMessage } from './text-checks.js';
 
 /**
  * Zod builders for request fields that accept what DRF's fields accept and fail with DRF's
@@ -22,8 +24,16 @@ const messageFor =
   (issue) =>
     issue.input == null || !codes.includes(issue.code) ? undefined : message;
 
+/**
+ * The length of a text field the contract leaves unbounded (legal_address, descriptions,
+ * invoice_supplement, ...). Every object travels whole in events, and the event bus takes messages
+ * of at most 1 MiB: an account with a 900,000-character address could not be published, and its
+ * service's outbox stopped there for good. 5,000 characters is Stripe's limit for such text.
+ */
+export const MAX_TEXT_LENGTH = 5000;
+
 export interface StringFieldOptions {
-  /** Maximum length in characters ("Ensure this field has no more than N characters."). */
+  /** Maximum length in characters ("Ensure this field has no more than N characters."); default MAX_TEXT_LENGTH. */
   max?: number;
   /** Minimum length for non-blank values. */
   min?: number;
@@ -35,7 +45,7 @@ export interface StringFieldOptions {
 
 /** DRF CharField: numbers are taken as their text, whitespace is trimmed, "" is blank. */
 function string(options: StringFieldOptions = {}) {
-  const { max, min, allowBlank = false, trim = true } = options;
+  const { max = MAX_TEXT_LENGTH, min, allowBlank = false, trim = true } = options;
   let schema = z.string();
   if (!allowBlank) schema = schema.min(Math.max(1, min ?? 1));
   if (allowBlank && min !== undefined && min > 0) {
@@ -43,13 +53,35 @@ function string(options: StringFieldOptions = {}) {
       error: DRF_MESSAGES.minLength(min),
     });
   }
-  if (max !== undefined) schema = schema.max(max);
-  return z.preprocess((value) => asCharFieldInput(value, trim), schema);
+  schema = schema.max(max);
+  // DRF's CharField also runs ProhibitNullCharactersValidator; lone surrogates are refused alike.
+  const storable = schema.superRefine(refuseUnstorableText);
+  return z.preprocess((value) => asCharFieldInput(value, trim), storable);
+}
+
+function refuseUnstorableText(value: string, context: z.RefinementCtx): void {
+  const message = unstorableTextMessage(value);
+  if (message) context.addIssue({ code: 'custom', message });
 }
 
 /** A string field that also takes null (`company_name`, `erp_id`, ...). */
 function nullableString(options: StringFieldOptions = {}) {
   return string(options).nullable();
+}
+
+/**
+ * An optional field the contract types as a plain string (not "string or null") and that may be
+ * blank: null is taken as "" (gaps.md §3: the hosted product's Python client sends
+ * `"legal_vat_number": null` for "none"), so the stored and returned value is always a string.
+ * Wraps a blank-allowing string or a choice that has "" among its values.
+ */
+function nullAsBlank<Schema extends z.ZodType<string>>(schema: Schema) {
+  return schema.nullable().transform((value): z.output<Schema> | '' => value ?? '');
+}
+
+/** `string({ ...options, allowBlank: true })` taking null as "" (see nullAsBlank). */
+function blankableString(options: Omit<StringFieldOptions, 'allowBlank'> = {}) {
+  return nullAsBlank(string({ ...options, allowBlank: true }));
 }
 
 function asCharFieldInput(value: unknown, trim: boolean): unknown {
@@ -159,7 +191,12 @@ function datetime() {
       (value) => (typeof value === 'string' ? value.trim() : value),
       z
         .string({ error: messageFor(['invalid_type'], DRF_MESSAGES.invalidDatetime) })
-        .refine((value) => parseIsoDateTime(value) !== null, { error: DRF_MESSAGES.invalidDatetime })
+        .superRefine((value, context) => {
+          const instant = parseIsoDateTime(value);
+          if (instant === null) context.addIssue({ code: 'custom', message: DRF_MESSAGES.invalidDatetime });
+          else if (!isInstantInRange(instant))
+            context.addIssue({ code: 'custom', message: DRF_MESSAGES.datetimeOutOfRange });
+        })
         .meta({ format: 'date-time' }),
     )
     .transform((value) => parseIsoDateTime(value) as Date);
@@ -240,9 +277,21 @@ function list<Item extends z.ZodType>(item: Item, options: { allowEmpty?: boolea
   return schema;
 }
 
-/** A free-form JSON object (`custom_fields`). */
+/**
+ * A free-form JSON object (`custom_fields`), refused whole (naming the field) when it cannot be
+ * stored as sent: see jsonObjectProblem for the limits (depth, size, keys, text, numbers).
+ */
 function jsonObject() {
-  return z.record(z.string(), z.unknown());
+  return z.preprocess(
+    (value, context) => {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const message = jsonObjectProblem(value);
+        if (message) context.addIssue({ code: 'custom', message, input: value });
+      }
+      return value;
+    },
+    z.record(z.string(), z.unknown()),
+  );
 }
 
 /** A country code from the contract's allowed set. */
@@ -254,6 +303,8 @@ const currency = () => choice(CURRENCY_CODES);
 export const field = {
   string,
   nullableString,
+  blankableString,
+  nullAsBlank,
   choice,
   integer,
   int32,

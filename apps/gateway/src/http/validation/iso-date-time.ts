@@ -31,6 +31,35 @@ export function parseIsoDateTime(value: string): Date | null {
   return instant;
 }
 
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * Whether an instant lies in years 1 to 9999 in UTC, the range of Python's datetime (so DRF's) and
+ * of ISO 8601's four-digit years. "0001-01-01T00:00+05:00" is a valid text for an instant before
+ * it: DRF answers "Datetime value out of range.", and PostgreSQL cannot take year 0.
+ */
+export function isInstantInRange(instant: Date): boolean {
+  const time = instant.getTime();
+  return time >= FIRST_INSTANT && time <= LAST_INSTANT;
+}
+
+/**
+ * `instant` moved into years 1-9999 when outside them: a bound of a range filter computed from a
+ * valid date (the start of 0001-01-01 east of UTC, the end of 9999-12-31 west of it) means "from
+ * the first" or "to the last" instant anything can hold, and the services never see year 0 or 10000.
+ */
+export function clampInstant(instant: Date): Date {
+  const time = Math.min(Math.max(instant.getTime(), FIRST_INSTANT), LAST_INSTANT);
+  return time === instant.getTime() ? instant : new Date(time);
+}
+
+/** parseIsoDateTime, but null also for an instant outside isInstantInRange (filters answer both alike). */
+export function parseIsoDateTimeInRange(value: string): Date | null {
+  const instant = parseIsoDateTime(value);
+  return instant && isInstantInRange(instant) ? instant : null;
+}
+
 function parseOffsetMinutes(zone: string | undefined): number | null {
   if (zone === undefined || zone === 'Z' || zone === 'z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;

@@ -4,9 +4,12 @@ export function lastValue(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The query as one string per parameter, ready for a zod object of filters. */
+/**
+ * The query as one string per parameter, ready for a zod object of filters. Parameter names are the
+ * client's, so the object has no prototype: `?__proto__=x` is a parameter like any other.
+ */
 export function lastValuesOf(query: Record<string, unknown>): Record<string, string> {
-  const values: Record<string, string> = {};
+  const values: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(query)) {
     const last = lastValue(value);
     if (last !== undefined) values[key] = last;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { validationFailed } from '../errors/http-error.js';
 import { type FieldError, NON_FIELD_ERRORS, renderDrfErrors } from './drf-error-body.js';
 import { drfErrorMap } from './drf-messages.js';
+import { JSON_LIMIT_MESSAGES, tooDeepFields } from './json-limits.js';
 
 /**
  * Parses `input` with `schema`; on failure throws a 400 whose body is DRF's error shape.
@@ -19,9 +20,18 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: un
  */
 export const AFTER_FIELD_CHECKS = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
 
-/** A JSON `null` body is "no data" to DRF, not a null field. */
+/**
+ * A JSON `null` body is "no data" to DRF, not a null field. A field nested deeper than
+ * MAX_JSON_DEPTH is refused before the schema sees the body, so no check or message on the way
+ * recurses into it (a choice field given an array nested thousands deep overflowed the stack).
+ */
 export function parseBodyOrThrow<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
   if (body === null) throw validationFailed({ [NON_FIELD_ERRORS]: ['No data provided'] });
+  const tooDeep = tooDeepFields(body);
+  if (tooDeep.length > 0) {
+    const errors = tooDeep.map((path) => ({ path, message: JSON_LIMIT_MESSAGES.tooDeep }));
+    throw validationFailed(renderDrfErrors(errors, body));
+  }
   return parseOrThrow(schema, body);
 }
 

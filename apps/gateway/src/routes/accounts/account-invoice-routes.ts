@@ -32,7 +32,7 @@ export function accountInvoiceRoutes(clients: ServiceClients): Route[] {
     operationId: 'generateAccountInvoice',
     summary: 'Invoice the account’s draft lines not waiting for the next renewal: one invoice per currency',
     description:
-      'An unpaginated list of the invoices made (empty when there is nothing to invoice), without pdf_base64. Unset: payment_terms is the account’s default, else the organization’s; collection_method is invoice.',
+      'An unpaginated list of the invoices made (empty when there is nothing to invoice), without pdf_base64. Unset, collection_method and payment_terms are each the account’s default, else the organization’s.',
     tags: TAGS,
     params: CodeParams,
     body: GenerateInvoiceBody,

@@ -15,6 +15,7 @@ import {
   AccountPatchBody,
   AccountSchema,
 } from './account-schemas.js';
+import { deleteAccount } from './delete-account.js';
 
 const TAGS = ['accounts'];
 
@@ -137,7 +138,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
     params: CodeParams,
     response: { status: 204 },
     handler: async ({ params }) => {
-      await accounts.call('deleteAccount', { code: params.code });
+      await deleteAccount(clients, params.code);
       return undefined;
     },
   });

@@ -15,7 +15,10 @@ import { DraftLineSchema } from '../draft-invoice-lines/draft-line-schemas.js';
 import { PaymentGatewayAccountSchema, RecipientSchema } from '../shared/object-schemas.js';
 import { SubscriptionSchema } from '../subscriptions/subscription-schemas.js';
 
-/** The writable account fields with the contract's lengths and value sets (api-spec: Account). */
+/**
+ * The writable account fields with the contract's lengths and value sets (api-spec: Account).
+ * Optional fields the spec types as plain strings take null as "" (field.blankableString).
+ */
 const accountFields = {
   code: field.string({ max: 128 }),
   company_name: field.nullableString({ max: 256 }),
@@ -27,7 +30,7 @@ const accountFields = {
   erp_id: field.nullableString({ max: 128 }),
   partner: field.integer().nullable(),
   ean_invoicing: field.boolean(),
-  einvoicing_identifier_schema: field.choice(['', ...EINVOICING_IDENTIFIER_SCHEMAS]),
+  einvoicing_identifier_schema: field.nullAsBlank(field.choice(['', ...EINVOICING_IDENTIFIER_SCHEMAS])),
   ean_number: field.string({ max: 128, allowBlank: true }).nullable(),
   einvoicing_intermediator: field.string({ max: 35, allowBlank: true }).nullable(),
   invoice_note: field.string({ max: 240, allowBlank: true }).nullable(),
@@ -36,18 +39,18 @@ const accountFields = {
   legal_zipcode: field.string({ max: 128 }),
   legal_city: field.string({ max: 128 }),
   legal_country: field.country(),
-  legal_vat_number: field.string({ max: 128, allowBlank: true }),
+  legal_vat_number: field.blankableString({ max: 128 }),
   billing_same_as_legal: field.boolean(),
-  billing_address: field.string({ allowBlank: true }),
-  billing_zipcode: field.string({ max: 128, allowBlank: true }),
-  billing_city: field.string({ max: 128, allowBlank: true }),
-  billing_country: field.choice(['', ...COUNTRY_CODES]),
+  billing_address: field.blankableString(),
+  billing_zipcode: field.blankableString({ max: 128 }),
+  billing_city: field.blankableString({ max: 128 }),
+  billing_country: field.nullAsBlank(field.choice(['', ...COUNTRY_CODES])),
   update_from_registers: field.boolean(),
   default_payment_terms: field.int32().nullable(),
   default_collection_method: field.choice(COLLECTION_METHODS).nullable(),
   is_getting_reminders: field.boolean(),
   reseller: field.uuid().nullable(),
-  reseller_code: field.string({ max: 128, allowBlank: true }),
+  reseller_code: field.blankableString({ max: 128 }),
   reseller_billing_frequency: field.choice(RESELLER_BILLING_FREQUENCIES).nullable(),
   reseller_billing_grouping: field.choice(RESELLER_BILLING_GROUPINGS).nullable(),
   type: field.choice(ACCOUNT_TYPES).nullable(),

@@ -8,7 +8,8 @@ export const PRICE_DIGITS = { maxDigits: 20, decimalPlaces: 6, min: 0 } as const
 const planFields = {
   name: field.string({ max: 256 }),
   code: field.string({ max: 128 }),
-  description: field.string({ allowBlank: true }),
+  // Optional and defaulting to "": null is taken as "" like the spec's plain string fields.
+  description: field.blankableString(),
   collect_vat: field.boolean(),
   vat_type: field.choice(VAT_TYPES),
 };

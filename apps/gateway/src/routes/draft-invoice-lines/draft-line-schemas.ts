@@ -4,7 +4,8 @@ import { AFTER_FIELD_CHECKS, field, filterField } from '../../http/index.js';
 
 /** Amounts are stored as numeric(20,6) by the invoicing service. */
 const AMOUNT = { maxDigits: 20, decimalPlaces: 6 } as const;
-const text128 = () => field.string({ max: 128, allowBlank: true });
+/** The references and po_number: plain strings, as on subscriptions and invoice lines; null is "". */
+const text128 = () => field.blankableString({ max: 128 });
 
 export const DISCOUNT_FIELDS = ['discount_percentage', 'discount_fixed_per_quantity', 'discount_fixed_total'] as const;
 

@@ -5,7 +5,16 @@ import { absoluteRequestUrl } from '../../http/index.js';
 import { loadAccounts } from '../shared/account-lookup.js';
 import { presentInvoice, presentInvoiceLine, presentInvoiceListItem } from './invoice-representation.js';
 
-type EmbedClients = Pick<ServiceClients, 'accounts'>;
+type EmbedClients = Pick<ServiceClients, 'accounts' | 'identity'>;
+
+/** The organization feature that shows and allows kickback_status (gaps.md §7). */
+export const KICKBACK_FEATURE = 'kickback';
+
+/** Whether the caller's organization has the kickback feature on (one GetOrganization call). */
+export async function kickbackEnabled(clients: Pick<ServiceClients, 'identity'>): Promise<boolean> {
+  const { organization } = await clients.identity.call('getOrganization', {});
+  return organization?.features.includes(KICKBACK_FEATURE) ?? false;
+}
 
 export const INVOICES_PATH = '/api/v1/invoices/';
 export const INVOICE_PATH = `${INVOICES_PATH}{uuid}/`;
@@ -21,11 +30,14 @@ export function invoiceApiUrl(req: Request, uuid: string): string | null {
 
 /** A page of the invoice list, in the list view. */
 export async function presentInvoiceList(clients: EmbedClients, invoices: readonly invoicingV1.Invoice[]) {
-  const accounts = await loadAccounts(
-    clients,
-    invoices.map((invoice) => invoice.account),
-  );
-  return invoices.map((invoice) => presentInvoiceListItem(invoice, accounts));
+  const [accounts, kickback] = await Promise.all([
+    loadAccounts(
+      clients,
+      invoices.map((invoice) => invoice.account),
+    ),
+    invoices.length > 0 ? kickbackEnabled(clients) : false,
+  ]);
+  return invoices.map((invoice) => presentInvoiceListItem(invoice, { accounts, kickbackEnabled: kickback }));
 }
 
 /** Invoices in the detail view; `pdfs` by invoice uuid for the answers that carry them. */
@@ -35,16 +47,23 @@ export async function presentInvoices(
   invoices: readonly invoicingV1.Invoice[],
   options: { pdfs?: ReadonlyMap<string, Uint8Array>; known?: readonly accountsV1.AccountSummary[] } = {},
 ) {
-  const accounts = await loadAccounts(
-    clients,
-    invoices.map((invoice) => invoice.account),
-    options.known,
-  );
+  const [accounts, kickback] = await Promise.all([
+    loadAccounts(
+      clients,
+      invoices.map((invoice) => invoice.account),
+      options.known,
+    ),
+    invoices.length > 0 ? kickbackEnabled(clients) : false,
+  ]);
   return invoices.map((invoice) =>
-    presentInvoice(invoice, accounts, {
-      apiUrl: invoiceApiUrl(req, invoice.uuid),
-      ...(options.pdfs?.has(invoice.uuid) ? { pdf: options.pdfs.get(invoice.uuid)! } : {}),
-    }),
+    presentInvoice(
+      invoice,
+      { accounts, kickbackEnabled: kickback },
+      {
+        apiUrl: invoiceApiUrl(req, invoice.uuid),
+        ...(options.pdfs?.has(invoice.uuid) ? { pdf: options.pdfs.get(invoice.uuid)! } : {}),
+      },
+    ),
   );
 }
 
@@ -63,7 +82,10 @@ export async function presentInvoiceWithPdf(
 }
 
 /** Invoice lines with their accounts' current codes. */
-export async function presentInvoiceLines(clients: EmbedClients, lines: readonly invoicingV1.InvoiceLine[]) {
+export async function presentInvoiceLines(
+  clients: Pick<ServiceClients, 'accounts'>,
+  lines: readonly invoicingV1.InvoiceLine[],
+) {
   const accounts = await loadAccounts(
     clients,
     lines.map((line) => line.account),

@@ -1,9 +1,10 @@
 import type { invoicingV1 } from '@billing/proto';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { instantRange } from '../../http/index.js';
+import { kickbackEnabled } from './invoice-embeds.js';
 import type { InvoiceQuery } from './invoice-schemas.js';
 
-type FilterClients = Pick<ServiceClients, 'accounts'>;
+type FilterClients = Pick<ServiceClients, 'accounts' | 'identity'>;
 
 /** The later of two YYYY-MM-DD dates (both bounds must hold). */
 const laterDate = (a: string | undefined, b: string | undefined): string | undefined =>
@@ -22,17 +23,21 @@ const uuidsOf = async (clients: FilterClients, filter: { code?: string; search?:
  *   `search_accounts`; the service matches those, or the invoice number when the text is one.
  * `since` is the deprecated alias of `date__gte` (with both, the later date holds). created_date
  * and last_modified_date bounds are instants (a YYYY-MM-DD date is the whole UTC day).
+ * `kickback_status` matches nothing while the organization's kickback feature is off: every
+ * invoice then shows null (InvoiceEmbeds).
  */
 export async function resolveInvoiceFilter(
   clients: FilterClients,
   query: InvoiceQuery,
 ): Promise<invoicingV1.InvoiceFilter | null> {
-  const [account, accountNot, searchAccounts] = await Promise.all([
+  const [account, accountNot, searchAccounts, kickback] = await Promise.all([
     query.account !== undefined ? uuidsOf(clients, { code: query.account }) : undefined,
     query.account_not !== undefined ? uuidsOf(clients, { code: query.account_not }) : undefined,
     query.search !== undefined ? uuidsOf(clients, { search: query.search }) : [],
+    query.kickback_status !== undefined ? kickbackEnabled(clients) : true,
   ]);
   if (account !== undefined && account.length === 0) return null;
+  if (!kickback) return null;
   const created = instantRange(query, 'created_date');
   const modified = instantRange(query, 'last_modified_date');
   return {

@@ -5,6 +5,8 @@ import {
   presentInvoice,
   presentInvoiceLine,
   presentInvoiceListItem,
+  presentKickback,
+  shownKickbackStatus,
 } from './invoice-representation.js';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
@@ -76,6 +78,7 @@ function invoice(overrides: Partial<invoicingV1.Invoice> = {}): invoicingV1.Invo
     vat_note: '',
     language: 'en',
     po_number: '',
+    version: 1,
     ...overrides,
   };
 }
@@ -99,7 +102,7 @@ describe('decimalToNumber', () => {
 
 describe('the list view', () => {
   it('has the totals as numbers, the account embedded by its current code, and no lines, PDF or URL', () => {
-    const item = presentInvoiceListItem(invoice(), accounts);
+    const item = presentInvoiceListItem(invoice(), { accounts, kickbackEnabled: false });
 
     expect(item).toMatchObject({
       uuid: INVOICE,
@@ -122,10 +125,28 @@ describe('the list view', () => {
   });
 });
 
+describe('kickback_status', () => {
+  it('shows the stored status only while the kickback feature is on', () => {
+    const flagged = invoice({ kickback_status: 'commission_paid' });
+    expect(presentInvoiceListItem(flagged, { accounts, kickbackEnabled: true }).kickback_status).toBe(
+      'commission_paid',
+    );
+    expect(presentInvoiceListItem(flagged, { accounts, kickbackEnabled: false }).kickback_status).toBeNull();
+    expect(presentInvoice(flagged, { accounts, kickbackEnabled: false }, { apiUrl: null }).kickback_status).toBeNull();
+    expect(shownKickbackStatus(undefined, true)).toBeNull();
+    expect(presentKickback('commission_pending', true).kickback_status).toBe('commission_pending');
+    expect(presentKickback('commission_pending', false).kickback_status).toBeNull();
+  });
+});
+
 describe('the detail view', () => {
   it('has the totals as strings, the lines, the URL and the PDF as base64', () => {
     const pdf = new Uint8Array(Buffer.from('%PDF-1.7 test'));
-    const detail = presentInvoice(invoice(), accounts, { apiUrl: 'http://h/api/v1/invoices/x/', pdf });
+    const detail = presentInvoice(
+      invoice(),
+      { accounts, kickbackEnabled: false },
+      { apiUrl: 'http://h/api/v1/invoices/x/', pdf },
+    );
 
     expect(detail).toMatchObject({ total: '250.00', subtotal: '200.00', vat: '50.00', balance: '250.00' });
     expect(detail.invoice_api_url).toBe('http://h/api/v1/invoices/x/');
@@ -139,7 +160,7 @@ describe('the detail view', () => {
   it('shows a computed invoice with null uuid, number and URL, and its lines without ids', () => {
     const computed = invoice({ uuid: '', invoice_number: undefined, lines: [line({ id: '0', invoice: '' })] });
 
-    const detail = presentInvoice(computed, accounts, { apiUrl: null });
+    const detail = presentInvoice(computed, { accounts, kickbackEnabled: false }, { apiUrl: null });
 
     expect(detail).toMatchObject({ uuid: null, invoice_number: null, invoice_api_url: null });
     expect(detail).not.toHaveProperty('pdf_base64');

@@ -6,6 +6,22 @@ import type { INVOICE_STATUSES, KICKBACK_STATUSES } from './invoice-schemas.js';
 /** The accounts invoices and lines embed, by uuid, loaded once per page (invoice-embeds.ts). */
 export type AccountsByUuid = ReadonlyMap<string, accountsV1.AccountSummary>;
 
+/** What an invoice's representation needs besides the invoice, loaded once per answer. */
+export interface InvoiceEmbeds {
+  accounts: AccountsByUuid;
+  /**
+   * The organization's kickback feature is on: api-spec "kickback_status ... available only when
+   * the kickback feature is on", so while it is off every invoice shows null (a status set while
+   * it was on is kept and shows again when it is turned back on).
+   */
+  kickbackEnabled: boolean;
+}
+
+/** kickback_status as an invoice shows it (InvoiceEmbeds.kickbackEnabled). */
+export function shownKickbackStatus(stored: string | undefined, kickbackEnabled: boolean) {
+  return (kickbackEnabled ? nullable(stored) : null) as (typeof KICKBACK_STATUSES)[number] | null;
+}
+
 const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
 
 /**
@@ -71,7 +87,7 @@ export function presentInvoiceLine(line: invoicingV1.InvoiceLine, accounts: Acco
 }
 
 /** What list and detail share: everything but the totals' type, the lines, the PDF and the URL. */
-function invoiceFields(invoice: invoicingV1.Invoice, accounts: AccountsByUuid) {
+function invoiceFields(invoice: invoicingV1.Invoice, { accounts, kickbackEnabled }: InvoiceEmbeds) {
   const account = accounts.get(invoice.account);
   return {
     // A computed (upcoming) invoice has neither a uuid nor a number.
@@ -86,7 +102,7 @@ function invoiceFields(invoice: invoicingV1.Invoice, accounts: AccountsByUuid) {
     due_date: invoice.due_date,
     currency: invoice.currency,
     status: invoice.status as (typeof INVOICE_STATUSES)[number],
-    kickback_status: nullable(invoice.kickback_status) as (typeof KICKBACK_STATUSES)[number] | null,
+    kickback_status: shownKickbackStatus(invoice.kickback_status, kickbackEnabled),
     collection_method: invoice.collection_method as 'payment_card' | 'invoice' | 'direct_debit',
     imported: invoice.imported,
     import_source: invoice.import_source,
@@ -102,9 +118,9 @@ function invoiceFields(invoice: invoicingV1.Invoice, accounts: AccountsByUuid) {
 }
 
 /** The list view: the totals as JSON numbers; no lines, PDF or URL (api-spec "Invoice"). */
-export function presentInvoiceListItem(invoice: invoicingV1.Invoice, accounts: AccountsByUuid) {
+export function presentInvoiceListItem(invoice: invoicingV1.Invoice, embeds: InvoiceEmbeds) {
   return tagged('invoice', {
-    ...invoiceFields(invoice, accounts),
+    ...invoiceFields(invoice, embeds),
     total: decimalToNumber(invoice.total),
     subtotal: decimalToNumber(invoice.subtotal),
     vat: decimalToNumber(invoice.vat),
@@ -123,23 +139,21 @@ export interface DetailExtras {
  * The detail view: totals as decimal strings, `invoiceline_set`, `invoice_api_url` and, where the
  * answer carries it, `pdf_base64`.
  */
-export function presentInvoice(invoice: invoicingV1.Invoice, accounts: AccountsByUuid, extras: DetailExtras) {
+export function presentInvoice(invoice: invoicingV1.Invoice, embeds: InvoiceEmbeds, extras: DetailExtras) {
   return tagged('invoice', {
-    ...invoiceFields(invoice, accounts),
+    ...invoiceFields(invoice, embeds),
     total: invoice.total,
     subtotal: invoice.subtotal,
     vat: invoice.vat,
     balance: invoice.balance,
-    invoiceline_set: invoice.lines.map((line) => presentInvoiceLine(line, accounts)),
+    invoiceline_set: invoice.lines.map((line) => presentInvoiceLine(line, embeds.accounts)),
     invoice_api_url: extras.apiUrl,
     ...(extras.pdf !== undefined ? { pdf_base64: Buffer.from(extras.pdf).toString('base64') } : {}),
   });
 }
 
-export function presentKickback(kickbackStatus: string | undefined) {
-  return tagged('invoice_kickback', {
-    kickback_status: nullable(kickbackStatus) as (typeof KICKBACK_STATUSES)[number] | null,
-  });
+export function presentKickback(kickbackStatus: string | undefined, kickbackEnabled: boolean) {
+  return tagged('invoice_kickback', { kickback_status: shownKickbackStatus(kickbackStatus, kickbackEnabled) });
 }
 
 export function presentVatBillingPeriod(period: invoicingV1.VatBillingPeriod) {

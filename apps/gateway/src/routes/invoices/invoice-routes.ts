@@ -3,7 +3,13 @@ import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
 import { pageOf } from '../shared/page-of.js';
 import { UuidParams } from '../shared/path-params.js';
-import { INVOICE_PATH, INVOICES_PATH, presentInvoiceList, presentInvoiceWithPdf } from './invoice-embeds.js';
+import {
+  INVOICE_PATH,
+  INVOICES_PATH,
+  kickbackEnabled,
+  presentInvoiceList,
+  presentInvoiceWithPdf,
+} from './invoice-embeds.js';
 import { resolveInvoiceFilter } from './invoice-list-filter.js';
 import { presentKickback, presentVatBillingPeriod } from './invoice-representation.js';
 import {
@@ -19,16 +25,13 @@ import {
 
 const TAGS = ['invoices'];
 
-/** The organization feature that allows kickback_status (gaps.md §7). */
-const KICKBACK_FEATURE = 'kickback';
-
 /**
  * api-spec "Invoices" and gaps.md §7: the reads and the kickback update. The invoicing service
  * names accounts by uuid; the gateway resolves account codes and embeds the account
  * (docs/api.md "Invoices").
  */
 export function invoiceRoutes(clients: ServiceClients): Route[] {
-  const { invoicing, identity } = clients;
+  const { invoicing } = clients;
 
   const list = defineListRoute({
     path: INVOICES_PATH,
@@ -79,24 +82,24 @@ export function invoiceRoutes(clients: ServiceClients): Route[] {
     operationId: 'updateInvoiceKickbackStatus',
     summary: 'Set kickback_status (commission_pending, commission_paid or null)',
     description:
-      'Only kickback_status is writable. Refused with 400 {"error"} when the organization’s kickback feature is off. A body without kickback_status changes nothing.',
+      'Only kickback_status is writable. Refused with 400 {"error"} when the organization’s kickback feature is off. A body without kickback_status changes nothing and answers the current value (null while the feature is off).',
     tags: TAGS,
     params: UuidParams,
     body: KickbackBody,
     refusalBodyKey: 'error',
     response: { status: 200, schema: KickbackSchema },
     handler: async ({ params, body }) => {
+      const enabled = await kickbackEnabled(clients);
       if (!('kickback_status' in body)) {
         const { invoice } = await invoicing.call('getInvoice', { uuid: params.uuid, with_pdf: false });
-        return presentKickback(invoice!.kickback_status);
+        return presentKickback(invoice!.kickback_status, enabled);
       }
-      const { organization } = await identity.call('getOrganization', {});
       const reply = await invoicing.call('updateKickbackStatus', {
         uuid: params.uuid,
         kickback_status: body.kickback_status ?? undefined,
-        kickback_enabled: organization!.features.includes(KICKBACK_FEATURE),
+        kickback_enabled: enabled,
       });
-      return presentKickback(reply.kickback_status);
+      return presentKickback(reply.kickback_status, enabled);
     },
   });
 

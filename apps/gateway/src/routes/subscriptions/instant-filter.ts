@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FILTER_MESSAGES, parseIsoDate, parseIsoDateTime } from '../../http/index.js';
+import { FILTER_MESSAGES, parseIsoDate, parseIsoDateTimeInRange } from '../../http/index.js';
 
 /**
  * A `__lte`/`__gte` bound on a subscription timestamp. The contract's list rule is "date filters
@@ -13,7 +13,7 @@ export function instantFilter() {
     const trimmed = text.trim();
     const date = parseIsoDate(trimmed);
     if (date !== null) return date;
-    const instant = parseIsoDateTime(trimmed);
+    const instant = parseIsoDateTimeInRange(trimmed);
     if (instant !== null) return instant;
     context.addIssue({ code: 'custom', message: FILTER_MESSAGES.invalidDatetime });
     return z.NEVER;

@@ -27,7 +27,8 @@ export const SUBSCRIPTION_DATE_FILTERS = ['start_date', 'next_renewal_date', 'en
 
 /** 0..11: the N-th next renewal (0 is the next one). */
 const renewalIndex = () => field.integer({ min: 0, max: 11 });
-const text128 = () => field.string({ max: 128, allowBlank: true });
+/** po_number and the references: plain strings in the spec, so null is taken as "" (gaps.md §3). */
+const text128 = () => field.blankableString({ max: 128 });
 
 /** The writable fields of the Subscription table (api-spec), each with its constraint. */
 const writableFields = {

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { BankAccountSnapshot } from '../../domain/bank-account.js';
 import type { PartySnapshot, VatPart } from '../../domain/invoice-document.js';
 
 /**
@@ -41,6 +42,8 @@ export const InvoiceEntity = defineEntity({
     vat_breakdown: p.json<VatPart[]>(),
     seller: p.json<PartySnapshot>(),
     buyer: p.json<PartySnapshot>(),
+    /** The seller's bank account the invoice is paid to (`pay_to_bank_account`), as it was when made. */
+    bank_account: p.json<BankAccountSnapshot>().nullable(),
     language: p.string().length(8),
     po_number: p.string().length(128),
     /** Grouped renewal invoices: the key its lines share; null for every other invoice. */
@@ -51,6 +54,11 @@ export const InvoiceEntity = defineEntity({
     imported: p.boolean(),
     import_source: p.string().length(32),
     issued_at: p.datetime().nullable(),
+    /**
+     * Orders the invoice's published states for their readers (the accounts read model): 0 while
+     * pending, 1 in invoice.issued, +1 for every later change published (publishInvoiceChange).
+     */
+    version: p.integer().default(0),
     created_at: p.datetime(),
     updated_at: p.datetime(),
   },

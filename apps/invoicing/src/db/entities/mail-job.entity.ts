@@ -10,6 +10,11 @@ export const MailJobEntity = defineEntity({
     organization_id: p.uuid(),
     invoice_id: p.uuid(),
     recipients: p.json<{ email: string; name?: string }[]>(),
+    /**
+     * The organization's e-mail when the mail was asked for, its Reply-To ('' for none): the
+     * issue takes the invoice's seller e-mail, the send action the organization's current one.
+     */
+    reply_to: p.string().length(254).default(''),
     attempts: p.integer(),
     last_error: p.text().nullable(),
     sent_at: p.datetime().nullable(),

@@ -2,9 +2,15 @@
 import { Migration20261122031438_initial } from './Migration20261122031438_initial.js';
 import { Migration20261122054331_invoices } from './Migration20261122054331_invoices.js';
 import { Migration20261122074003_draft_line_version } from './Migration20261122074003_draft_line_version.js';
+import { Migration20261125184008_invoice_version } from './Migration20261125184008_invoice_version.js';
+import { Migration20261125190614_invoice_bank_account } from './Migration20261125190614_invoice_bank_account.js';
+import { Migration20261125192338_mail_job_reply_to } from './Migration20261125192338_mail_job_reply_to.js';
 
 export const migrations = [
   Migration20261122031438_initial,
   Migration20261122054331_invoices,
   Migration20261122074003_draft_line_version,
+  Migration20261125184008_invoice_version,
+  Migration20261125190614_invoice_bank_account,
+  Migration20261125192338_mail_job_reply_to,
 ];

@@ -10,7 +10,9 @@ import { firstVersion } from '../../db/subscription-version.js';
 import {
   SUBSCRIPTION_SHAPE,
   type SubscriptionFields,
+  startDateViolations,
   subscriptionViolations,
+  termsInterval,
 } from '../../domain/subscription-fields.js';
 import type { SubscriptionView } from '../../domain/subscription-view.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
@@ -36,7 +38,10 @@ async function insertSubscription(
   fields: SubscriptionFields,
 ): Promise<SubscriptionRow> {
   const terms = await requireActiveTerms(scope, fields.terms);
-  const violations = subscriptionViolations(fields, terms.backwards_charging);
+  const violations = [
+    ...subscriptionViolations(fields, terms.backwards_charging),
+    ...startDateViolations(fields.start_date, scope.now, termsInterval(terms), organizationTimeZone(context)),
+  ];
   if (violations.length > 0) throw AppError.invalid(violations);
   const start = fields.start_date ?? scope.now;
   const row = scope.em.create(SubscriptionEntity, {

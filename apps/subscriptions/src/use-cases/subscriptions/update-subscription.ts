@@ -8,7 +8,9 @@ import { type ChangeOptions, type ChangeRequest, changeRequest } from '../../dom
 import {
   SUBSCRIPTION_SHAPE,
   type SubscriptionFields,
+  startDateViolations,
   subscriptionViolations,
+  termsInterval,
 } from '../../domain/subscription-fields.js';
 import type { SubscriptionView } from '../../domain/subscription-view.js';
 import { runChange } from '../change-transaction.js';
@@ -57,6 +59,10 @@ export async function updateSubscription(
     const startMoved = fields.start_date !== null && fields.start_date.getTime() !== row.start_date.getTime();
     if (startMoved && row.status !== 'scheduled') {
       throw AppError.invalidField('start_date', 'The start date cannot be changed after the subscription has started.');
+    }
+    if (startMoved && effectiveTerms) {
+      const backdated = startDateViolations(fields.start_date, scope.now, termsInterval(effectiveTerms), row.time_zone);
+      if (backdated.length > 0) throw AppError.invalid(backdated);
     }
     if (change.violations.length > 0) throw AppError.invalid(change.violations);
 

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
-import { PageRequest } from "../../common/v1/common.js";
+import { BankAccount, PageRequest } from "../../common/v1/common.js";
 import { DraftLine } from "../../invoicing/v1/invoicing.js";
 import { Subscription } from "../../subscriptions/v1/subscriptions.js";
 
@@ -263,9 +263,28 @@ export interface UpdateAccountResponse {
 
 export interface DeleteAccountRequest {
   code: string;
+  /**
+   * The answer of InvoicingService.ConfirmInvoices about the invoices a previous call returned as
+   * unconfirmed_invoices: those that exist refuse the delete; those absent were never committed
+   * and never will be.
+   */
+  existing_invoices: string[];
+  absent_invoices: string[];
+  /**
+   * The caller's last round: invoices still unconfirmed (announced since its last question) refuse
+   * the delete as invoices do, instead of being returned.
+   */
+  last_round: boolean;
 }
 
 export interface DeleteAccountResponse {
+  /**
+   * False only while invoices announced for the account (ReadModelService.AnnounceInvoices) are
+   * not confirmed yet: the caller asks InvoicingService.ConfirmInvoices about
+   * unconfirmed_invoices and calls again with its answer.
+   */
+  deleted: boolean;
+  unconfirmed_invoices: string[];
 }
 
 export interface ListPaymentGatewayAccountsRequest {
@@ -408,6 +427,10 @@ export interface Organization {
   zipcode: string;
   city: string;
   vat_number: string;
+  /** Printed on invoices and the Reply-To of invoice e-mails ("" when not given). */
+  email: string;
+  /** The bank accounts invoices are paid to, oldest first (removed ones left out). */
+  bank_accounts: BankAccount[];
 }
 
 export interface GetOrganizationRequest {
@@ -506,6 +529,16 @@ export interface ApplyEventsRequest {
 export interface ApplyEventsResponse {
   /** Envelopes applied now (not applied before and of a subject this service reads). */
   applied: number;
+}
+
+export interface AnnounceInvoicesRequest {
+  /** The account's uuid. */
+  account: string;
+  /** The uuids of the invoices (credit notes included) about to be committed. */
+  invoices: string[];
+}
+
+export interface AnnounceInvoicesResponse {
 }
 
 function createBaseAccountInput(): AccountInput {
@@ -4280,13 +4313,22 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
 };
 
 function createBaseDeleteAccountRequest(): DeleteAccountRequest {
-  return { code: "" };
+  return { code: "", existing_invoices: [], absent_invoices: [], last_round: false };
 }
 
 export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
   encode(message: DeleteAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.code !== "") {
       writer.uint32(10).string(message.code);
+    }
+    for (const v of message.existing_invoices) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.absent_invoices) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.last_round !== false) {
+      writer.uint32(32).bool(message.last_round);
     }
     return writer;
   },
@@ -4312,6 +4354,30 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
             message.code = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.existing_invoices.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.absent_invoices.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.last_round = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4325,13 +4391,39 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
   },
 
   fromJSON(object: any): DeleteAccountRequest {
-    return { code: isSet(object.code) ? globalThis.String(object.code) : "" };
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      existing_invoices: globalThis.Array.isArray(object?.existingInvoices)
+        ? object.existingInvoices.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.existing_invoices)
+        ? object.existing_invoices.map((e: any) => globalThis.String(e))
+        : [],
+      absent_invoices: globalThis.Array.isArray(object?.absentInvoices)
+        ? object.absentInvoices.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.absent_invoices)
+        ? object.absent_invoices.map((e: any) => globalThis.String(e))
+        : [],
+      last_round: isSet(object.lastRound)
+        ? globalThis.Boolean(object.lastRound)
+        : isSet(object.last_round)
+        ? globalThis.Boolean(object.last_round)
+        : false,
+    };
   },
 
   toJSON(message: DeleteAccountRequest): unknown {
     const obj: any = {};
     if (message.code !== "") {
       obj.code = message.code;
+    }
+    if (message.existing_invoices?.length) {
+      obj.existingInvoices = message.existing_invoices;
+    }
+    if (message.absent_invoices?.length) {
+      obj.absentInvoices = message.absent_invoices;
+    }
+    if (message.last_round !== false) {
+      obj.lastRound = message.last_round;
     }
     return obj;
   },
@@ -4342,16 +4434,25 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
   fromPartial<I extends Exact<DeepPartial<DeleteAccountRequest>, I>>(object: I): DeleteAccountRequest {
     const message = createBaseDeleteAccountRequest();
     message.code = object.code ?? "";
+    message.existing_invoices = object.existing_invoices?.map((e) => e) || [];
+    message.absent_invoices = object.absent_invoices?.map((e) => e) || [];
+    message.last_round = object.last_round ?? false;
     return message;
   },
 };
 
 function createBaseDeleteAccountResponse(): DeleteAccountResponse {
-  return {};
+  return { deleted: false, unconfirmed_invoices: [] };
 }
 
 export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
-  encode(_: DeleteAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: DeleteAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deleted !== false) {
+      writer.uint32(8).bool(message.deleted);
+    }
+    for (const v of message.unconfirmed_invoices) {
+      writer.uint32(18).string(v!);
+    }
     return writer;
   },
 
@@ -4368,6 +4469,22 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.unconfirmed_invoices.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4380,20 +4497,35 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     }
   },
 
-  fromJSON(_: any): DeleteAccountResponse {
-    return {};
+  fromJSON(object: any): DeleteAccountResponse {
+    return {
+      deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false,
+      unconfirmed_invoices: globalThis.Array.isArray(object?.unconfirmedInvoices)
+        ? object.unconfirmedInvoices.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.unconfirmed_invoices)
+        ? object.unconfirmed_invoices.map((e: any) => globalThis.String(e))
+        : [],
+    };
   },
 
-  toJSON(_: DeleteAccountResponse): unknown {
+  toJSON(message: DeleteAccountResponse): unknown {
     const obj: any = {};
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    if (message.unconfirmed_invoices?.length) {
+      obj.unconfirmedInvoices = message.unconfirmed_invoices;
+    }
     return obj;
   },
 
   create<I extends Exact<DeepPartial<DeleteAccountResponse>, I>>(base?: I): DeleteAccountResponse {
     return DeleteAccountResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteAccountResponse>, I>>(_: I): DeleteAccountResponse {
+  fromPartial<I extends Exact<DeepPartial<DeleteAccountResponse>, I>>(object: I): DeleteAccountResponse {
     const message = createBaseDeleteAccountResponse();
+    message.deleted = object.deleted ?? false;
+    message.unconfirmed_invoices = object.unconfirmed_invoices?.map((e) => e) || [];
     return message;
   },
 };
@@ -6245,6 +6377,8 @@ function createBaseOrganization(): Organization {
     zipcode: "",
     city: "",
     vat_number: "",
+    email: "",
+    bank_accounts: [],
   };
 }
 
@@ -6291,6 +6425,12 @@ export const Organization: MessageFns<Organization> = {
     }
     if (message.vat_number !== "") {
       writer.uint32(114).string(message.vat_number);
+    }
+    if (message.email !== "") {
+      writer.uint32(122).string(message.email);
+    }
+    for (const v of message.bank_accounts) {
+      BankAccount.encode(v!, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -6420,6 +6560,22 @@ export const Organization: MessageFns<Organization> = {
             message.vat_number = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.bank_accounts.push(BankAccount.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6478,6 +6634,12 @@ export const Organization: MessageFns<Organization> = {
         : isSet(object.vat_number)
         ? globalThis.String(object.vat_number)
         : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      bank_accounts: globalThis.Array.isArray(object?.bankAccounts)
+        ? object.bankAccounts.map((e: any) => BankAccount.fromJSON(e))
+        : globalThis.Array.isArray(object?.bank_accounts)
+        ? object.bank_accounts.map((e: any) => BankAccount.fromJSON(e))
+        : [],
     };
   },
 
@@ -6525,6 +6687,12 @@ export const Organization: MessageFns<Organization> = {
     if (message.vat_number !== "") {
       obj.vatNumber = message.vat_number;
     }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.bank_accounts?.length) {
+      obj.bankAccounts = message.bank_accounts.map((e) => BankAccount.toJSON(e));
+    }
     return obj;
   },
 
@@ -6547,6 +6715,8 @@ export const Organization: MessageFns<Organization> = {
     message.zipcode = object.zipcode ?? "";
     message.city = object.city ?? "";
     message.vat_number = object.vat_number ?? "";
+    message.email = object.email ?? "";
+    message.bank_accounts = object.bank_accounts?.map((e) => BankAccount.fromPartial(e)) || [];
     return message;
   },
 };
@@ -8149,6 +8319,143 @@ export const ApplyEventsResponse: MessageFns<ApplyEventsResponse> = {
   },
 };
 
+function createBaseAnnounceInvoicesRequest(): AnnounceInvoicesRequest {
+  return { account: "", invoices: [] };
+}
+
+export const AnnounceInvoicesRequest: MessageFns<AnnounceInvoicesRequest> = {
+  encode(message: AnnounceInvoicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== "") {
+      writer.uint32(10).string(message.account);
+    }
+    for (const v of message.invoices) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnnounceInvoicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnounceInvoicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invoices.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnnounceInvoicesRequest {
+    return {
+      account: isSet(object.account) ? globalThis.String(object.account) : "",
+      invoices: globalThis.Array.isArray(object?.invoices) ? object.invoices.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: AnnounceInvoicesRequest): unknown {
+    const obj: any = {};
+    if (message.account !== "") {
+      obj.account = message.account;
+    }
+    if (message.invoices?.length) {
+      obj.invoices = message.invoices;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnnounceInvoicesRequest>, I>>(base?: I): AnnounceInvoicesRequest {
+    return AnnounceInvoicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnnounceInvoicesRequest>, I>>(object: I): AnnounceInvoicesRequest {
+    const message = createBaseAnnounceInvoicesRequest();
+    message.account = object.account ?? "";
+    message.invoices = object.invoices?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAnnounceInvoicesResponse(): AnnounceInvoicesResponse {
+  return {};
+}
+
+export const AnnounceInvoicesResponse: MessageFns<AnnounceInvoicesResponse> = {
+  encode(_: AnnounceInvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnnounceInvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnounceInvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AnnounceInvoicesResponse {
+    return {};
+  },
+
+  toJSON(_: AnnounceInvoicesResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnnounceInvoicesResponse>, I>>(base?: I): AnnounceInvoicesResponse {
+    return AnnounceInvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnnounceInvoicesResponse>, I>>(_: I): AnnounceInvoicesResponse {
+    const message = createBaseAnnounceInvoicesResponse();
+    return message;
+  },
+};
+
 /**
  * Customers of an organization, their e-mail recipients and payment gateway accounts.
  * The organization comes from call metadata (x-organization-id), never from a message.
@@ -8575,8 +8882,6 @@ export const AccountsServiceClient = makeGenericClientConstructor(
 };
 
 /**
- * Identity: API tokens and the organization they belong to. Called by the gateway for every
- * request it has not authenticated recently.
  * Lets the services whose events feed this service's read models hand over the events of a change
  * right after committing it, so a client that wrote through the API reads its write back at once.
  * The same events still arrive through JetStream; each is applied once (the consumers' inbox).
@@ -8592,10 +8897,36 @@ export const ReadModelServiceService = {
     responseSerialize: (value: ApplyEventsResponse): Buffer => Buffer.from(ApplyEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApplyEventsResponse => ApplyEventsResponse.decode(value),
   },
+  /**
+   * Invoicing names the invoices it is about to commit for an account, inside the issuing
+   * transaction and before the commit, so that the account cannot be deleted from then on (its
+   * delete asks InvoicingService.ConfirmInvoices about them). NOT_FOUND when the account does not
+   * exist (any more): invoicing then issues nothing. docs/architecture.md "Invoices and account
+   * deletion".
+   */
+  announceInvoices: {
+    path: "/billing.accounts.v1.ReadModelService/AnnounceInvoices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AnnounceInvoicesRequest): Buffer =>
+      Buffer.from(AnnounceInvoicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AnnounceInvoicesRequest => AnnounceInvoicesRequest.decode(value),
+    responseSerialize: (value: AnnounceInvoicesResponse): Buffer =>
+      Buffer.from(AnnounceInvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AnnounceInvoicesResponse => AnnounceInvoicesResponse.decode(value),
+  },
 } as const;
 
 export interface ReadModelServiceServer extends UntypedServiceImplementation {
   applyEvents: handleUnaryCall<ApplyEventsRequest, ApplyEventsResponse>;
+  /**
+   * Invoicing names the invoices it is about to commit for an account, inside the issuing
+   * transaction and before the commit, so that the account cannot be deleted from then on (its
+   * delete asks InvoicingService.ConfirmInvoices about them). NOT_FOUND when the account does not
+   * exist (any more): invoicing then issues nothing. docs/architecture.md "Invoices and account
+   * deletion".
+   */
+  announceInvoices: handleUnaryCall<AnnounceInvoicesRequest, AnnounceInvoicesResponse>;
 }
 
 export interface ReadModelServiceClient extends Client {
@@ -8614,6 +8945,28 @@ export interface ReadModelServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyEventsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Invoicing names the invoices it is about to commit for an account, inside the issuing
+   * transaction and before the commit, so that the account cannot be deleted from then on (its
+   * delete asks InvoicingService.ConfirmInvoices about them). NOT_FOUND when the account does not
+   * exist (any more): invoicing then issues nothing. docs/architecture.md "Invoices and account
+   * deletion".
+   */
+  announceInvoices(
+    request: AnnounceInvoicesRequest,
+    callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  announceInvoices(
+    request: AnnounceInvoicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  announceInvoices(
+    request: AnnounceInvoicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ReadModelServiceClient = makeGenericClientConstructor(
@@ -8625,6 +8978,10 @@ export const ReadModelServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+/**
+ * Identity: API tokens and the organization they belong to. Called by the gateway for every
+ * request it has not authenticated recently.
+ */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
   authenticate: {

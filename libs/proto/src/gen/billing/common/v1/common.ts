@@ -32,6 +32,21 @@ export interface PageRequest {
   ordering: string;
 }
 
+/**
+ * A bank account an organization is paid to (docs/api.md "Organizations"): either IBAN and BIC or
+ * a Danish registration and account number; the unused pair is "".
+ */
+export interface BankAccount {
+  /** The integer invoices name in pay_to_bank_account. */
+  id: number;
+  /** Invoices in this currency are paid to it; unset: every currency without an account of its own. */
+  currency?: string | undefined;
+  iban: string;
+  bic: string;
+  reg_number: string;
+  account_number: string;
+}
+
 function createBaseErrorDetail(): ErrorDetail {
   return { reason: "", field_violations: [] };
 }
@@ -307,6 +322,163 @@ export const PageRequest: MessageFns<PageRequest> = {
     message.page = object.page ?? 0;
     message.page_size = object.page_size ?? 0;
     message.ordering = object.ordering ?? "";
+    return message;
+  },
+};
+
+function createBaseBankAccount(): BankAccount {
+  return { id: 0, currency: undefined, iban: "", bic: "", reg_number: "", account_number: "" };
+}
+
+export const BankAccount: MessageFns<BankAccount> = {
+  encode(message: BankAccount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int32(message.id);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.iban !== "") {
+      writer.uint32(26).string(message.iban);
+    }
+    if (message.bic !== "") {
+      writer.uint32(34).string(message.bic);
+    }
+    if (message.reg_number !== "") {
+      writer.uint32(42).string(message.reg_number);
+    }
+    if (message.account_number !== "") {
+      writer.uint32(50).string(message.account_number);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BankAccount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBankAccount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.iban = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.bic = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reg_number = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.account_number = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BankAccount {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      iban: isSet(object.iban) ? globalThis.String(object.iban) : "",
+      bic: isSet(object.bic) ? globalThis.String(object.bic) : "",
+      reg_number: isSet(object.regNumber)
+        ? globalThis.String(object.regNumber)
+        : isSet(object.reg_number)
+        ? globalThis.String(object.reg_number)
+        : "",
+      account_number: isSet(object.accountNumber)
+        ? globalThis.String(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.String(object.account_number)
+        : "",
+    };
+  },
+
+  toJSON(message: BankAccount): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    if (message.iban !== "") {
+      obj.iban = message.iban;
+    }
+    if (message.bic !== "") {
+      obj.bic = message.bic;
+    }
+    if (message.reg_number !== "") {
+      obj.regNumber = message.reg_number;
+    }
+    if (message.account_number !== "") {
+      obj.accountNumber = message.account_number;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BankAccount>, I>>(base?: I): BankAccount {
+    return BankAccount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BankAccount>, I>>(object: I): BankAccount {
+    const message = createBaseBankAccount();
+    message.id = object.id ?? 0;
+    message.currency = object.currency ?? undefined;
+    message.iban = object.iban ?? "";
+    message.bic = object.bic ?? "";
+    message.reg_number = object.reg_number ?? "";
+    message.account_number = object.account_number ?? "";
     return message;
   },
 };

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
-import { PageRequest } from "../../common/v1/common.js";
+import { BankAccount, PageRequest } from "../../common/v1/common.js";
 import { Charge } from "../../subscriptions/v1/charges.js";
 
 export const protobufPackage = "billing.invoicing.v1";
@@ -128,6 +128,15 @@ export interface Invoice {
   language: string;
   paid_date?: Date | undefined;
   po_number: string;
+  /** The bank account pay_to_bank_account names, as it was when the invoice was made. */
+  bank_account?:
+    | BankAccount
+    | undefined;
+  /**
+   * Orders the invoice's states for event readers: 0 while pending (never published), 1 when
+   * issued, +1 for every later change published.
+   */
+  version: number;
 }
 
 /** Filters of GET /api/v1/invoices/ (typed by the gateway); unset: no filter. */
@@ -288,6 +297,15 @@ export interface AwaitChargesRequest {
 }
 
 export interface AwaitChargesResponse {
+}
+
+export interface ConfirmInvoicesRequest {
+  uuids: string[];
+}
+
+export interface ConfirmInvoicesResponse {
+  /** The uuids named that are invoices of the calling organization (pending ones included). */
+  existing: string[];
 }
 
 export interface DraftLineInput {
@@ -1389,6 +1407,8 @@ function createBaseInvoice(): Invoice {
     language: "",
     paid_date: undefined,
     po_number: "",
+    bank_account: undefined,
+    version: 0,
   };
 }
 
@@ -1489,6 +1509,12 @@ export const Invoice: MessageFns<Invoice> = {
     }
     if (message.po_number !== "") {
       writer.uint32(258).string(message.po_number);
+    }
+    if (message.bank_account !== undefined) {
+      BankAccount.encode(message.bank_account, writer.uint32(266).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(272).int32(message.version);
     }
     return writer;
   },
@@ -1762,6 +1788,22 @@ export const Invoice: MessageFns<Invoice> = {
             message.po_number = reader.string();
             continue;
           }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.bank_account = BankAccount.decode(reader, reader.uint32());
+            continue;
+          }
+          case 34: {
+            if (tag !== 272) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1882,6 +1924,12 @@ export const Invoice: MessageFns<Invoice> = {
         : isSet(object.po_number)
         ? globalThis.String(object.po_number)
         : "",
+      bank_account: isSet(object.bankAccount)
+        ? BankAccount.fromJSON(object.bankAccount)
+        : isSet(object.bank_account)
+        ? BankAccount.fromJSON(object.bank_account)
+        : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -1983,6 +2031,12 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.po_number !== "") {
       obj.poNumber = message.po_number;
     }
+    if (message.bank_account !== undefined) {
+      obj.bankAccount = BankAccount.toJSON(message.bank_account);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -2025,6 +2079,10 @@ export const Invoice: MessageFns<Invoice> = {
     message.language = object.language ?? "";
     message.paid_date = object.paid_date ?? undefined;
     message.po_number = object.po_number ?? "";
+    message.bank_account = (object.bank_account !== undefined && object.bank_account !== null)
+      ? BankAccount.fromPartial(object.bank_account)
+      : undefined;
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -4685,6 +4743,142 @@ export const AwaitChargesResponse: MessageFns<AwaitChargesResponse> = {
   },
 };
 
+function createBaseConfirmInvoicesRequest(): ConfirmInvoicesRequest {
+  return { uuids: [] };
+}
+
+export const ConfirmInvoicesRequest: MessageFns<ConfirmInvoicesRequest> = {
+  encode(message: ConfirmInvoicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmInvoicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmInvoicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmInvoicesRequest {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ConfirmInvoicesRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmInvoicesRequest>, I>>(base?: I): ConfirmInvoicesRequest {
+    return ConfirmInvoicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmInvoicesRequest>, I>>(object: I): ConfirmInvoicesRequest {
+    const message = createBaseConfirmInvoicesRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConfirmInvoicesResponse(): ConfirmInvoicesResponse {
+  return { existing: [] };
+}
+
+export const ConfirmInvoicesResponse: MessageFns<ConfirmInvoicesResponse> = {
+  encode(message: ConfirmInvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.existing) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmInvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmInvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.existing.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmInvoicesResponse {
+    return {
+      existing: globalThis.Array.isArray(object?.existing) ? object.existing.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ConfirmInvoicesResponse): unknown {
+    const obj: any = {};
+    if (message.existing?.length) {
+      obj.existing = message.existing;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmInvoicesResponse>, I>>(base?: I): ConfirmInvoicesResponse {
+    return ConfirmInvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmInvoicesResponse>, I>>(object: I): ConfirmInvoicesResponse {
+    const message = createBaseConfirmInvoicesResponse();
+    message.existing = object.existing?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseDraftLineInput(): DraftLineInput {
   return {
     account: undefined,
@@ -6912,6 +7106,23 @@ export const InvoicingServiceService = {
       Buffer.from(AwaitChargesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AwaitChargesResponse => AwaitChargesResponse.decode(value),
   },
+  /**
+   * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
+   * exist, after waiting for any transaction still issuing one of them: an invoice named here
+   * and absent from the answer can never be committed afterwards (the account-deletion check,
+   * docs/architecture.md "Invoices and account deletion").
+   */
+  confirmInvoices: {
+    path: "/billing.invoicing.v1.InvoicingService/ConfirmInvoices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmInvoicesRequest): Buffer =>
+      Buffer.from(ConfirmInvoicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmInvoicesRequest => ConfirmInvoicesRequest.decode(value),
+    responseSerialize: (value: ConfirmInvoicesResponse): Buffer =>
+      Buffer.from(ConfirmInvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmInvoicesResponse => ConfirmInvoicesResponse.decode(value),
+  },
   createDraftLine: {
     path: "/billing.invoicing.v1.InvoicingService/CreateDraftLine" as const,
     requestStream: false as const,
@@ -7012,6 +7223,13 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
    * of the organization is issued (the test clock's advance waits for invoices).
    */
   awaitCharges: handleUnaryCall<AwaitChargesRequest, AwaitChargesResponse>;
+  /**
+   * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
+   * exist, after waiting for any transaction still issuing one of them: an invoice named here
+   * and absent from the answer can never be committed afterwards (the account-deletion check,
+   * docs/architecture.md "Invoices and account deletion").
+   */
+  confirmInvoices: handleUnaryCall<ConfirmInvoicesRequest, ConfirmInvoicesResponse>;
   createDraftLine: handleUnaryCall<CreateDraftLineRequest, CreateDraftLineResponse>;
   getDraftLine: handleUnaryCall<GetDraftLineRequest, GetDraftLineResponse>;
   listDraftLines: handleUnaryCall<ListDraftLinesRequest, ListDraftLinesResponse>;
@@ -7210,6 +7428,27 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AwaitChargesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
+   * exist, after waiting for any transaction still issuing one of them: an invoice named here
+   * and absent from the answer can never be committed afterwards (the account-deletion check,
+   * docs/architecture.md "Invoices and account deletion").
+   */
+  confirmInvoices(
+    request: ConfirmInvoicesRequest,
+    callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  confirmInvoices(
+    request: ConfirmInvoicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  confirmInvoices(
+    request: ConfirmInvoicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
   ): ClientUnaryCall;
   createDraftLine(
     request: CreateDraftLineRequest,

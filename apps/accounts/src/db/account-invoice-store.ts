@@ -1,0 +1,122 @@
+import { AppError } from '@billing/errors';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ANNOUNCED_STATUS, type InvoiceState, OPEN_STATUS, supersedes } from '../domain/invoice-state.js';
+import { AccountInvoiceEntity } from './entities/account-invoice.entity.js';
+import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
+
+/** Stores an invoice's state unless the stored one has the same or a greater version (domain rule `supersedes`). */
+export function recordInvoiceState(em: EntityManager, state: InvoiceState, now: Date): Promise<RecordOutcome> {
+  const fields = {
+    account_id: state.accountId,
+    status: state.status,
+    currency: state.currency,
+    balance: state.balance,
+    version: state.version,
+    updated_at: now,
+  };
+  const owner = { organizationId: state.organizationId, id: state.invoiceId };
+  return recordLatestState(em, AccountInvoiceEntity, owner, fields, (stored) => supersedes(stored, state));
+}
+
+/**
+ * Records invoices invoicing is about to commit for the account, as `announced` rows (an invoice
+ * already known keeps its row). The account row is share-locked first: a delete of the account
+ * (which locks it for update) either ran before, and then the account is gone (NOT_FOUND: nothing
+ * may be invoiced to it), or runs after and finds these rows. FOR KEY SHARE does not wait for
+ * ordinary account updates, only for deletes.
+ */
+export async function announceInvoices(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+  invoiceIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  const [account] = await em.execute<{ id: string }[]>(
+    'select id from account where organization_id = ? and id = ? for key share',
+    [organizationId, accountId],
+  );
+  if (!account) throw AppError.notFound(`Account ${accountId} does not exist.`);
+  if (invoiceIds.length === 0) return;
+  await em
+    .createQueryBuilder(AccountInvoiceEntity)
+    .insert(
+      invoiceIds.map((id) => ({
+        id,
+        organization_id: organizationId,
+        account_id: accountId,
+        status: ANNOUNCED_STATUS,
+        currency: null,
+        balance: '0',
+        version: 0,
+        updated_at: now,
+      })),
+    )
+    .onConflict('id')
+    .ignore()
+    .execute('run');
+}
+
+/** What the delete rule needs to know of an account's invoices. */
+export interface AccountInvoices {
+  /** Invoices whose state has arrived: the account has invoices. */
+  known: number;
+  /** Invoices only announced so far: they may or may not have been committed. */
+  announced: string[];
+}
+
+export async function accountInvoices(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+): Promise<AccountInvoices> {
+  const rows = await em.find(
+    AccountInvoiceEntity,
+    { organization_id: organizationId, account_id: accountId },
+    { fields: ['id', 'status'], orderBy: { id: 'asc' } },
+  );
+  const announced = rows.filter((row) => row.status === ANNOUNCED_STATUS).map((row) => row.id);
+  return { known: rows.length - announced.length, announced };
+}
+
+/** Forgets announcements invoicing confirmed were never committed (and never will be). */
+export async function forgetAnnouncements(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+  invoiceIds: readonly string[],
+): Promise<void> {
+  if (invoiceIds.length === 0) return;
+  await em.nativeDelete(AccountInvoiceEntity, {
+    organization_id: organizationId,
+    account_id: accountId,
+    id: { $in: [...invoiceIds] },
+    status: ANNOUNCED_STATUS,
+  });
+}
+
+/**
+ * The accounts the `balance` filter matches, as an account-id constraint. An account's balance is
+ * the sum of its open documents' balances (credit notes' unused credit included), one sum per
+ * currency: it matches a value other than 0 when one of its currencies sums to exactly that, and
+ * 0 when no currency sums to anything else (accounts without invoices included). Paid and
+ * credited documents have balance 0; announced ones are not open.
+ */
+export async function balanceFilterConstraint(
+  em: EntityManager,
+  organizationId: string,
+  /** Normalized by the domain's balanceFilterValue (zero is "0"). */
+  balance: string,
+): Promise<{ in: string[] } | { notIn: string[] }> {
+  const zero = balance === '0';
+  const rows = await em.execute<{ account_id: string }[]>(
+    `select distinct account_id from (
+       select account_id from account_invoice
+        where organization_id = ? and status = ?
+        group by account_id, currency
+       having sum(balance) ${zero ? '<>' : '='} ?::numeric) sums`,
+    [organizationId, OPEN_STATUS, zero ? '0' : balance],
+  );
+  const ids = rows.map((row) => row.account_id);
+  return zero ? { notIn: ids } : { in: ids };
+}

@@ -1,0 +1,51 @@
+import { inTransaction } from '@billing/db';
+import { isUuid } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
+import type { RequestContext } from '@billing/observability';
+import { type ChangeScope, requireOrganization } from '@billing/runtime';
+import { existingInvoiceIds, lockInvoiceIds } from '../db/invoice-store.js';
+import type { Directory } from '../directory/directory.js';
+import type { InvoicingDeps } from './deps.js';
+
+/**
+ * Every new invoice (credit notes included) is announced to the accounts service inside the
+ * transaction that creates it, before anything of it is written: first its uuid is locked here
+ * (lockInvoiceIds, held until this transaction ends), then accounts records it against the
+ * account, share-locking the account row. So either the account was deleted before, and accounts
+ * answers NOT_FOUND, which fails this transaction (nothing is invoiced to a deleted account), or
+ * its delete comes after and finds the announcement, and asks ConfirmInvoices, which waits for this
+ * transaction to end. docs/architecture.md "Invoices and account deletion".
+ */
+export async function announceNewInvoices(
+  scope: ChangeScope,
+  directory: Pick<Directory, 'announceInvoices'>,
+  context: RequestContext,
+  accountId: string,
+  invoiceIds: readonly string[],
+): Promise<void> {
+  if (invoiceIds.length === 0) return;
+  await lockInvoiceIds(scope.em, invoiceIds);
+  await directory.announceInvoices(context, accountId, invoiceIds);
+}
+
+/**
+ * InvoicingService.ConfirmInvoices: which of the announced invoices exist. Taking their locks
+ * waits for any transaction still creating one of them, so an invoice absent from the answer was
+ * rolled back and can never be committed afterwards (its uuid dies with its transaction; a retry
+ * makes new ones).
+ */
+export async function confirmInvoices(
+  deps: Pick<InvoicingDeps, 'orm'>,
+  context: RequestContext,
+  invoiceIds: readonly string[],
+): Promise<string[]> {
+  const organizationId = requireOrganization(context);
+  const bad = invoiceIds.find((id) => !isUuid(id));
+  if (bad !== undefined) throw AppError.invalidField('uuids', `"${bad}" is not a valid UUID.`);
+  const ids = [...new Set(invoiceIds.map((id) => id.toLowerCase()))];
+  if (ids.length === 0) return [];
+  return inTransaction(deps.orm, async (em) => {
+    await lockInvoiceIds(em, ids);
+    return existingInvoiceIds(em, organizationId, ids);
+  });
+}
