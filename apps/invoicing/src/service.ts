@@ -1,4 +1,5 @@
-import { accountsReadModel, type ReadModelSender, type ServiceDeps, type ServiceModule } from '@billing/runtime';
+import { accountsReadModel, type ReadModelSender } from '@billing/read-model-client';
+import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { accountsDirectory, type Directory } from './directory/directory.js';

@@ -10,7 +10,7 @@ import { migrate, openOrm } from '@billing/db';
 import { decodeEnvelope, type EventEnvelope, encodeEnvelope, handleEventOnce } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { invoiceEventsV1, type invoicingV1, subscriptionEventsV1 } from '@billing/proto';
-import { accountsReadModel } from '@billing/runtime';
+import { accountsReadModel } from '@billing/read-model-client';
 import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

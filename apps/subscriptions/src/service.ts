@@ -1,14 +1,15 @@
-import { accountsReadModel, type ReadModelSender, type ServiceDeps, type ServiceModule } from '@billing/runtime';
+import { accountsReadModel, type ReadModelSender } from '@billing/read-model-client';
+import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { subscriptionHandOver } from './events/accounts-hand-over.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { contractService } from './grpc/contract-service.js';
 import { subscriptionService } from './grpc/subscription-service.js';
-import { startRenewalScheduler } from './scheduler/renewal-scheduler.js';
-import { loadSchedulerConfig } from './scheduler/scheduler-config.js';
 import { loadSubscriptionsConfig, type SubscriptionsConfig } from './subscriptions-config.js';
 import type { SubscriptionsDeps } from './use-cases/deps.js';
+import { startRenewalScheduler } from './workers/renewal-scheduler.js';
+import { loadSchedulerConfig } from './workers/scheduler-config.js';
 
 export interface SubscriptionsModuleOptions {
   config?: Partial<SubscriptionsConfig>;

@@ -132,12 +132,7 @@ describe('a write racing the test clock', () => {
     await processDueOnTestClock(deps, at(RENEWAL), RENEWAL);
 
     // Authenticated at LAST_DAY; the clock moved to RENEWAL and renewed the subscription meanwhile.
-    await updateSubscription(
-      deps,
-      at(LAST_DAY),
-      { uuid: id, present_fields: ['quantity'] },
-      subscriptionWrite({ quantity: 2 }, ['quantity']),
-    );
+    await updateSubscription(deps, at(LAST_DAY), id, subscriptionWrite({ quantity: 2 }, ['quantity']));
 
     // As if sent right after the renewal: March credited at 1 and charged at 2, whole (31 of 31 days).
     expect(await documents(id)).toEqual([
@@ -156,7 +151,7 @@ describe('a write racing the test clock', () => {
     const { id, at } = await subscribed();
     await processDueOnTestClock(deps, at(RENEWAL), RENEWAL);
 
-    await cancelSubscription(deps, at(LAST_DAY), { uuid: id, cancellation_type: 'today' });
+    await cancelSubscription(deps, at(LAST_DAY), id, { cancellation_type: 'today' });
 
     expect(await documents(id)).toEqual([
       ['renewal', '2026-02-01', '100.000000'],

@@ -129,14 +129,7 @@ describe('subscription version', () => {
     expect(created.handedOver).toEqual(created.publishedEvents);
 
     const edit = (time: Date) =>
-      step(() =>
-        updateSubscription(
-          deps,
-          at(time),
-          { uuid: id, present_fields: ['po_number'] },
-          subscriptionWrite({ po_number: 'PO-1' }, ['po_number']),
-        ),
-      );
+      step(() => updateSubscription(deps, at(time), id, subscriptionWrite({ po_number: 'PO-1' }, ['po_number'])));
     const edited = await edit(START);
     expect(edited).toMatchObject({ answer: 2, stored: 2, published: [2] });
     expect(edited.handedOver).toEqual(edited.publishedEvents);
@@ -146,7 +139,7 @@ describe('subscription version', () => {
     expect(again).toMatchObject({ answer: 3, stored: 3, published: [3] });
 
     const cancelled = await step(() =>
-      cancelSubscription(deps, at(new Date('2026-03-12T09:00:00Z')), { uuid: id, cancellation_type: 'at_renewal' }),
+      cancelSubscription(deps, at(new Date('2026-03-12T09:00:00Z')), id, { cancellation_type: 'at_renewal' }),
     );
     expect(cancelled).toMatchObject({ answer: 4, stored: 4, published: [4] });
     const reactivated = await step(() => reactivateSubscription(deps, at(new Date('2026-03-13T09:00:00Z')), id));

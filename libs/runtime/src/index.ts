@@ -1,4 +1,3 @@
-export { accountsReadModel, type ReadModelSender } from './accounts-read-model.js';
 export { type BootReport, bootCheck } from './boot-check.js';
 export { type ForwardCommittedEventsOptions, forwardCommittedEvents } from './forward-committed-events.js';
 export {

@@ -1,5 +1,6 @@
+import type { ReadModelSender } from '@billing/read-model-client';
 import { DRAFT_LINE_EVENT_TYPES } from '@billing/reference-data';
-import { type CommittedEventsListener, forwardCommittedEvents, type ReadModelSender } from '@billing/runtime';
+import { type CommittedEventsListener, forwardCommittedEvents } from '@billing/runtime';
 import { INVOICE_EVENT_TYPES } from './invoice-events.js';
 
 /**

@@ -1,32 +1,10 @@
 import { AppError } from '@billing/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { presentPrice } from '../catalog/catalog.js';
+import type { PlanTermsView, PlanView } from '../domain/catalog/plan-view.js';
+import { presentPrice } from '../domain/catalog/prices.js';
 import { ContractEntity } from './entities/contract.entity.js';
 import { PlanEntity, type PlanRow } from './entities/plan.entity.js';
 import { PlanTermsEntity, type PlanTermsRow } from './entities/plan-terms.entity.js';
-
-export interface PlanTermsView {
-  uuid: string;
-  plan: string;
-  code: string;
-  interval_type: string;
-  interval_count: number;
-  price: string;
-  currency: string;
-  backwards_charging: boolean;
-  active: boolean;
-  revenue_group: string | null;
-}
-
-export interface PlanView {
-  uuid: string;
-  name: string;
-  code: string;
-  description: string;
-  collect_vat: boolean;
-  vat_type: string;
-  planterms: PlanTermsView[];
-}
 
 export function toPlanTermsView(row: PlanTermsRow): PlanTermsView {
   return {

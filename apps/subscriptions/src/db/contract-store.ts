@@ -1,29 +1,11 @@
 import { AppError } from '@billing/errors';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { presentPrice } from '../catalog/catalog.js';
+import type { ContractView, TierView } from '../domain/catalog/contract-view.js';
+import { presentPrice } from '../domain/catalog/prices.js';
 import type { DiscountType } from '../domain/pricing.js';
 import { ContractEntity, type ContractRow } from './entities/contract.entity.js';
 import { ContractTierEntity, type ContractTierRow } from './entities/contract-tier.entity.js';
-
-export interface TierView {
-  id: string;
-  minimum_quantity: number;
-  maximum_quantity: number | null;
-  discount: string;
-  discount_type: DiscountType;
-}
-
-export interface ContractView {
-  uuid: string;
-  account: string;
-  plan_terms: string;
-  start_date: string;
-  end_date: string | null;
-  commitment_length: number;
-  exclusive_tiers: boolean;
-  tiers: TierView[];
-}
 
 export function toTierView(row: ContractTierRow): TierView {
   return {

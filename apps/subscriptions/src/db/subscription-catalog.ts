@@ -1,12 +1,14 @@
 import type { CurrencyCode } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractView } from '../domain/catalog/contract-view.js';
+import type { PlanSummary, PlanTermsView } from '../domain/catalog/plan-view.js';
 import { applicableContract, bindingCommitment } from '../domain/contracts.js';
 import type { AccountContracts, TermsSnapshot } from '../domain/lifecycle/index.js';
 import { formatLocalDate, localDateOf } from '../domain/local-time.js';
 import type { IntervalType } from '../domain/periods.js';
 import type { DiscountType } from '../domain/pricing.js';
-import { type PlanTermsView, type PlanView, toPlanTermsView } from './catalog-store.js';
-import { type ContractView, loadContractViews } from './contract-store.js';
+import { toPlanTermsView } from './catalog-store.js';
+import { loadContractViews } from './contract-store.js';
 import { ContractEntity } from './entities/contract.entity.js';
 import { PlanEntity, type PlanRow } from './entities/plan.entity.js';
 import { PlanTermsEntity, type PlanTermsRow } from './entities/plan-terms.entity.js';
@@ -33,7 +35,7 @@ export function embeddedTerms(entry: CatalogEntry): PlanTermsView {
   return toPlanTermsView(entry.terms);
 }
 
-export function embeddedPlan(entry: CatalogEntry): Omit<PlanView, 'planterms'> {
+export function embeddedPlan(entry: CatalogEntry): PlanSummary {
   const plan = entry.plan;
   return {
     uuid: plan.id,

@@ -1,9 +1,9 @@
 import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
-import type { subscriptionsV1 } from '@billing/proto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { ChargeLineRecord } from '../domain/lifecycle/index.js';
+import type { SubscriptionListFilter } from '../domain/subscription-list.js';
 import { ChargeEntity } from './entities/charge.entity.js';
 import { PlanTermsEntity } from './entities/plan-terms.entity.js';
 import { SubscriptionEntity, type SubscriptionRow } from './entities/subscription.entity.js';
@@ -73,10 +73,9 @@ function range(lte: Date | undefined, gte: Date | undefined): Range | undefined 
 export async function findSubscriptions(
   em: EntityManager,
   organizationId: string,
-  filter: subscriptionsV1.SubscriptionFilter | undefined,
+  f: SubscriptionListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: SubscriptionRow[] }> {
-  const f = filter ?? ({} as Partial<subscriptionsV1.SubscriptionFilter>);
   const and: FilterQuery<SubscriptionRow>[] = [{ organization_id: organizationId }];
   const uuidOrNothing = (value: string) => (isUuid(value) ? value : '00000000-0000-0000-0000-000000000000');
   if (f.account !== undefined) and.push({ account_id: uuidOrNothing(f.account) });
@@ -92,7 +91,7 @@ export async function findSubscriptions(
   if (f.set_to_expire !== undefined)
     and.push(f.set_to_expire ? { status: 'not_renewing' } : { status: { $ne: 'not_renewing' } });
   if (f.has_custom_price !== undefined) and.push({ override_price: f.has_custom_price ? { $ne: null } : null });
-  if (f.account_in_set) and.push({ account_id: { $in: f.account_in ?? [] } });
+  if (f.account_in !== undefined) and.push({ account_id: { $in: [...f.account_in] } });
   const ranges: [keyof SubscriptionRow, Range | undefined][] = [
     ['start_date', range(f.start_date_lte, f.start_date_gte)],
     ['next_renewal_date', range(f.next_renewal_date_lte, f.next_renewal_date_gte)],

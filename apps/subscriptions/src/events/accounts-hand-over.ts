@@ -1,4 +1,5 @@
-import { type CommittedEventsListener, forwardCommittedEvents, type ReadModelSender } from '@billing/runtime';
+import type { ReadModelSender } from '@billing/read-model-client';
+import { type CommittedEventsListener, forwardCommittedEvents } from '@billing/runtime';
 
 /** The events the accounts read model is built from (its stream consumer reads the same subject). */
 const READ_MODEL_EVENT_TYPES = ['subscription.changed'] as const;

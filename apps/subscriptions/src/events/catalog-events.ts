@@ -1,7 +1,7 @@
 import { catalogEventsV1 } from '@billing/proto';
-import type { PlanTermsView, PlanView } from '../db/catalog-store.js';
+import type { ChangeScope } from '@billing/runtime';
+import type { PlanTermsView, PlanView } from '../domain/catalog/plan-view.js';
 import { planMessage, planTermsMessage } from '../grpc/catalog-mapper.js';
-import type { ChangeScope } from '../use-cases/change-transaction.js';
 
 export type PlanEventType = 'plan.created' | 'plan.updated';
 export type PlanTermsEventType = 'plan_terms.created' | 'plan_terms.updated' | 'plan_terms.deleted';

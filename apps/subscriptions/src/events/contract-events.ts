@@ -1,7 +1,7 @@
 import { contractEventsV1 } from '@billing/proto';
-import type { ContractView } from '../db/contract-store.js';
+import type { ChangeScope } from '@billing/runtime';
+import type { ContractView } from '../domain/catalog/contract-view.js';
 import { contractMessage } from '../grpc/contract-mapper.js';
-import type { ChangeScope } from '../use-cases/change-transaction.js';
 
 export type ContractEventType = 'contract.created' | 'contract.updated' | 'contract.deleted';
 

@@ -1,7 +1,7 @@
 import type { Write } from '@billing/domain-kit';
 import type { catalogV1 } from '@billing/proto';
-import type { PlanFields, PlanTermsFields } from '../catalog/catalog.js';
-import type { PlanTermsView, PlanView } from '../db/catalog-store.js';
+import type { PlanFields, PlanTermsFields } from '../domain/catalog/plan-fields.js';
+import type { PlanTermsView, PlanView } from '../domain/catalog/plan-view.js';
 
 /** proto optional fields are `undefined` when unset; the views say null. */
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);

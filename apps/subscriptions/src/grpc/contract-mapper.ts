@@ -1,7 +1,7 @@
 import type { Write } from '@billing/domain-kit';
 import type { contractsV1 } from '@billing/proto';
-import type { ContractFields, TierFields } from '../catalog/contracts.js';
-import type { ContractView, TierView } from '../db/contract-store.js';
+import type { ContractFields, TierFields } from '../domain/catalog/contract-fields.js';
+import type { ContractView, TierView } from '../domain/catalog/contract-view.js';
 
 /** proto optional fields are `undefined` when unset; the views say null. */
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);

@@ -3,22 +3,22 @@ import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import {
-  fixedFieldViolations,
-  PLAN_TERMS_MUTABLE,
-  PLAN_TERMS_PATCH_SHAPE,
-  PLAN_TERMS_SHAPE,
-  type PlanTermsFields,
-  storedPrice,
-} from '../catalog/catalog.js';
-import {
   contractCountForTerms,
   findPlan,
-  type PlanTermsView,
   requirePlanTerms,
   subscriptionCountForTerms,
   toPlanTermsView,
 } from '../db/catalog-store.js';
 import { PlanTermsEntity } from '../db/entities/plan-terms.entity.js';
+import {
+  fixedFieldViolations,
+  PLAN_TERMS_MUTABLE,
+  PLAN_TERMS_PATCH_SHAPE,
+  PLAN_TERMS_SHAPE,
+  type PlanTermsFields,
+} from '../domain/catalog/plan-fields.js';
+import type { PlanTermsView } from '../domain/catalog/plan-view.js';
+import { storedPrice } from '../domain/catalog/prices.js';
 import { publishPlanTermsEvent } from '../events/catalog-events.js';
 import { requireOrganization, runChange } from './change-transaction.js';
 import type { SubscriptionsDeps } from './deps.js';

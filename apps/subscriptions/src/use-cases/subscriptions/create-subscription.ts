@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { applyWrite, type Write } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
-import type { subscriptionsV1 } from '@billing/proto';
 import { LockMode } from '@mikro-orm/core';
 import { findPlanTerms } from '../../db/catalog-store.js';
 import { SubscriptionEntity, type SubscriptionRow } from '../../db/entities/subscription.entity.js';
@@ -14,7 +13,8 @@ import {
   startDateViolations,
   subscriptionViolations,
   termsInterval,
-} from '../../subscriptions/fields.js';
+} from '../../domain/subscription-fields.js';
+import type { SubscriptionView } from '../../domain/subscription-view.js';
 import { type ChangeScope, runChange } from '../change-transaction.js';
 import { requireAccountId } from '../contracts.js';
 import type { SubscriptionsDeps } from '../deps.js';
@@ -98,7 +98,7 @@ export async function createSubscription(
   context: RequestContext,
   account: string,
   write: Write<SubscriptionFields>,
-): Promise<subscriptionsV1.Subscription> {
+): Promise<SubscriptionView> {
   return runChange(deps, context, async (scope) => {
     const accountId = requireAccountId(account);
     const applied = applyWrite(SUBSCRIPTION_SHAPE, null, write, 'create');
@@ -106,6 +106,15 @@ export async function createSubscription(
     const row = await insertSubscription(scope, context, accountId, applied.fields as SubscriptionFields);
     return subscriptionResponse(scope, row);
   });
+}
+
+/** What POST /accounts/{code}/subscribe/ sends (the account as the uuid the gateway resolved). */
+export interface SubscribeInput {
+  account: string;
+  terms: string;
+  quantity: number;
+  collection_method: string;
+  group_on_invoice: boolean;
 }
 
 /**
@@ -117,8 +126,8 @@ export async function createSubscription(
 export async function subscribe(
   deps: SubscriptionsDeps,
   context: RequestContext,
-  request: subscriptionsV1.SubscribeRequest,
-): Promise<subscriptionsV1.Subscription> {
+  request: SubscribeInput,
+): Promise<SubscriptionView> {
   return runChange(deps, context, async (requested) => {
     const accountId = requireAccountId(request.account);
     await lockAccountSubscriptions(requested.em, accountId);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@billing/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { chargeView } from '../../db/charge-view.js';
 import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import {
@@ -12,6 +13,7 @@ import {
 } from '../../db/subscription-catalog.js';
 import { stateColumns, stateOf } from '../../db/subscription-state.js';
 import { changedProperties, countChange } from '../../db/subscription-version.js';
+import { subscriptionView } from '../../db/subscription-view.js';
 import {
   type AccountContracts,
   type LifecycleEvent,
@@ -22,8 +24,7 @@ import {
   type SubscriptionState,
   type TermsSnapshot,
 } from '../../domain/lifecycle/index.js';
-import { publishChargeCreated, publishSubscriptionChanged } from '../../events/subscription-events.js';
-import { subscriptionMessage } from '../../grpc/subscription-mapper.js';
+import { publishChargeCreated, publishSubscriptionChanges } from '../../events/subscription-events.js';
 import type { ChangeScope } from '../change-transaction.js';
 
 /** The pieces of a subscription's world an engine run needs, loaded in a few queries. */
@@ -153,7 +154,7 @@ export function persistEngine(
       awaiting_invoice: row.on_test_clock,
       created_at: scope.now,
     });
-    publishChargeCreated(scope, charge, row, world.entry);
+    publishChargeCreated(scope, chargeView(charge, row, world.entry));
   }
   publishEvents(scope, row, state, events, world);
 }
@@ -166,9 +167,5 @@ export function publishEvents(
   world: EngineWorld,
 ): void {
   if (events.length === 0) return;
-  const message = subscriptionMessage(row, state, world.entry);
-  events.forEach((event, index) => {
-    const after = events[index + 1]?.old ?? { pricing: state.pricing, status: state.status };
-    publishSubscriptionChanged(scope, message, event, after);
-  });
+  publishSubscriptionChanges(scope, subscriptionView(row, state, world.entry), events, state);
 }

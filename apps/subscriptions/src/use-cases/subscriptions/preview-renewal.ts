@@ -1,11 +1,11 @@
 import type { RequestContext } from '@billing/observability';
-import type { chargesV1 } from '@billing/proto';
 import { orgNow, requireOrganization } from '@billing/runtime';
+import { chargeView } from '../../db/charge-view.js';
 import { contractResolversOf, termsIdsOf } from '../../db/subscription-catalog.js';
 import { stateOf } from '../../db/subscription-state.js';
 import { autoRenewingSubscriptions } from '../../db/subscription-store.js';
+import type { ChargeView } from '../../domain/charge-view.js';
 import { linesTotal, SubscriptionEngine } from '../../domain/lifecycle/index.js';
-import { chargeMessage } from '../../events/subscription-events.js';
 import { requireAccountId } from '../contracts.js';
 import type { SubscriptionsDeps } from '../deps.js';
 import { loadWorld } from './persist-outcome.js';
@@ -20,7 +20,7 @@ export async function previewRenewal(
   deps: SubscriptionsDeps,
   context: RequestContext,
   account: string,
-): Promise<chargesV1.Charge[]> {
+): Promise<ChargeView[]> {
   const organizationId = requireOrganization(context);
   const accountId = requireAccountId(account);
   const em = deps.orm.em.fork();
@@ -32,7 +32,7 @@ export async function previewRenewal(
   // Each subscription's contract is picked on its own zone's local day, as the renewal will.
   const contractsOf = await contractResolversOf(em, renewing);
   const now = orgNow(deps.clock, context);
-  const charges: chargesV1.Charge[] = [];
+  const charges: ChargeView[] = [];
   for (const row of renewing) {
     const engine = new SubscriptionEngine(stateOf(row, world.terms), {
       ...contractsOf(row),
@@ -44,7 +44,7 @@ export async function previewRenewal(
     for (const draft of engine.charges.slice(before)) {
       if (draft.kind !== 'renewal') continue;
       charges.push(
-        chargeMessage(
+        chargeView(
           {
             id: '',
             subscription_id: row.id,

@@ -1,16 +1,17 @@
-import { pageSpec } from '@billing/domain-kit';
+import type { PageSpec } from '@billing/domain-kit';
 import type { RequestContext } from '@billing/observability';
-import type { subscriptionsV1 } from '@billing/proto';
 import { findSubscriptions, requireSubscription } from '../../db/subscription-store.js';
+import type { SubscriptionListFilter } from '../../domain/subscription-list.js';
+import type { SubscriptionView } from '../../domain/subscription-view.js';
 import { requireOrganization } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
-import { subscriptionMessages, subscriptionResponse } from './subscription-response.js';
+import { subscriptionResponse, subscriptionViews } from './subscription-response.js';
 
 export async function getSubscription(
   deps: SubscriptionsDeps,
   context: RequestContext,
   uuid: string,
-): Promise<subscriptionsV1.Subscription> {
+): Promise<SubscriptionView> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
   const row = await requireSubscription(em, organizationId, uuid);
@@ -20,10 +21,11 @@ export async function getSubscription(
 export async function listSubscriptions(
   deps: SubscriptionsDeps,
   context: RequestContext,
-  request: subscriptionsV1.ListSubscriptionsRequest,
-): Promise<{ count: number; subscriptions: subscriptionsV1.Subscription[] }> {
+  filter: SubscriptionListFilter,
+  page: PageSpec,
+): Promise<{ count: number; subscriptions: SubscriptionView[] }> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { count, rows } = await findSubscriptions(em, organizationId, request.filter, pageSpec(request.page));
-  return { count, subscriptions: await subscriptionMessages(em, organizationId, rows) };
+  const { count, rows } = await findSubscriptions(em, organizationId, filter, page);
+  return { count, subscriptions: await subscriptionViews(em, organizationId, rows) };
 }

@@ -1,6 +1,5 @@
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
-import type { subscriptionsV1 } from '@billing/proto';
 import { chargedLines, requireSubscription } from '../../db/subscription-store.js';
 import {
   CANCELLATION_TYPES,
@@ -8,6 +7,7 @@ import {
   chargedForPeriod,
   type SubscriptionEngine,
 } from '../../domain/lifecycle/index.js';
+import type { SubscriptionView } from '../../domain/subscription-view.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
 import { afterLastChange } from './after-last-change.js';
@@ -22,14 +22,24 @@ function cancellationType(raw: string | undefined): CancellationType {
   return raw as CancellationType;
 }
 
+/** The fields of POST /subscriptions/{uuid}/cancel/, as sent. */
+export interface CancelOptions {
+  cancellation_type?: string | undefined;
+  /** With at_renewal: how many renewals from now (0: the next). */
+  cancel_renewal?: number | undefined;
+  /** With at_specified_time: when. */
+  cancel_date?: Date | undefined;
+}
+
 /** POST /subscriptions/{uuid}/cancel/ (gaps §6). */
 export async function cancelSubscription(
   deps: SubscriptionsDeps,
   context: RequestContext,
-  request: subscriptionsV1.CancelSubscriptionRequest,
-): Promise<subscriptionsV1.Subscription> {
+  uuid: string,
+  request: CancelOptions,
+): Promise<SubscriptionView> {
   return runChange(deps, context, async (requested) => {
-    const row = await requireSubscription(requested.em, requested.organizationId, request.uuid, true);
+    const row = await requireSubscription(requested.em, requested.organizationId, uuid, true);
     const scope = afterLastChange(requested, [row]);
     const type = cancellationType(request.cancellation_type);
     if (request.cancel_renewal !== undefined) {
@@ -68,7 +78,7 @@ function engineAction(
   uuid: string,
   auditAction: string,
   act: (engine: SubscriptionEngine, now: Date) => void,
-): Promise<subscriptionsV1.Subscription> {
+): Promise<SubscriptionView> {
   return runChange(deps, context, async (requested) => {
     const row = await requireSubscription(requested.em, requested.organizationId, uuid, true);
     const scope = afterLastChange(requested, [row]);

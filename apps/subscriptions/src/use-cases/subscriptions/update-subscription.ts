@@ -1,18 +1,18 @@
 import { applyWrite, type Write } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
-import type { subscriptionsV1 } from '@billing/proto';
 import { findPlanTerms } from '../../db/catalog-store.js';
-import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { subscriptionFieldsOf } from '../../db/subscription-fields.js';
 import { requireSubscription } from '../../db/subscription-store.js';
-import { type ChangeRequest, changeRequest } from '../../subscriptions/change-request.js';
+import { type ChangeOptions, type ChangeRequest, changeRequest } from '../../domain/change-request.js';
 import {
   SUBSCRIPTION_SHAPE,
   type SubscriptionFields,
   startDateViolations,
   subscriptionViolations,
   termsInterval,
-} from '../../subscriptions/fields.js';
+} from '../../domain/subscription-fields.js';
+import type { SubscriptionView } from '../../domain/subscription-view.js';
 import { runChange } from '../change-transaction.js';
 import type { SubscriptionsDeps } from '../deps.js';
 import { afterLastChange } from './after-last-change.js';
@@ -20,41 +20,19 @@ import { requireActiveTerms } from './create-subscription.js';
 import { runEngine } from './persist-outcome.js';
 import { subscriptionResponse } from './subscription-response.js';
 
-function currentFields(row: SubscriptionRow): SubscriptionFields {
-  return {
-    terms: row.plan_terms_id,
-    start_date: row.start_date,
-    quantity: row.quantity,
-    collection_method: row.collection_method,
-    group_on_invoice: row.group_on_invoice,
-    is_auto_renew_enabled: row.is_auto_renew_enabled,
-    payment_terms: row.payment_terms ?? null,
-    pre_renewal_days_offset: row.pre_renewal_days_offset,
-    pre_renewal_invoicing: row.pre_renewal_invoicing,
-    po_number: row.po_number,
-    invoice_supplement: row.invoice_supplement ?? null,
-    override_price: row.override_price ?? null,
-    reference_person: row.reference_person,
-    account_reference_person: row.account_reference_person,
-    case_number: row.case_number,
-    churn_reason: row.churn_reason_id ?? null,
-    custom_churn_reason: row.custom_churn_reason ?? null,
-    custom_fields: row.custom_fields,
-  };
-}
-
 /**
  * PUT and PATCH (both partial). Plain fields change now; a new `terms` or `quantity` is a change
- * the engine applies as `change_type` says (gaps §6); refused while pre_renewal_invoicing is set.
+ * the engine applies as `changeOptions` say (gaps §6); refused while pre_renewal_invoicing is set.
  */
 export async function updateSubscription(
   deps: SubscriptionsDeps,
   context: RequestContext,
-  request: subscriptionsV1.UpdateSubscriptionRequest,
+  uuid: string,
   write: Write<SubscriptionFields>,
-): Promise<subscriptionsV1.Subscription> {
+  changeOptions?: ChangeOptions,
+): Promise<SubscriptionView> {
   return runChange(deps, context, async (requested) => {
-    const row = await requireSubscription(requested.em, requested.organizationId, request.uuid, true);
+    const row = await requireSubscription(requested.em, requested.organizationId, uuid, true);
     const scope = afterLastChange(requested, [row]);
     if (row.pre_renewal_invoicing) {
       throw AppError.refused(
@@ -64,10 +42,15 @@ export async function updateSubscription(
     }
     // pre_renewal_invoicing is writable on create only: an update ignores it, as DRF ignores read-only fields.
     const present = new Set([...write.present].filter((field) => field !== 'pre_renewal_invoicing'));
-    const applied = applyWrite(SUBSCRIPTION_SHAPE, currentFields(row), { values: write.values, present }, 'patch');
+    const applied = applyWrite(
+      SUBSCRIPTION_SHAPE,
+      subscriptionFieldsOf(row),
+      { values: write.values, present },
+      'patch',
+    );
     if (applied.violations.length > 0) throw AppError.invalid(applied.violations);
     const fields = applied.fields as SubscriptionFields;
-    const change: ChangeRequest = changeRequest(request.change);
+    const change: ChangeRequest = changeRequest(changeOptions);
     const pricingChanged = fields.terms !== row.plan_terms_id || fields.quantity !== row.quantity;
     const terms = fields.terms !== row.plan_terms_id ? await requireActiveTerms(scope, fields.terms) : null;
     const effectiveTerms = terms ?? (await findPlanTerms(scope.em, scope.organizationId, row.plan_terms_id));

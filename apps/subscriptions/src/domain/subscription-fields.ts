@@ -2,7 +2,7 @@ import { textLength, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { isDecimalString, money } from '@billing/money';
 import { COLLECTION_METHODS } from '@billing/reference-data';
-import { type Interval, type IntervalType, nthRenewal } from '../domain/periods.js';
+import { type Interval, type IntervalType, nthRenewal } from './periods.js';
 
 /**
  * The writable fields of a subscription (api-spec Subscription table) and their rules, as the

@@ -1,11 +1,7 @@
 import type { WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
-import { Decimal } from 'decimal.js';
 
-/**
- * Pure rules of the catalog (gaps.md §5). They live here, beside the engine's domain/, so the
- * catalog and the renewal engine can grow independently; no I/O.
- */
+/** Pure rules of plans and plan terms as the REST writes see them (gaps.md §5); no I/O. */
 
 export interface PlanFields {
   name: string;
@@ -57,18 +53,4 @@ export function fixedFieldViolations(present: ReadonlySet<string>): FieldViolati
     field,
     description: FIXED_AFTER_CREATION,
   }));
-}
-
-/**
- * A stored price as the API shows it: the exact value with at least two decimal places, trailing
- * zeros beyond the second dropped ("100" -> "100.00", "9.995000" -> "9.995").
- */
-export function presentPrice(stored: string): string {
-  const value = new Decimal(stored);
-  return value.toFixed(Math.max(2, value.decimalPlaces()));
-}
-
-/** The API's price for the column: the validated text as an exact decimal. */
-export function storedPrice(price: string): string {
-  return new Decimal(price).toFixed();
 }

@@ -1,7 +1,7 @@
 import type { WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { Decimal } from 'decimal.js';
-import type { DiscountType } from '../domain/pricing.js';
+import type { DiscountType } from '../pricing.js';
 
 /**
  * Pure rules of contracts and their tiers (gaps.md §5) as the REST writes see them; pricing with

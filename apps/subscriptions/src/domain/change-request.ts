@@ -1,6 +1,15 @@
 import type { FieldViolation } from '@billing/errors';
-import type { subscriptionsV1 } from '@billing/proto';
-import { CHANGE_TYPES, type ChangeType } from '../domain/lifecycle/index.js';
+import { CHANGE_TYPES, type ChangeType } from './lifecycle/index.js';
+
+/** How an update asks its term or quantity change to take effect (the REST change fields, as sent). */
+export interface ChangeOptions {
+  change_type?: string | undefined;
+  prorate_date?: Date | undefined;
+  change_renewal?: number | undefined;
+  early_renewal?: boolean | undefined;
+  /** Deprecated. */
+  prorate?: boolean | undefined;
+}
 
 /** How an update's term or quantity change takes effect, checked (gaps §6 field combinations). */
 export interface ChangeRequest {
@@ -13,7 +22,7 @@ export interface ChangeRequest {
   violations: FieldViolation[];
 }
 
-export function changeRequest(options: subscriptionsV1.ChangeOptions | undefined): ChangeRequest {
+export function changeRequest(options: ChangeOptions | undefined): ChangeRequest {
   const violations: FieldViolation[] = [];
   const raw = options?.change_type ?? 'immediate';
   const type = (CHANGE_TYPES as readonly string[]).includes(raw) ? (raw as ChangeType) : 'immediate';

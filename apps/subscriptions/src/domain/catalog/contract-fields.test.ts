@@ -7,7 +7,7 @@ import {
   PERCENTAGE_OVER_100,
   type TierFields,
   tierViolations,
-} from './contracts.js';
+} from './contract-fields.js';
 
 const contract = (overrides: Partial<ContractFields> = {}): ContractFields => ({
   plan_terms: '00000000-0000-4000-8000-000000000001',

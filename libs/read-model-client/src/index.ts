@@ -1,0 +1,1 @@
+export { accountsReadModel, type ReadModelSender } from './accounts-read-model.js';
