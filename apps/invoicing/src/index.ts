@@ -1,7 +1,7 @@
 // For the invoice benchmark (bench/src/invoices.ts): the consumer's handler on the service's own schema.
 export { invoicingEntities } from './db/entities/index.js';
 export { migrations as invoicingMigrations } from './db/migrations/index.js';
-export type { Buyer, Directory, Seller } from './directory/directory.js';
+export type { Buyer, Directory, Seller } from './domain/directory.js';
 export { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 export { createInvoicingModule, type InvoicingModuleOptions, invoicingModule } from './service.js';
 export type { InvoicingDeps } from './use-cases/deps.js';

@@ -2,9 +2,11 @@ import { accountsReadModel, type ReadModelSender } from '@billing/read-model-cli
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
-import { accountsDirectory, type Directory } from './directory/directory.js';
+import type { Directory } from './domain/directory.js';
+import { chargeConsumerName, startChargeConsumer } from './events/charge-consumer.js';
 import { HandOverTracker } from './events/hand-over-tracker.js';
 import { readModelHandOver } from './events/read-model-handover.js';
+import { accountsDirectory } from './grpc/accounts-directory.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
@@ -12,7 +14,6 @@ import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
 import { issueDuePendingInvoices } from './use-cases/issue-pending.js';
 import { sendMailJobs } from './use-cases/send-mail-jobs.js';
-import { chargeConsumerName, startChargeConsumer } from './workers/charge-consumer.js';
 import { startPollingWorker } from './workers/polling-worker.js';
 
 export interface InvoicingModuleOptions {

@@ -15,12 +15,14 @@ import { changeScope, type RunningService, startService } from '@billing/runtime
 import { createTestSchema, TestClock, type TestSchema, waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pendingDraftLines } from '../src/db/draft-line-store.js';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
-import { accountsDirectory, type Directory } from '../src/directory/directory.js';
-import { ONLY_ONE_DISCOUNT } from '../src/draft-lines/fields.js';
-import { markDraftLinesInvoiced, pendingDraftLines } from '../src/draft-lines/store.js';
+import type { Directory } from '../src/domain/directory.js';
+import { ONLY_ONE_DISCOUNT } from '../src/domain/draft-lines/fields.js';
+import { accountsDirectory } from '../src/grpc/accounts-directory.js';
 import { type DraftLineHandlers, draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
+import { markDraftLinesInvoiced } from '../src/use-cases/mark-draft-lines-invoiced.js';
 
 const T0 = '2026-01-15T09:00:00.000Z';
 const clock = new TestClock(T0);

@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
-import type { Buyer, Seller } from '../src/directory/directory.js';
+import type { Buyer, Seller } from '../src/domain/directory.js';
 import { addLines, createInvoiceRow, issueInvoice } from '../src/use-cases/issue-invoices.js';
 
 let schema: TestSchema;

@@ -16,7 +16,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
-import type { Buyer, Directory, Seller } from '../src/directory/directory.js';
+import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import { readModelHandOver } from '../src/events/read-model-handover.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';

@@ -1,7 +1,7 @@
 import type { commonV1, invoicingV1 } from '@billing/proto';
-import { formatNumber, unitPrice } from './number-format.js';
-import { documentLanguage, type Language, text } from './texts.js';
-import { vatNote } from './vat-note.js';
+import { formatNumber, unitPrice } from '../domain/language/number-format.js';
+import { documentLanguage, type Language, text } from '../domain/language/texts.js';
+import { vatNote } from '../domain/language/vat-note.js';
 
 /**
  * What an invoice PDF says, decided apart from where it is drawn (invoice-pdf.ts): every text

@@ -1,7 +1,7 @@
 import type { invoicingV1 } from '@billing/proto';
+import { text } from '../domain/language/texts.js';
 import { type DocumentLine, type InvoiceDocument, invoiceDocument, type PartyBlock } from './invoice-document.js';
 import { type Cell, PdfWriter } from './pdf-writer.js';
-import { text } from './texts.js';
 
 /**
  * The PDF of an invoice or credit note (A4, Helvetica): seller and buyer, number and dates, the

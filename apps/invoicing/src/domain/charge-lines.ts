@@ -1,5 +1,5 @@
-import { type Language, type TextKey, text } from '../documents/texts.js';
 import type { LineSource } from './compose-invoice.js';
+import { type Language, type TextKey, text } from './language/texts.js';
 
 /**
  * The facts of one line of an engine charge that an invoice line needs (what charge.created

@@ -1,7 +1,7 @@
 import { invoiceEventsV1 } from '@billing/proto';
 import type { DraftLineEventType } from '@billing/reference-data';
 import type { ChangeScope } from '@billing/runtime';
-import type { DraftLineView } from '../draft-lines/view.js';
+import type { DraftLineView } from '../domain/draft-lines/draft-line-view.js';
 import { draftLineMessage } from '../grpc/draft-line-mapper.js';
 
 /** Appends a draft line event carrying the line's new (for deleted: last) state. */

@@ -1,7 +1,7 @@
 import type { Write } from '@billing/domain-kit';
 import type { invoicingV1 } from '@billing/proto';
-import type { DraftLineFields } from '../draft-lines/fields.js';
-import type { DraftLineView } from '../draft-lines/view.js';
+import type { DraftLineView } from '../domain/draft-lines/draft-line-view.js';
+import type { DraftLineFields } from '../domain/draft-lines/fields.js';
 
 /** The views say null; proto optional fields are unset (`undefined`). */
 const unsetIfNull = <T>(value: T | null): T | undefined => (value === null ? undefined : value);

@@ -2,21 +2,7 @@ import type { commonV1, invoicingV1 } from '@billing/proto';
 import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import type { BankAccountSnapshot } from '../domain/bank-account.js';
-
-/** numeric(…, 6) text → the currency's decimals are what was stored rounded: trim to at least two. */
-export function presentAmount(stored: string, decimals: number): string {
-  const negative = stored.startsWith('-');
-  const [whole, fraction = ''] = (negative ? stored.slice(1) : stored).split('.');
-  const kept = fraction.slice(0, decimals).padEnd(decimals, '0');
-  const text = decimals > 0 ? `${whole}.${kept}` : whole!;
-  return negative && !/^[0.]+$/.test(text) ? `-${text}` : text;
-}
-
-/** Exact decimals without trailing zeros ("100.000000000000" → "100", "29.997" stays). */
-export function presentExact(stored: string): string {
-  if (!stored.includes('.')) return stored;
-  return stored.replace(/0+$/, '').replace(/\.$/, '');
-}
+import { presentAmount, presentExact } from '../domain/decimal-text.js';
 
 const decimalsOf = (currency: string): number => (currency === 'ISK' ? 0 : 2);
 

@@ -1,6 +1,6 @@
 import type { invoicingV1 } from '@billing/proto';
-import { formatNumber } from '../documents/number-format.js';
-import { documentLanguage, text } from '../documents/texts.js';
+import { formatNumber } from '../domain/language/number-format.js';
+import { documentLanguage, text } from '../domain/language/texts.js';
 
 export interface MailRecipient {
   email: string;

@@ -4,7 +4,7 @@ import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { type ChangeScope, requireOrganization } from '@billing/runtime';
 import { existingInvoiceIds, lockInvoiceIds } from '../db/invoice-store.js';
-import type { Directory } from '../directory/directory.js';
+import type { Directory } from '../domain/directory.js';
 import type { InvoicingDeps } from './deps.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Clock } from '@billing/clock';
 import type { invoicingV1 } from '@billing/proto';
 import type { CommittedEventsListener } from '@billing/runtime';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Directory } from '../directory/directory.js';
+import type { Directory } from '../domain/directory.js';
 import type { HandOverTracker } from '../events/hand-over-tracker.js';
 
 /** Sends an issued invoice with its PDF (src/mail). */

@@ -3,11 +3,12 @@ import { applyWrite, isUuid, type PageSpec, resolveOrdering, type Write, type Wr
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { type ChangeScope, requireOrganization, runChange } from '@billing/runtime';
+import { requireDraftLine } from '../db/draft-line-store.js';
+import { currentFields, draftLineView, rowValues } from '../db/draft-line-view.js';
 import { DraftInvoiceLineEntity } from '../db/entities/draft-invoice-line.entity.js';
-import { takesBaseCurrency, withBaseCurrency } from '../draft-lines/currency-default.js';
-import { DRAFT_LINE_SHAPE, type DraftLineFields, draftLineViolations } from '../draft-lines/fields.js';
-import { requireDraftLine } from '../draft-lines/store.js';
-import { currentFields, type DraftLineView, draftLineView, rowValues } from '../draft-lines/view.js';
+import { takesBaseCurrency, withBaseCurrency } from '../domain/draft-lines/currency-default.js';
+import type { DraftLineView } from '../domain/draft-lines/draft-line-view.js';
+import { DRAFT_LINE_SHAPE, type DraftLineFields, draftLineViolations } from '../domain/draft-lines/fields.js';
 import { publishDraftLineEvent } from '../events/draft-line-events.js';
 import type { InvoicingDeps } from './deps.js';
 

@@ -6,16 +6,17 @@ import type { RequestContext } from '@billing/observability';
 import type { invoicingV1 } from '@billing/proto';
 import { COLLECTION_METHODS } from '@billing/reference-data';
 import { runChange } from '@billing/runtime';
+import { pendingDraftLines } from '../db/draft-line-store.js';
+import { draftInvoiceLineOf } from '../db/draft-line-view.js';
 import { linesOf } from '../db/invoice-store.js';
 import { dueDate } from '../domain/compose-invoice.js';
 import { effectiveCollectionMethod } from '../domain/invoice-defaults.js';
 import { localDay } from '../domain/local-day.js';
-import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
-import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { addLines, createInvoiceRow, issueInvoice } from './issue-invoices.js';
+import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
 
 /**
  * gaps §3 generate_invoice: every draft line of the account not waiting for the next renewal,
@@ -68,7 +69,7 @@ export async function generateInvoice(
         po_number: ofCurrency[0]?.po_number ?? '',
         group_key: null,
       });
-      await addLines(scope, invoice, ofCurrency.map(draftInvoiceLine));
+      await addLines(scope, invoice, ofCurrency.map(draftInvoiceLineOf));
       markDraftLinesInvoiced(scope, ofCurrency, invoice.id);
       await issueInvoice(scope, invoice, buyer.recipients);
       invoices.push(invoiceMessage(invoice, (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? []));

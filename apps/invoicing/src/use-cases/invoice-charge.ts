@@ -6,19 +6,20 @@ import { subscriptionEventsV1 } from '@billing/proto';
 import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pendingDraftLines } from '../db/draft-line-store.js';
+import { draftInvoiceLineOf } from '../db/draft-line-view.js';
 import { InvoiceEntity } from '../db/entities/invoice.entity.js';
 import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
-import { documentLanguage } from '../documents/texts.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
+import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
-import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
-import { markDraftLinesInvoiced, pendingDraftLines } from '../draft-lines/store.js';
 import { afterCommit } from '../events/after-commit.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
 import { addLines, createInvoiceRow, issueInvoice, systemContext } from './issue-invoices.js';
+import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
 
 /** How long a grouped renewal invoice waits for more lines of the same renewal before it is issued. */
 export const GROUP_WINDOW_MS = 2_000;
@@ -91,7 +92,7 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
           await pendingDraftLines(em, envelope.organization_id, charge.account, { forNextRenewal: true, lock: true })
         ).filter((row) => row.currency === charge.currency)
       : [];
-  await addLines(scope, invoice, [...chargeLines, ...drafts.map(draftInvoiceLine)], { isNew });
+  await addLines(scope, invoice, [...chargeLines, ...drafts.map(draftInvoiceLineOf)], { isNew });
   markDraftLinesInvoiced(scope, drafts, invoice.id);
   em.create(InvoicedChargeEntity, {
     charge_id: charge.uuid,

@@ -7,27 +7,11 @@ import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js
 import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
 import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
-import type { Buyer, Seller } from '../directory/directory.js';
 import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
+import type { Buyer, Seller } from '../domain/directory.js';
+import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
 import { publishInvoiceChange } from '../events/invoice-events.js';
-
-/** A line to put on an invoice with the references invoice lines keep. */
-export interface InvoiceLineInput extends LineSource {
-  subscription?: string | null;
-  terms?: string | null;
-  product_id?: string | null;
-  charge_id?: string | null;
-  draft_invoice_line_id?: string | null;
-  refund_of?: number | null;
-  pricing?: Record<string, unknown>;
-  reference_person?: string;
-  account_reference_person?: string;
-  po_number?: string;
-  case_number?: string;
-  invoice_supplement?: string | null;
-  custom_fields?: Record<string, unknown>;
-}
 
 export interface NewInvoice {
   /** The uuid announceNewInvoices announced to accounts for it in this transaction. */

@@ -3,16 +3,17 @@ import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
 import type { chargesV1, invoicingV1 } from '@billing/proto';
 import { requireOrganization } from '@billing/runtime';
-import { documentLanguage } from '../documents/texts.js';
+import { pendingDraftLines } from '../db/draft-line-store.js';
+import { draftInvoiceLineOf } from '../db/draft-line-view.js';
 import { payToBankAccount } from '../domain/bank-account.js';
 import { chargeLineSources } from '../domain/charge-lines.js';
 import { composeInvoice, dueDate } from '../domain/compose-invoice.js';
+import { presentExact } from '../domain/decimal-text.js';
+import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
+import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
-import { draftInvoiceLine } from '../draft-lines/invoice-lines.js';
-import { pendingDraftLines } from '../draft-lines/store.js';
-import { bankAccountMessage, presentExact } from '../grpc/invoice-mapper.js';
+import { bankAccountMessage } from '../grpc/invoice-mapper.js';
 import type { InvoicingDeps } from './deps.js';
-import type { InvoiceLineInput } from './issue-invoices.js';
 
 /**
  * gaps §3 upcoming-invoice: what the account's next renewal would invoice (the engine's preview
@@ -40,7 +41,7 @@ export async function upcomingInvoice(
     ...charges
       .filter((charge) => charge.currency === currency)
       .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note, documentLanguage(buyer.language))),
-    ...drafts.map(draftInvoiceLine),
+    ...drafts.map(draftInvoiceLineOf),
   ];
   const { lines, totals } = composeInvoice(
     inputs,

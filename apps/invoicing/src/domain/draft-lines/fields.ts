@@ -2,7 +2,7 @@ import { isUuid, textLength, type WritableShape } from '@billing/domain-kit';
 import type { FieldViolation } from '@billing/errors';
 import { type Decimal, parseAmount } from '@billing/money';
 import { isCurrencyCode, VAT_TYPES } from '@billing/reference-data';
-import { INVALID_DATE, isIsoDate } from '../domain/local-day.js';
+import { INVALID_DATE, isIsoDate } from '../local-day.js';
 
 /**
  * The writable fields of a draft invoice line (api-spec "Draft invoice line", gaps.md §3) and their

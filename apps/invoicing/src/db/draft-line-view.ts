@@ -1,52 +1,12 @@
-import { MoneyDecimal } from '@billing/money';
-import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
-import type { DraftLineFields } from './fields.js';
-
-/** A draft line as the API shows it (api-spec "Draft invoice line"). */
-export interface DraftLineView {
-  uuid: string;
-  account: string;
-  description: string;
-  vat_type: string;
-  collect_vat: boolean;
-  date_from: string | null;
-  date_to: string | null;
-  price: string;
-  quantity: string;
-  discount_percentage: string | null;
-  discount_fixed_per_quantity: string | null;
-  discount_fixed_total: string | null;
-  currency: string;
-  include_in_next_renewal_invoice: boolean;
-  revenue_group: string | null;
-  created_date: Date;
-  last_modified_date: Date;
-  reference_person: string;
-  account_reference_person: string;
-  po_number: string;
-  case_number: string;
-  invoice_supplement: string | null;
-  custom_fields: Record<string, unknown>;
-  /** Orders the line's states for read models (see the entity). */
-  version: number;
-}
-
-/**
- * A stored decimal as the API shows it: the exact value with at least two decimal places, trailing
- * zeros beyond the second dropped ("2" → "2.00", "9.995000" → "9.995"), as plan terms prices are.
- */
-export function presentDecimal(stored: string): string {
-  const value = new MoneyDecimal(stored);
-  return value.toFixed(Math.max(2, value.decimalPlaces()));
-}
+import { presentDecimal, storedDecimal } from '../domain/decimal-text.js';
+import type { DraftLineView } from '../domain/draft-lines/draft-line-view.js';
+import type { DraftLineFields } from '../domain/draft-lines/fields.js';
+import { draftInvoiceLine } from '../domain/draft-lines/invoice-line.js';
+import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
+import type { DraftInvoiceLineRow } from './entities/draft-invoice-line.entity.js';
 
 const presentOptional = (stored: string | null | undefined): string | null =>
   stored === null || stored === undefined ? null : presentDecimal(stored);
-
-/** The validated text as the exact decimal for its numeric column ("10.50" → "10.5"). */
-export function storedDecimal(value: string): string {
-  return new MoneyDecimal(value).toFixed();
-}
 
 const storedOptional = (value: string | null): string | null => (value === null ? null : storedDecimal(value));
 
@@ -115,4 +75,9 @@ export function rowValues(fields: DraftLineFields) {
     invoice_supplement: fields.invoice_supplement,
     custom_fields: fields.custom_fields,
   };
+}
+
+/** A stored draft line as a line of the invoice that takes it. */
+export function draftInvoiceLineOf(row: DraftInvoiceLineRow): InvoiceLineInput {
+  return draftInvoiceLine(row.id, currentFields(row));
 }

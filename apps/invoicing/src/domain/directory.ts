@@ -1,0 +1,47 @@
+import type { RequestContext } from '@billing/observability';
+import type { BankAccountSnapshot } from './bank-account.js';
+import type { PartySnapshot } from './invoice-document.js';
+
+/** The buyer of an invoice: the account as the accounts service has it now. */
+export interface Buyer {
+  account_id: string;
+  code: string;
+  party: PartySnapshot;
+  language: string;
+  invoice_note: string | null;
+  payment_terms: number | null;
+  /** The account's default collection method; null: the organization's applies. */
+  collection_method: string | null;
+  /** Recipients with receive_invoice. */
+  recipients: { email: string; name: string }[];
+}
+
+/** The seller: the organization. */
+export interface Seller {
+  party: PartySnapshot;
+  time_zone: string;
+  default_payment_terms: number;
+  default_collection_method: string;
+  /** The bank accounts invoices are paid to (payToBankAccount chooses by currency). */
+  bank_accounts: BankAccountSnapshot[];
+  /** The currency of a draft line written without one (gaps.md §3). */
+  base_currency: string;
+  /** Set for an organization on a test clock: its "now". */
+  test_clock_time: Date | null;
+  features: string[];
+}
+
+/**
+ * Who invoicing asks about accounts and organizations (the accounts service owns them). Wired in
+ * service.ts; its gRPC implementation is grpc/accounts-directory.ts.
+ */
+export interface Directory {
+  buyer(context: RequestContext, accountId: string): Promise<Buyer>;
+  seller(context: RequestContext): Promise<Seller>;
+  /**
+   * Tells the accounts service of invoices about to be committed for the account (inside their
+   * transaction: use-cases/announce-invoices.ts). Rejects with NOT_FOUND when the account is gone.
+   */
+  announceInvoices(context: RequestContext, accountId: string, invoiceIds: readonly string[]): Promise<void>;
+  close(): void;
+}
