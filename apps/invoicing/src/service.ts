@@ -1,20 +1,19 @@
-import { accountsReadModel, type ReadModelSender } from '@billing/read-model-client';
+import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import type { Directory } from './domain/directory.js';
+import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from './events/accounts-hand-over.js';
 import { chargeConsumerName, startChargeConsumer } from './events/charge-consumer.js';
 import { HandOverTracker } from './events/hand-over-tracker.js';
-import { readModelHandOver } from './events/read-model-handover.js';
 import { accountsDirectory } from './grpc/accounts-directory.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
 import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
-import { issueDuePendingInvoices } from './use-cases/issue-pending.js';
-import { sendMailJobs } from './use-cases/send-mail-jobs.js';
-import { startPollingWorker } from './workers/polling-worker.js';
+import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
+import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';
 
 export interface InvoicingModuleOptions {
   config?: Partial<InvoicingConfig>;
@@ -38,7 +37,7 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       orm: deps.orm,
       clock: deps.clock,
       directory,
-      committedEvents: readModelHandOver(readModel, deps.logger),
+      committedEvents: readModelHandOver(readModel, ACCOUNTS_READ_MODEL_EVENT_TYPES, deps.logger),
       handOvers,
     };
   };
@@ -61,8 +60,8 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
             readModel?.close();
           },
         },
-        startPollingWorker('grouped-invoices', interval, deps.logger, () => issueDuePendingInvoices(invoicing)),
-        startPollingWorker('invoice-mail', interval, deps.logger, () => sendMailJobs(invoicing, mailer, deps.logger)),
+        startGroupedInvoiceIssuer(invoicing, interval, deps.logger),
+        startInvoiceMailSender(invoicing, mailer, interval, deps.logger),
       ];
       if (!deps.bus) {
         deps.logger.warn('no event bus configured: charges are not invoiced');

@@ -10,14 +10,14 @@ import { migrate, openOrm } from '@billing/db';
 import { decodeEnvelope, type EventEnvelope, encodeEnvelope, handleEventOnce } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { invoiceEventsV1, type invoicingV1, subscriptionEventsV1 } from '@billing/proto';
-import { accountsReadModel } from '@billing/read-model-client';
+import { accountsReadModel, readModelHandOver } from '@billing/read-model-client';
 import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
-import { readModelHandOver } from '../src/events/read-model-handover.js';
+import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from '../src/events/accounts-hand-over.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { generateInvoice } from '../src/use-cases/generate-invoice.js';
@@ -148,7 +148,12 @@ const warnings: string[] = [];
 const logger = { warn: (_details: object, message: string) => void warnings.push(message) };
 
 function depsWith(sender: { send: (envelopes: Uint8Array[], context: RequestContext) => Promise<void> }) {
-  const deps: InvoicingDeps = { orm, clock, directory, committedEvents: readModelHandOver(sender, logger) };
+  const deps: InvoicingDeps = {
+    orm,
+    clock,
+    directory,
+    committedEvents: readModelHandOver(sender, ACCOUNTS_READ_MODEL_EVENT_TYPES, logger),
+  };
   return { deps, handlers: draftLineHandlers(deps) };
 }
 

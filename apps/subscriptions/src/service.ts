@@ -1,8 +1,8 @@
-import { accountsReadModel, type ReadModelSender } from '@billing/read-model-client';
+import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
-import { subscriptionHandOver } from './events/accounts-hand-over.js';
+import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from './events/accounts-hand-over.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { contractService } from './grpc/contract-service.js';
 import { subscriptionService } from './grpc/subscription-service.js';
@@ -36,7 +36,7 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
   const depsOf = (deps: ServiceDeps): SubscriptionsDeps => ({
     orm: deps.orm,
     clock: deps.clock,
-    committedEvents: subscriptionHandOver(readModelOf(deps), deps.logger),
+    committedEvents: readModelHandOver(readModelOf(deps), ACCOUNTS_READ_MODEL_EVENT_TYPES, deps.logger),
   });
   return {
     name: 'subscriptions',

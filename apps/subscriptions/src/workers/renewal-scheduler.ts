@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import type { Logger } from '@billing/observability';
-import type { BackgroundWorker, CommittedEventsListener } from '@billing/runtime';
+import { type BackgroundWorker, type CommittedEventsListener, startPollingWorker } from '@billing/runtime';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { processAllDue } from '../use-cases/subscriptions/process-due.js';
 
@@ -23,34 +23,11 @@ export interface RenewalSchedulerOptions {
 export function startRenewalScheduler(
   options: RenewalSchedulerOptions,
 ): BackgroundWorker & { runOnce(): Promise<number> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-
   const runOnce = () =>
     processAllDue(
       options.orm,
       { now: options.clock.now(), testClockOrganization: null, batchSize: options.batchSize },
       { logger: options.logger, committedEvents: options.committedEvents },
     );
-
-  const loop = async (): Promise<void> => {
-    if (stopped) return;
-    try {
-      await runOnce();
-    } catch (error) {
-      options.logger.error({ err: error }, 'renewal scheduler pass failed');
-    }
-    if (!stopped) timer = setTimeout(() => (running = loop()), options.intervalMs);
-  };
-  running = loop();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return { ...startPollingWorker('renewal-scheduler', options.intervalMs, options.logger, runOnce), runOnce };
 }

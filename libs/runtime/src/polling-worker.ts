@@ -1,11 +1,15 @@
-import type { Logger } from '@billing/observability';
-import type { BackgroundWorker } from '@billing/runtime';
+import type { BackgroundWorker } from './service-module.js';
 
-/** Runs `pass` every `intervalMs` (after the previous pass ends) until stopped; a failing pass is logged. */
+/**
+ * Runs `pass` again `intervalMs` after the previous pass ended, until stopped: the loop of every
+ * worker that polls for due work (subscriptions' renewal scheduler, invoicing's grouped-invoice
+ * issuer and mail sender). A failing pass is logged with the worker's `name` and the loop goes on;
+ * passes never overlap. `stop()` cancels the next pass and resolves once a running one has ended.
+ */
 export function startPollingWorker(
   name: string,
   intervalMs: number,
-  logger: Logger,
+  logger: { error(details: object, message: string): void },
   pass: () => Promise<unknown>,
 ): BackgroundWorker {
   let stopped = false;
