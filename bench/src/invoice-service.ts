@@ -1,6 +1,6 @@
 import { inTransaction } from '@billing/db';
 import { decodeEnvelope, InboxMessage } from '@billing/events';
-import { type InvoicingDeps, invoiceCharge } from '@billing/invoicing';
+import { type InvoicingDeps, invoiceChargeCreated } from '@billing/invoicing';
 import { runWithContext } from '@billing/observability';
 
 /** The durable consumer name the charge consumer uses in production (chargeConsumerName('invoicing')). */
@@ -9,7 +9,7 @@ export const CONSUMER = 'invoicing-charges';
 /**
  * The invoicing side: every delivered message as the charge consumer handles it (startConsumer's
  * handleOnce): the envelope decoded from its bytes, then one transaction per message with the
- * insert of its inbox row and `invoiceCharge`, under the event's request context. What the bus
+ * insert of its inbox row and `invoiceChargeCreated`, under the event's request context. What the bus
  * adds (fetching, acking) is left out: the bench feeds the bytes the relay would publish.
  */
 export async function serviceInvoiceAll(deps: InvoicingDeps, messages: readonly Buffer[]): Promise<number> {
@@ -26,7 +26,7 @@ export async function serviceInvoiceAll(deps: InvoicingDeps, messages: readonly 
           .ignore()
           .execute('run');
         if (inserted.affectedRows === 0) return false;
-        await invoiceCharge(deps, em, envelope);
+        await invoiceChargeCreated(deps, em, envelope);
         return true;
       }),
     );

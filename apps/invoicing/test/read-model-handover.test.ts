@@ -18,10 +18,10 @@ import { invoicingEntities } from '../src/db/entities/index.js';
 import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from '../src/events/accounts-hand-over.js';
+import { invoiceChargeCreated } from '../src/events/charge-consumer.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { generateInvoice } from '../src/use-cases/generate-invoice.js';
-import { invoiceCharge } from '../src/use-cases/invoice-charge.js';
 
 const T0 = '2026-01-15T09:00:00.000Z';
 const clock = new TestClock(T0);
@@ -340,14 +340,16 @@ describe('invoiced lines', () => {
     const failing = chargeCreated(context.organizationId!, account);
     await expect(
       handleEventOnce(consumer, failing, async (em: EntityManager, envelope: EventEnvelope) => {
-        await invoiceCharge(deps, em, envelope);
+        await invoiceChargeCreated(deps, em, envelope);
         throw new Error('the consumer transaction fails after invoicing');
       }),
     ).rejects.toThrow('the consumer transaction fails after invoicing');
     expect(sender.handed).toEqual([]);
     expect(await committedLine(waiting.uuid)).toEqual({ version: 1, invoiced: false });
 
-    expect(await handleEventOnce(consumer, failing, (em, envelope) => invoiceCharge(deps, em, envelope))).toBe(true);
+    expect(await handleEventOnce(consumer, failing, (em, envelope) => invoiceChargeCreated(deps, em, envelope))).toBe(
+      true,
+    );
 
     const invoiced = { ...waiting, version: 2 };
     expect((await draftLineEvents(context.organizationId!)).slice(-1)).toEqual([

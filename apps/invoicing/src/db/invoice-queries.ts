@@ -1,6 +1,6 @@
 import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
-import type { invoicingV1 } from '@billing/proto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { InvoiceLineListFilter, InvoiceListFilter } from '../domain/invoice-list.js';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
 
@@ -21,48 +21,47 @@ const INVOICE_ORDERING: Readonly<Record<string, string>> = {
 export async function findInvoices(
   em: EntityManager,
   organizationId: string,
-  filter: invoicingV1.InvoiceFilter | undefined,
+  filter: InvoiceListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: InvoiceRow[] }> {
-  const f: Partial<invoicingV1.InvoiceFilter> = filter ?? {};
   const and: FilterQuery<InvoiceRow>[] = [{ organization_id: organizationId }, { status: { $ne: 'pending' } }];
-  if (f.uuid !== undefined) and.push({ id: uuidOrNothing(f.uuid) });
-  if (f.invoice_number !== undefined) and.push({ invoice_number: Number(f.invoice_number) });
-  if (f.search !== undefined) {
-    const number = /^\d{1,15}$/.test(f.search) ? Number(f.search) : null;
-    const either: FilterQuery<InvoiceRow>[] = [{ account_id: { $in: f.search_accounts ?? [] } }];
+  if (filter.uuid !== undefined) and.push({ id: uuidOrNothing(filter.uuid) });
+  if (filter.invoice_number !== undefined) and.push({ invoice_number: Number(filter.invoice_number) });
+  if (filter.search !== undefined) {
+    const number = /^\d{1,15}$/.test(filter.search) ? Number(filter.search) : null;
+    const either: FilterQuery<InvoiceRow>[] = [{ account_id: { $in: filter.search_accounts ?? [] } }];
     if (number !== null) either.push({ invoice_number: number });
     and.push({ $or: either });
   }
-  if (f.account !== undefined) and.push({ account_id: uuidOrNothing(f.account) });
-  if (f.account_not !== undefined) and.push({ account_id: { $ne: uuidOrNothing(f.account_not) } });
-  if (f.status !== undefined) and.push({ status: f.status });
-  if (f.status_not !== undefined) and.push({ status: { $ne: f.status_not } });
-  if (f.total_gt !== undefined) and.push({ total: { $gt: f.total_gt } });
-  if (f.total_lt !== undefined) and.push({ total: { $lt: f.total_lt } });
-  if (f.balance !== undefined) and.push({ balance: f.balance });
-  if (f.currency !== undefined) and.push({ currency: f.currency });
-  if (f.collection_method !== undefined) and.push({ collection_method: f.collection_method });
-  if (f.kickback_status !== undefined) and.push({ kickback_status: f.kickback_status });
-  if (f.imported !== undefined) and.push({ imported: f.imported });
-  if (f.import_source !== undefined) and.push({ import_source: f.import_source });
+  if (filter.account !== undefined) and.push({ account_id: uuidOrNothing(filter.account) });
+  if (filter.account_not !== undefined) and.push({ account_id: { $ne: uuidOrNothing(filter.account_not) } });
+  if (filter.status !== undefined) and.push({ status: filter.status });
+  if (filter.status_not !== undefined) and.push({ status: { $ne: filter.status_not } });
+  if (filter.total_gt !== undefined) and.push({ total: { $gt: filter.total_gt } });
+  if (filter.total_lt !== undefined) and.push({ total: { $lt: filter.total_lt } });
+  if (filter.balance !== undefined) and.push({ balance: filter.balance });
+  if (filter.currency !== undefined) and.push({ currency: filter.currency });
+  if (filter.collection_method !== undefined) and.push({ collection_method: filter.collection_method });
+  if (filter.kickback_status !== undefined) and.push({ kickback_status: filter.kickback_status });
+  if (filter.imported !== undefined) and.push({ imported: filter.imported });
+  if (filter.import_source !== undefined) and.push({ import_source: filter.import_source });
   // Nothing is handed to debt collection by this platform: true matches no invoice.
-  if (f.debt_collection === true) and.push({ id: NOTHING });
-  if (f.subscription_uuid !== undefined) {
-    const lines = isUuid(f.subscription_uuid)
+  if (filter.debt_collection === true) and.push({ id: NOTHING });
+  if (filter.subscription_uuid !== undefined) {
+    const lines = isUuid(filter.subscription_uuid)
       ? await em.find(
           InvoiceLineEntity,
-          { organization_id: organizationId, subscription_id: f.subscription_uuid },
+          { organization_id: organizationId, subscription_id: filter.subscription_uuid },
           { fields: ['invoice_id'] },
         )
       : [];
     and.push({ id: { $in: [...new Set(lines.map((line) => line.invoice_id))] } });
   }
   const ranges: [keyof InvoiceRow, unknown, unknown][] = [
-    ['date', f.date_lte, f.date_gte],
-    ['due_date', f.due_date_lte, f.due_date_gte],
-    ['created_at', f.created_date_lte, f.created_date_gte],
-    ['updated_at', f.last_modified_date_lte, f.last_modified_date_gte],
+    ['date', filter.date_lte, filter.date_gte],
+    ['due_date', filter.due_date_lte, filter.due_date_gte],
+    ['created_at', filter.created_date_lte, filter.created_date_gte],
+    ['updated_at', filter.last_modified_date_lte, filter.last_modified_date_gte],
   ];
   for (const [column, lte, gte] of ranges) {
     if (lte !== undefined) and.push({ [column]: { $lte: lte } } as FilterQuery<InvoiceRow>);
@@ -89,10 +88,9 @@ export async function findInvoices(
 export async function findInvoiceLines(
   em: EntityManager,
   organizationId: string,
-  filter: invoicingV1.InvoiceLineFilter | undefined,
+  filter: InvoiceLineListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: InvoiceLineRow[] }> {
-  const f: Partial<invoicingV1.InvoiceLineFilter> = filter ?? {};
   const issued = await em.find(
     InvoiceEntity,
     { organization_id: organizationId, status: { $ne: 'pending' } },
@@ -102,9 +100,9 @@ export async function findInvoiceLines(
     { organization_id: organizationId },
     { invoice_id: { $in: issued.map((row) => row.id) } },
   ];
-  if (f.invoice !== undefined) and.push({ invoice_id: uuidOrNothing(f.invoice) });
-  if (f.account !== undefined) and.push({ account_id: uuidOrNothing(f.account) });
-  if (f.subscription !== undefined) and.push({ subscription_id: uuidOrNothing(f.subscription) });
+  if (filter.invoice !== undefined) and.push({ invoice_id: uuidOrNothing(filter.invoice) });
+  if (filter.account !== undefined) and.push({ account_id: uuidOrNothing(filter.account) });
+  if (filter.subscription !== undefined) and.push({ subscription_id: uuidOrNothing(filter.subscription) });
   const [rows, count] = await em.findAndCount(
     InvoiceLineEntity,
     { $and: and },

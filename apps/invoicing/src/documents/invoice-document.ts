@@ -1,4 +1,5 @@
-import type { commonV1, invoicingV1 } from '@billing/proto';
+import type { BankAccountSnapshot } from '../domain/bank-account.js';
+import type { InvoiceLineView, InvoiceView, PartySnapshot } from '../domain/invoice-view.js';
 import { formatNumber, unitPrice } from '../domain/language/number-format.js';
 import { documentLanguage, type Language, text } from '../domain/language/texts.js';
 import { vatNote } from '../domain/language/vat-note.js';
@@ -59,13 +60,13 @@ export interface DocumentLine extends LineCells {
   details: ReadonlyArray<string>;
 }
 
-export function invoiceDocument(invoice: invoicingV1.Invoice): InvoiceDocument {
+export function invoiceDocument(invoice: InvoiceView): InvoiceDocument {
   const language = documentLanguage(invoice.language);
   const credit = invoice.is_credit_note;
   const title = text(language, credit ? 'creditNoteTitle' : 'invoiceTitle');
   const number = invoice.invoice_number;
   const meta: Array<readonly [string, string]> = [];
-  if (number !== undefined) meta.push([text(language, credit ? 'creditNoteNumber' : 'invoiceNumber'), number]);
+  if (number !== null) meta.push([text(language, credit ? 'creditNoteNumber' : 'invoiceNumber'), number]);
   meta.push([text(language, credit ? 'creditNoteDate' : 'invoiceDate'), invoice.date]);
   if (invoice.due_date !== '') meta.push([text(language, 'dueDate'), invoice.due_date]);
   if (invoice.po_number !== '') meta.push([text(language, 'poNumber'), invoice.po_number]);
@@ -82,7 +83,7 @@ export function invoiceDocument(invoice: invoicingV1.Invoice): InvoiceDocument {
   return {
     language,
     title,
-    heading: number === undefined ? title : `${title} ${number}`,
+    heading: number === null ? title : `${title} ${number}`,
     meta,
     seller: partyBlock(language, text(language, 'from'), invoice.seller, true),
     buyer: partyBlock(language, text(language, 'to'), invoice.buyer, false),
@@ -105,23 +106,17 @@ export function invoiceDocument(invoice: invoicingV1.Invoice): InvoiceDocument {
     payment: credit ? null : paymentDetails(language, invoice),
     notes: notes(language, invoice),
     createdAt: creationDate(invoice),
-    author: invoice.seller?.name ?? '',
+    author: invoice.seller.name,
   };
 }
 
 /** The invoice's own time (an upcoming invoice has no created_date: its date), never "now". */
-function creationDate(invoice: invoicingV1.Invoice): Date {
+function creationDate(invoice: InvoiceView): Date {
   const at = invoice.created_date ?? new Date(`${invoice.date}T00:00:00Z`);
   return Number.isNaN(at.getTime()) ? new Date(0) : at;
 }
 
-function partyBlock(
-  language: Language,
-  label: string,
-  party: invoicingV1.Party | undefined,
-  withEmail: boolean,
-): PartyBlock {
-  if (party === undefined) return { label, lines: [] };
+function partyBlock(language: Language, label: string, party: PartySnapshot, withEmail: boolean): PartyBlock {
   const lines = [
     party.name,
     ...party.address.split('\n'),
@@ -140,18 +135,15 @@ function countryName(language: Language, country: string): string {
 }
 
 /** The bank account, the payment reference (the invoice number) and the due date. */
-function paymentDetails(language: Language, invoice: invoicingV1.Invoice): InvoiceDocument['payment'] {
+function paymentDetails(language: Language, invoice: InvoiceView): InvoiceDocument['payment'] {
   const rows: Array<readonly [string, string]> = [...bankAccountRows(language, invoice.bank_account)];
-  if (invoice.invoice_number !== undefined) rows.push([text(language, 'paymentReference'), invoice.invoice_number]);
+  if (invoice.invoice_number !== null) rows.push([text(language, 'paymentReference'), invoice.invoice_number]);
   if (invoice.due_date !== '') rows.push([text(language, 'dueDate'), invoice.due_date]);
   return { title: text(language, 'paymentDetails'), rows };
 }
 
-function bankAccountRows(
-  language: Language,
-  account: commonV1.BankAccount | undefined,
-): Array<readonly [string, string]> {
-  if (account === undefined) return [];
+function bankAccountRows(language: Language, account: BankAccountSnapshot | null): Array<readonly [string, string]> {
+  if (account === null) return [];
   if (account.iban !== '') {
     return [
       // Printed in groups of four, as IBANs are written (ISO 13616).
@@ -165,11 +157,11 @@ function bankAccountRows(
   ];
 }
 
-function documentLine(language: Language, currency: string, line: invoicingV1.InvoiceLine): DocumentLine {
+function documentLine(language: Language, currency: string, line: InvoiceLineView): DocumentLine {
   const details: string[] = [];
-  if (line.date_from !== undefined && line.date_to !== undefined) {
+  if (line.date_from !== null && line.date_to !== null) {
     details.push(text(language, 'period', { from: line.date_from, to: line.date_to }));
-  } else if (line.date_from !== undefined) {
+  } else if (line.date_from !== null) {
     details.push(line.date_from);
   }
   // The spec adds the supplement to the description; it is printed once whether or not the
@@ -186,7 +178,7 @@ function documentLine(language: Language, currency: string, line: invoicingV1.In
   };
 }
 
-function notes(language: Language, invoice: invoicingV1.Invoice): string[] {
+function notes(language: Language, invoice: InvoiceView): string[] {
   const note = vatNote(language, invoice);
   return [...(note === null ? [] : [note]), paymentTerms(language, invoice.payment_terms)];
 }

@@ -1,7 +1,7 @@
-import { invoicingV1 } from '@billing/proto';
 import { VAT_REASON_TEXT } from '@billing/tax';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
+import { invoiceViewOf } from '../../test/support/invoice-view.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 
 const seller = {
@@ -15,7 +15,7 @@ const seller = {
 };
 
 /** A Danish customer: 25 % VAT, two lines, one with a description long enough to wrap. */
-const danishInvoice = invoicingV1.Invoice.fromPartial({
+const danishInvoice = invoiceViewOf({
   uuid: '6f1c2d7e-1a0b-4c3d-9e8f-000000000001',
   invoice_number: '12',
   date: '2026-01-15',
@@ -66,7 +66,7 @@ const danishInvoice = invoicingV1.Invoice.fromPartial({
 });
 
 /** A German business customer of a Danish seller: reverse charge, VAT 0, a negative document. */
-const reverseChargeCreditNote = invoicingV1.Invoice.fromPartial({
+const reverseChargeCreditNote = invoiceViewOf({
   uuid: '6f1c2d7e-1a0b-4c3d-9e8f-000000000002',
   invoice_number: '13',
   date: '2026-02-03',
@@ -265,29 +265,33 @@ describe('renderInvoicePdf', () => {
 
   it('prints an IBAN in groups of four with its BIC, unit prices with the currency decimals (ISK none)', async () => {
     const euro = await textOf(
-      await renderInvoicePdf({
-        ...danishInvoice,
-        language: 'en',
-        bank_account: { id: 8, iban: 'DK5000400440116243', bic: 'DABADKKK', reg_number: '', account_number: '' },
-        lines: [{ ...danishInvoice.lines[0]!, price: '100', quantity: '1.5', subtotal: '150.00' }],
-      }),
+      await renderInvoicePdf(
+        invoiceViewOf({
+          ...danishInvoice,
+          language: 'en',
+          bank_account: { id: 8, iban: 'DK5000400440116243', bic: 'DABADKKK', reg_number: '', account_number: '' },
+          lines: [{ ...danishInvoice.lines[0]!, price: '100', quantity: '1.5', subtotal: '150.00' }],
+        }),
+      ),
     );
     expect(euro).toContain('\n1.5 100.00 25.00% 150.00\n');
     expect(euro).toContain(
       '\nPayment details\nIBAN DK50 0040 0440 1162 43\nBIC DABADKKK\nPayment reference 12\nDue date 2026-01-29\n',
     );
     const krona = await textOf(
-      await renderInvoicePdf({
-        ...danishInvoice,
-        currency: 'ISK',
-        bank_account: undefined,
-        subtotal: '14990',
-        vat: '3748',
-        total: '18738',
-        balance: '0',
-        vat_breakdown: [{ rate: '25.00', base: '14990', vat: '3748' }],
-        lines: [{ ...danishInvoice.lines[0]!, price: '1499', quantity: '10', subtotal: '14990' }],
-      }),
+      await renderInvoicePdf(
+        invoiceViewOf({
+          ...danishInvoice,
+          currency: 'ISK',
+          bank_account: undefined,
+          subtotal: '14990',
+          vat: '3748',
+          total: '18738',
+          balance: '0',
+          vat_breakdown: [{ rate: '25.00', base: '14990', vat: '3748' }],
+          lines: [{ ...danishInvoice.lines[0]!, price: '1499', quantity: '10', subtotal: '14990' }],
+        }),
+      ),
     );
     expect(krona).toContain('\n10 1.499 25,00% 14.990\n');
     // Paid: nothing is due. Without a bank account the reference and the due date remain.

@@ -1,4 +1,4 @@
-import type { invoicingV1 } from '@billing/proto';
+import type { InvoiceView } from '../domain/invoice-view.js';
 import { text } from '../domain/language/texts.js';
 import { type DocumentLine, type InvoiceDocument, invoiceDocument, type PartyBlock } from './invoice-document.js';
 import { type Cell, PdfWriter } from './pdf-writer.js';
@@ -9,7 +9,7 @@ import { type Cell, PdfWriter } from './pdf-writer.js';
  * reference, due date), the VAT breakdown, the VAT note and the payment terms, in the invoice's
  * language. The same invoice always renders the same bytes.
  */
-export async function renderInvoicePdf(invoice: invoicingV1.Invoice): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: InvoiceView): Promise<Buffer> {
   const doc = invoiceDocument(invoice);
   const pdf = new PdfWriter({
     title: doc.heading,

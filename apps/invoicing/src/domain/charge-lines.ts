@@ -1,10 +1,7 @@
 import type { LineSource } from './compose-invoice.js';
 import { type Language, type TextKey, text } from './language/texts.js';
 
-/**
- * The facts of one line of an engine charge that an invoice line needs (what charge.created
- * carries; the transport's message satisfies it).
- */
+/** The facts of one line of an engine charge that an invoice line needs (what charge.created carries). */
 export interface ChargeLineFacts {
   kind: string;
   terms: string;
@@ -37,11 +34,11 @@ export interface ChargeFacts {
   group_on_invoice: boolean;
   po_number: string;
   collection_method: string;
-  invoice_supplement?: string | undefined;
+  invoice_supplement: string | null;
   reference_person: string;
   account_reference_person: string;
   case_number: string;
-  custom_fields?: Record<string, unknown> | undefined;
+  custom_fields: Record<string, unknown>;
   lines: readonly ChargeLineFacts[];
 }
 
@@ -100,7 +97,7 @@ export function chargeLineSources(
   return charge.lines.map((line) => ({
     description: lineDescription(
       line,
-      { invoice_supplement: charge.invoice_supplement ?? null, invoice_note: invoiceNote },
+      { invoice_supplement: charge.invoice_supplement, invoice_note: invoiceNote },
       language,
     ),
     sku: line.plan_code,
@@ -130,8 +127,8 @@ export function chargeLineSources(
     account_reference_person: charge.account_reference_person,
     po_number: charge.po_number,
     case_number: charge.case_number,
-    invoice_supplement: charge.invoice_supplement ?? null,
-    custom_fields: charge.custom_fields ?? {},
+    invoice_supplement: charge.invoice_supplement,
+    custom_fields: charge.custom_fields,
   }));
 }
 

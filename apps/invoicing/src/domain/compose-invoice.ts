@@ -1,6 +1,6 @@
 import { type CurrencyCode, formatAmount, money, sum } from '@billing/money';
 import { decideVat, formatVatRate, VAT_REASON_TEXT, vatAmount } from '@billing/tax';
-import type { VatPart } from './invoice-document.js';
+import type { VatPart } from './invoice-view.js';
 
 /** What a line is made from (a charge line of the engine, a draft line, a credited line). */
 export interface LineSource {

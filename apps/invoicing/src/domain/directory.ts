@@ -1,6 +1,6 @@
 import type { RequestContext } from '@billing/observability';
 import type { BankAccountSnapshot } from './bank-account.js';
-import type { PartySnapshot } from './invoice-document.js';
+import type { PartySnapshot } from './invoice-view.js';
 
 /** The buyer of an invoice: the account as the accounts service has it now. */
 export interface Buyer {

@@ -1,16 +1,37 @@
 import {
   type EventBus,
+  type EventEnvelope,
   type EventsLogger,
   type RunningConsumer,
   startConsumer,
   streamNameFor,
   subjectFor,
 } from '@billing/events';
+import { subscriptionEventsV1 } from '@billing/proto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { receivedCharge } from '../grpc/charge-mapper.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
 import { invoiceCharge } from '../use-cases/invoice-charge.js';
 
 /** Durable consumer name per schema: `invoicing-charges` in production (shared by replicas), one per test schema. */
 export const chargeConsumerName = (schema: string): string => `${schema}-charges`;
+
+/**
+ * One charge.created of the subscription engine, in the consumer's transaction `em` (with its inbox
+ * row): the charge is invoiced for the event's organization, traced by the request that made it.
+ */
+export async function invoiceChargeCreated(
+  deps: InvoicingDeps,
+  em: EntityManager,
+  envelope: EventEnvelope,
+): Promise<void> {
+  const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
+  if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
+  await invoiceCharge(deps, em, receivedCharge(charge), {
+    organizationId: envelope.organization_id,
+    requestId: envelope.request_id || envelope.event_id,
+  });
+}
 
 /** Turns the subscription engine's charge.created events into invoices (exactly once per charge). */
 export function startChargeConsumer(
@@ -25,6 +46,6 @@ export function startChargeConsumer(
     consumer: options.consumer,
     stream: streamNameFor('subscriptions'),
     filterSubject: subjectFor('subscriptions', 'charge.created'),
-    handle: (em, envelope) => invoiceCharge(deps, em, envelope),
+    handle: (em, envelope) => invoiceChargeCreated(deps, em, envelope),
   });
 }

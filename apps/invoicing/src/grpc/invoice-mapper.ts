@@ -1,91 +1,42 @@
 import type { commonV1, invoicingV1 } from '@billing/proto';
-import type { InvoiceRow } from '../db/entities/invoice.entity.js';
-import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import type { BankAccountSnapshot } from '../domain/bank-account.js';
-import { presentAmount, presentExact } from '../domain/decimal-text.js';
+import type { InvoiceLineListFilter, InvoiceListFilter } from '../domain/invoice-list.js';
+import type { InvoiceLineView, InvoiceView } from '../domain/invoice-view.js';
 
-const decimalsOf = (currency: string): number => (currency === 'ISK' ? 0 : 2);
+/** The views say null; proto optional fields are unset (`undefined`). */
+const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
-export function invoiceLineMessage(row: InvoiceLineRow): invoicingV1.InvoiceLine {
-  const decimals = decimalsOf(row.currency);
+/** An invoice line as the proto carries it (replies, and the lines of invoice events). */
+export function invoiceLineMessage(line: InvoiceLineView): invoicingV1.InvoiceLine {
   return {
-    id: String(row.id),
-    invoice: row.invoice_id,
-    account: row.account_id,
-    account_code: row.account_code,
-    description: row.description,
-    sku: row.sku,
-    vat_type: row.vat_type,
-    collect_vat: row.collect_vat,
-    date_from: row.date_from ?? undefined,
-    date_to: row.date_to ?? undefined,
-    price: presentExact(row.price),
-    quantity: presentExact(row.quantity),
-    subtotal: presentAmount(row.subtotal, decimals),
-    vat: presentAmount(row.vat, decimals),
-    total: presentAmount(row.total, decimals),
-    currency: row.currency,
-    imported_line: false,
-    refund_of: row.refund_of === null || row.refund_of === undefined ? undefined : String(row.refund_of),
-    subscription: row.subscription_id ?? undefined,
-    terms: row.terms_id ?? undefined,
-    sort_weight: row.sort_weight,
-    draft_invoice_line_pk: row.draft_invoice_line_id ?? undefined,
-    product_id: row.product_id ?? undefined,
-    revenue_group_id: undefined,
-    reference_person: row.reference_person,
-    account_reference_person: row.account_reference_person,
-    po_number: row.po_number,
-    case_number: row.case_number,
-    invoice_supplement: row.invoice_supplement ?? undefined,
-    custom_fields: row.custom_fields,
-    vat_rate: presentAmount(row.vat_rate, 2),
-    pricing: row.pricing,
+    ...line,
+    date_from: orUndefined(line.date_from),
+    date_to: orUndefined(line.date_to),
+    refund_of: orUndefined(line.refund_of),
+    subscription: orUndefined(line.subscription),
+    terms: orUndefined(line.terms),
+    draft_invoice_line_pk: orUndefined(line.draft_invoice_line_pk),
+    product_id: orUndefined(line.product_id),
+    invoice_supplement: orUndefined(line.invoice_supplement),
   };
 }
 
-export function invoiceMessage(row: InvoiceRow, lines: readonly InvoiceLineRow[]): invoicingV1.Invoice {
-  const decimals = decimalsOf(row.currency);
+/** An invoice as the proto carries it (replies, and the state in invoice events). */
+export function invoiceMessage(invoice: InvoiceView): invoicingV1.Invoice {
   return {
-    uuid: row.id,
-    invoice_number:
-      row.invoice_number === null || row.invoice_number === undefined ? undefined : String(row.invoice_number),
-    external_invoice_number: row.external_invoice_number,
-    account: row.account_id,
-    account_code: row.account_code,
-    pay_to_bank_account: row.bank_account?.id,
-    date: row.date,
-    due_date: row.due_date,
-    currency: row.currency,
-    status: row.status,
-    kickback_status: row.kickback_status ?? undefined,
-    collection_method: row.collection_method,
-    total: presentAmount(row.total, decimals),
-    subtotal: presentAmount(row.subtotal, decimals),
-    vat: presentAmount(row.vat, decimals),
-    balance: presentAmount(row.balance, decimals),
-    imported: row.imported,
-    import_source: row.import_source,
-    lines: lines.map(invoiceLineMessage),
-    created_date: row.created_at,
-    last_modified_date: row.updated_at,
-    is_credit_note: row.is_credit_note,
-    credit_note_for: row.credit_note_for ?? undefined,
-    payment_terms: row.payment_terms,
-    vat_breakdown: row.vat_breakdown,
-    reverse_charge: row.reverse_charge,
-    vat_note: row.vat_note,
-    seller: row.seller,
-    buyer: row.buyer,
-    language: row.language,
-    paid_date: undefined,
-    po_number: row.po_number,
-    bank_account: row.bank_account ? bankAccountMessage(row.bank_account) : undefined,
-    version: row.version,
+    ...invoice,
+    invoice_number: orUndefined(invoice.invoice_number),
+    pay_to_bank_account: orUndefined(invoice.pay_to_bank_account),
+    kickback_status: orUndefined(invoice.kickback_status),
+    lines: invoice.lines.map(invoiceLineMessage),
+    created_date: orUndefined(invoice.created_date),
+    last_modified_date: orUndefined(invoice.last_modified_date),
+    credit_note_for: orUndefined(invoice.credit_note_for),
+    bank_account: invoice.bank_account ? bankAccountMessage(invoice.bank_account) : undefined,
   };
 }
 
-export function bankAccountMessage(account: BankAccountSnapshot): commonV1.BankAccount {
+function bankAccountMessage(account: BankAccountSnapshot): commonV1.BankAccount {
   return {
     id: account.id,
     ...(account.currency !== null ? { currency: account.currency } : {}),
@@ -94,4 +45,14 @@ export function bankAccountMessage(account: BankAccountSnapshot): commonV1.BankA
     reg_number: account.reg_number,
     account_number: account.account_number,
   };
+}
+
+/** The invoice list's filters (unset: none). */
+export function invoiceListFilter(filter: invoicingV1.InvoiceFilter | undefined): InvoiceListFilter {
+  return filter ?? {};
+}
+
+/** The invoice line list's filters (unset: none). */
+export function invoiceLineListFilter(filter: invoicingV1.InvoiceLineFilter | undefined): InvoiceLineListFilter {
+  return filter ?? {};
 }

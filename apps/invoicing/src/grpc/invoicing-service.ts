@@ -1,3 +1,4 @@
+import { pageSpec } from '@billing/domain-kit';
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { invoicingV1 } from '@billing/proto';
 import { confirmInvoices } from '../use-cases/announce-invoices.js';
@@ -20,7 +21,9 @@ import {
   listVatBillingPeriods,
 } from '../use-cases/read-invoices.js';
 import { upcomingInvoice } from '../use-cases/upcoming-invoice.js';
+import { receivedCharge } from './charge-mapper.js';
 import { draftLineHandlers } from './draft-line-handlers.js';
+import { invoiceLineListFilter, invoiceLineMessage, invoiceListFilter, invoiceMessage } from './invoice-mapper.js';
 
 const AWAIT_CHARGES_DEFAULT_MS = 60_000;
 
@@ -28,33 +31,65 @@ const AWAIT_CHARGES_DEFAULT_MS = 60_000;
 export function invoicingService(deps: InvoicingDeps): GrpcService {
   return unaryService(invoicingV1.InvoicingServiceService, {
     ...draftLineHandlers(deps),
-    getInvoice: (request, context) => getInvoice(deps, context, request),
-    listInvoices: (request, context) => listInvoices(deps, context, request),
-    getInvoiceLine: async (request, context) => ({ line: await getInvoiceLine(deps, context, request.id) }),
-    listInvoiceLines: (request, context) => listInvoiceLines(deps, context, request),
+    getInvoice: async (request, context) => {
+      const { invoice, pdf } = await getInvoice(deps, context, request.uuid, request.with_pdf);
+      return { invoice: invoiceMessage(invoice), pdf: pdf ?? Buffer.alloc(0) };
+    },
+    listInvoices: async (request, context) => {
+      const filter = invoiceListFilter(request.filter);
+      const { count, invoices } = await listInvoices(deps, context, filter, pageSpec(request.page));
+      return { count, invoices: invoices.map(invoiceMessage) };
+    },
+    getInvoiceLine: async (request, context) => ({
+      line: invoiceLineMessage(await getInvoiceLine(deps, context, request.id)),
+    }),
+    listInvoiceLines: async (request, context) => {
+      const filter = invoiceLineListFilter(request.filter);
+      const { count, lines } = await listInvoiceLines(deps, context, filter, pageSpec(request.page));
+      return { count, lines: lines.map(invoiceLineMessage) };
+    },
     listVatBillingPeriods: async (_request, context) => ({ periods: await listVatBillingPeriods(deps, context) }),
     updateKickbackStatus: async (request, context) => {
-      const status = await updateKickbackStatus(deps, context, request);
+      const status = await updateKickbackStatus(
+        deps,
+        context,
+        request.uuid,
+        request.kickback_status ?? null,
+        request.kickback_enabled,
+      );
       return status === null ? {} : { kickback_status: status };
     },
     registerPayment: async (request, context) => ({
-      invoice: await registerPayment(deps, context, request.uuid, request.registration_date),
+      invoice: invoiceMessage(await registerPayment(deps, context, request.uuid, request.registration_date)),
     }),
     changeCollectionMethod: async (request, context) => ({
-      invoice: await changeCollectionMethod(deps, context, request.uuid, request.collection_method),
+      invoice: invoiceMessage(await changeCollectionMethod(deps, context, request.uuid, request.collection_method)),
     }),
     sendInvoice: async (request, context) => ({ sent_to: await sendInvoice(deps, context, request.uuid) }),
-    creditInvoice: async (request, context) => ({ credit_note: await creditInvoice(deps, context, request.uuid) }),
-    applyCreditNote: async (request, context) => ({ credit_note: await applyCreditNote(deps, context, request) }),
+    creditInvoice: async (request, context) => ({
+      credit_note: invoiceMessage(await creditInvoice(deps, context, request.uuid)),
+    }),
+    applyCreditNote: async (request, context) => {
+      const amount = request.amount ?? null;
+      const note = await applyCreditNote(deps, context, request.uuid, request.target_invoice, amount);
+      return { credit_note: invoiceMessage(note) };
+    },
     awaitCharges: async (request, context) => {
       await awaitCharges(deps, context, request.charge_ids, request.timeout_ms || AWAIT_CHARGES_DEFAULT_MS);
       return {};
     },
     confirmInvoices: async (request, context) => ({ existing: await confirmInvoices(deps, context, request.uuids) }),
-    generateInvoice: async (request, context) => ({ invoices: await generateInvoice(deps, context, request) }),
+    generateInvoice: async (request, context) => {
+      const invoices = await generateInvoice(deps, context, {
+        account: request.account,
+        collection_method: request.collection_method ?? null,
+        payment_terms: request.payment_terms ?? null,
+      });
+      return { invoices: invoices.map(invoiceMessage) };
+    },
     upcomingInvoice: async (request, context) => {
-      const invoice = await upcomingInvoice(deps, context, request.account, request.charges);
-      return invoice ? { invoice } : {};
+      const invoice = await upcomingInvoice(deps, context, request.account, request.charges.map(receivedCharge));
+      return invoice ? { invoice: invoiceMessage(invoice) } : {};
     },
   });
 }

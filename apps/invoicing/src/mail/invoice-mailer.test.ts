@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TestClock } from '@billing/clock';
-import { invoicingV1 } from '@billing/proto';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { invoiceViewOf } from '../../test/support/invoice-view.js';
 import { renderInvoicePdf } from '../documents/invoice-pdf.js';
 import { createInvoiceMailer } from './invoice-mailer.js';
 import { loadMailConfig } from './mail-config.js';
 
-const invoice = invoicingV1.Invoice.fromPartial({
+const invoice = invoiceViewOf({
   uuid: '6f1c2d7e-1a0b-4c3d-9e8f-000000000001',
   invoice_number: '12',
   date: '2026-01-15',

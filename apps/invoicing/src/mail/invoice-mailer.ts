@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '@billing/clock';
-import type { invoicingV1 } from '@billing/proto';
+import type { InvoiceView } from '../domain/invoice-view.js';
 import { type InvoiceMessage, invoiceMessage, type MailRecipient } from './invoice-message.js';
 import type { MailConfig } from './mail-config.js';
 import { outboxTransport } from './outbox-transport.js';
@@ -12,7 +12,7 @@ export interface InvoiceMailer {
    * every recipient when mails go to the outbox folder. No recipients: nothing is sent.
    */
   send(
-    invoice: invoicingV1.Invoice,
+    invoice: InvoiceView,
     pdf: Buffer,
     recipients: ReadonlyArray<MailRecipient>,
     /** The Reply-To: the organization's e-mail ('' for none). */
@@ -22,7 +22,7 @@ export interface InvoiceMailer {
 
 /** Delivers one composed message and says which addresses it went to. */
 export interface MailTransport {
-  deliver(message: InvoiceMessage & { date: Date }, invoice: invoicingV1.Invoice): Promise<string[]>;
+  deliver(message: InvoiceMessage & { date: Date }, invoice: InvoiceView): Promise<string[]>;
 }
 
 /** SMTP when `smtpUrl` is set, otherwise .eml files in `outboxDir` for a developer to open. */

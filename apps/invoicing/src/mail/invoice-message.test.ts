@@ -1,8 +1,8 @@
-import { invoicingV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
+import { invoiceViewOf } from '../../test/support/invoice-view.js';
 import { attachmentName, invoiceMessage } from './invoice-message.js';
 
-const invoice = invoicingV1.Invoice.fromPartial({
+const invoice = invoiceViewOf({
   uuid: '6f1c2d7e-1a0b-4c3d-9e8f-000000000001',
   invoice_number: '12',
   date: '2026-01-15',
@@ -56,7 +56,7 @@ describe('invoiceMessage', () => {
   });
 
   it('refuses a computed invoice without a number', () => {
-    const { invoice_number: _, ...upcoming } = invoice;
+    const upcoming = { ...invoice, invoice_number: null };
     expect(() => invoiceMessage(upcoming, pdf, [{ email: 'ada@kunde.dk' }], 'billing@nordlys.dk', '')).toThrowError(
       'invoice 6f1c2d7e-1a0b-4c3d-9e8f-000000000001 has no number to mail',
     );

@@ -1,4 +1,4 @@
-import type { invoicingV1 } from '@billing/proto';
+import type { InvoiceView } from '../domain/invoice-view.js';
 import { formatNumber } from '../domain/language/number-format.js';
 import { documentLanguage, text } from '../domain/language/texts.js';
 
@@ -18,7 +18,7 @@ export interface InvoiceMessage {
 }
 
 /** invoice-12.pdf, credit-note-13.pdf */
-export function attachmentName(invoice: invoicingV1.Invoice): string {
+export function attachmentName(invoice: InvoiceView): string {
   return `${invoice.is_credit_note ? 'credit-note' : 'invoice'}-${invoiceNumber(invoice)}.pdf`;
 }
 
@@ -28,14 +28,14 @@ export function attachmentName(invoice: invoicingV1.Invoice): string {
  * organization's e-mail; no Reply-To when ''), one message to every recipient, the PDF attached.
  */
 export function invoiceMessage(
-  invoice: invoicingV1.Invoice,
+  invoice: InvoiceView,
   pdf: Buffer,
   recipients: ReadonlyArray<MailRecipient>,
   fromAddress: string,
   replyTo: string,
 ): InvoiceMessage {
   const language = documentLanguage(invoice.language);
-  const seller = invoice.seller?.name ?? '';
+  const seller = invoice.seller.name;
   const number = invoiceNumber(invoice);
   const total = formatNumber(invoice.total, language);
   const values = { number, seller, total, currency: invoice.currency, dueDate: invoice.due_date };
@@ -54,8 +54,8 @@ export function invoiceMessage(
   return message;
 }
 
-function invoiceNumber(invoice: invoicingV1.Invoice): string {
+function invoiceNumber(invoice: InvoiceView): string {
   // A computed (upcoming) invoice has no number and is never mailed.
-  if (invoice.invoice_number === undefined) throw new Error(`invoice ${invoice.uuid} has no number to mail`);
+  if (invoice.invoice_number === null) throw new Error(`invoice ${invoice.uuid} has no number to mail`);
   return invoice.invoice_number;
 }

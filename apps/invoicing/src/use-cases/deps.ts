@@ -1,20 +1,8 @@
 import type { Clock } from '@billing/clock';
-import type { invoicingV1 } from '@billing/proto';
 import type { CommittedEventsListener } from '@billing/runtime';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Directory } from '../domain/directory.js';
 import type { HandOverTracker } from '../events/hand-over-tracker.js';
-
-/** Sends an issued invoice with its PDF (src/mail). */
-export interface InvoiceSender {
-  send(
-    invoice: invoicingV1.Invoice,
-    pdf: Buffer,
-    recipients: { email: string; name?: string }[],
-    /** The organization's e-mail ('' for none). */
-    replyTo: string,
-  ): Promise<{ sent_to: string[] }>;
-}
 
 /** What the invoicing use cases need: the service's database, its clock, the accounts directory. */
 export interface InvoicingDeps {

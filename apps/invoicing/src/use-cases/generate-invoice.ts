@@ -3,20 +3,29 @@ import { effectivePaymentTerms } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
-import type { invoicingV1 } from '@billing/proto';
 import { COLLECTION_METHODS } from '@billing/reference-data';
 import { runChange } from '@billing/runtime';
 import { pendingDraftLines } from '../db/draft-line-store.js';
 import { draftInvoiceLineOf } from '../db/draft-line-view.js';
-import { linesOf } from '../db/invoice-store.js';
+import { invoiceViewWithLines } from '../db/invoice-view.js';
 import { dueDate } from '../domain/compose-invoice.js';
 import { effectiveCollectionMethod } from '../domain/invoice-defaults.js';
+import type { InvoiceView } from '../domain/invoice-view.js';
 import { localDay } from '../domain/local-day.js';
-import { invoiceMessage } from '../grpc/invoice-mapper.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { addLines, createInvoiceRow, issueInvoice } from './issue-invoices.js';
 import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
+
+/** What generate_invoice is asked for: the account, and what it sets instead of the defaults. */
+export interface GenerateInvoiceOptions {
+  /** The account's uuid. */
+  account: string;
+  /** Unset or null: the account's default collection method, then the organization's. */
+  collection_method?: string | null | undefined;
+  /** Days; unset or null: the account's, then the organization's. */
+  payment_terms?: number | null | undefined;
+}
 
 /**
  * gaps §3 generate_invoice: every draft line of the account not waiting for the next renewal,
@@ -25,20 +34,19 @@ import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
 export async function generateInvoice(
   deps: InvoicingDeps,
   context: RequestContext,
-  request: invoicingV1.GenerateInvoiceRequest,
-): Promise<invoicingV1.Invoice[]> {
-  if (
-    request.collection_method !== undefined &&
-    !(COLLECTION_METHODS as readonly string[]).includes(request.collection_method)
-  ) {
-    throw AppError.invalidField('collection_method', `"${request.collection_method}" is not a valid choice.`);
+  options: GenerateInvoiceOptions,
+): Promise<InvoiceView[]> {
+  const collectionMethod = options.collection_method ?? null;
+  const paymentTerms = options.payment_terms ?? null;
+  if (collectionMethod !== null && !(COLLECTION_METHODS as readonly string[]).includes(collectionMethod)) {
+    throw AppError.invalidField('collection_method', `"${collectionMethod}" is not a valid choice.`);
   }
-  if (request.payment_terms !== undefined && (!Number.isInteger(request.payment_terms) || request.payment_terms < 0)) {
+  if (paymentTerms !== null && (!Number.isInteger(paymentTerms) || paymentTerms < 0)) {
     throw AppError.invalidField('payment_terms', 'Ensure this value is greater than or equal to 0.');
   }
   const [seller, buyer] = await Promise.all([
     deps.directory.seller(context),
-    deps.directory.buyer(context, request.account),
+    deps.directory.buyer(context, options.account),
   ]);
   return runChange(deps, 'invoicing', context, async (scope) => {
     const drafts = await pendingDraftLines(scope.em, scope.organizationId, buyer.account_id, {
@@ -49,8 +57,8 @@ export async function generateInvoice(
     const invoiceIds = currencies.map(() => randomUUID());
     await announceNewInvoices(scope, deps.directory, context, buyer.account_id, invoiceIds);
     const date = localDay(scope.now, seller.time_zone);
-    const terms = effectivePaymentTerms(request.payment_terms, buyer.payment_terms, seller.default_payment_terms);
-    const invoices: invoicingV1.Invoice[] = [];
+    const terms = effectivePaymentTerms(paymentTerms, buyer.payment_terms, seller.default_payment_terms);
+    const invoices: InvoiceView[] = [];
     for (const [index, currency] of currencies.entries()) {
       const ofCurrency = drafts.filter((row) => row.currency === currency);
       const invoice = createInvoiceRow(scope, {
@@ -62,7 +70,7 @@ export async function generateInvoice(
         payment_terms: terms,
         currency: currency as CurrencyCode,
         collection_method: effectiveCollectionMethod(
-          request.collection_method,
+          collectionMethod,
           buyer.collection_method,
           seller.default_collection_method,
         ),
@@ -72,7 +80,7 @@ export async function generateInvoice(
       await addLines(scope, invoice, ofCurrency.map(draftInvoiceLineOf));
       markDraftLinesInvoiced(scope, ofCurrency, invoice.id);
       await issueInvoice(scope, invoice, buyer.recipients);
-      invoices.push(invoiceMessage(invoice, (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? []));
+      invoices.push(await invoiceViewWithLines(scope.em, invoice));
     }
     scope.audit('account.generate_invoice', 'account', buyer.account_id, { invoices: invoices.map((i) => i.uuid) });
     return invoices;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@billing/errors';
 import { type CurrencyCode, formatAmount, isDecimalString, money } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
-import type { invoicingV1 } from '@billing/proto';
 import { COLLECTION_METHODS } from '@billing/reference-data';
 import { type ChangeScope, runChange } from '@billing/runtime';
 import { CreditApplicationEntity } from '../db/entities/credit-application.entity.js';
@@ -10,10 +9,11 @@ import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import { linesOf, openInvoicesOfSubscription, requireInvoice } from '../db/invoice-store.js';
 import { settledStatus } from '../domain/compose-invoice.js';
 import { creditToApply } from '../domain/credit.js';
+import type { InvoiceView } from '../domain/invoice-view.js';
 import { INVALID_DATE, isIsoDate, localDay } from '../domain/local-day.js';
-import { publishInvoiceChange } from '../events/invoice-events.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
+import { publishInvoiceChange } from './invoice-change.js';
 import { addLines, createInvoiceRow, issueInvoice, queueInvoiceMail } from './issue-invoices.js';
 
 export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as const;
@@ -24,15 +24,20 @@ const refused = (message: string) => AppError.refused('INVOICE_ACTION_REFUSED', 
 const change = <T>(deps: InvoicingDeps, context: RequestContext, fn: (scope: ChangeScope) => Promise<T>) =>
   runChange(deps, 'invoicing', context, fn);
 
+/**
+ * PATCH kickback_status (null clears it), refused while the organization's kickback feature
+ * (`kickbackEnabled`, the gateway knows the organization's features) is off.
+ */
 export async function updateKickbackStatus(
   deps: InvoicingDeps,
   context: RequestContext,
-  request: invoicingV1.UpdateKickbackStatusRequest,
+  uuid: string,
+  status: string | null,
+  kickbackEnabled: boolean,
 ): Promise<string | null> {
   return change(deps, context, async (scope) => {
-    const row = await requireInvoice(scope.em, scope.organizationId, request.uuid, true);
-    if (!request.kickback_enabled) throw refused('The kickback feature is not enabled for the organization.');
-    const status = request.kickback_status ?? null;
+    const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
+    if (!kickbackEnabled) throw refused('The kickback feature is not enabled for the organization.');
     if (status !== null && !(KICKBACK_STATUSES as readonly string[]).includes(status)) {
       throw AppError.invalidField('kickback_status', `"${status}" is not a valid choice.`);
     }
@@ -44,7 +49,12 @@ export async function updateKickbackStatus(
 }
 
 /** gaps §7 register-payment: the balance is paid on that date; the invoice becomes paid. */
-export async function registerPayment(deps: InvoicingDeps, context: RequestContext, uuid: string, date: string) {
+export async function registerPayment(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  uuid: string,
+  date: string,
+): Promise<InvoiceView> {
   return change(deps, context, async (scope) => {
     const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
     if (!isIsoDate(date)) throw AppError.invalidField('registration_date', INVALID_DATE);
@@ -62,7 +72,7 @@ export async function changeCollectionMethod(
   context: RequestContext,
   uuid: string,
   method: string,
-) {
+): Promise<InvoiceView> {
   return change(deps, context, async (scope) => {
     const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
     if (!(COLLECTION_METHODS as readonly string[]).includes(method)) {
@@ -102,18 +112,20 @@ function applyCredit(scope: ChangeScope, credit: InvoiceRow, target: InvoiceRow,
 
 /**
  * POST apply-credit-note: the credit note's unused credit (its negative balance) pays `amount` of
- * the target invoice: same account and currency, never more than either balance; `amount`
- * defaults to the credit note's balance, capped at the target's.
+ * the target invoice: same account and currency, never more than either balance; `amount` (null)
+ * defaults to the credit note's balance, capped at the target's. Returns the credit note.
  */
 export async function applyCreditNote(
   deps: InvoicingDeps,
   context: RequestContext,
-  request: invoicingV1.ApplyCreditNoteRequest,
-) {
+  uuid: string,
+  targetInvoice: string,
+  requested: string | null,
+): Promise<InvoiceView> {
   return change(deps, context, async (scope) => {
-    const credit = await requireInvoice(scope.em, scope.organizationId, request.uuid, true);
+    const credit = await requireInvoice(scope.em, scope.organizationId, uuid, true);
     if (!credit.is_credit_note) throw refused('Only a credit note can be applied.');
-    const target = await requireInvoice(scope.em, scope.organizationId, request.target_invoice, true).catch(() => {
+    const target = await requireInvoice(scope.em, scope.organizationId, targetInvoice, true).catch(() => {
       throw refused('The target invoice does not exist.');
     });
     if (target.is_credit_note) throw refused('A credit note cannot be applied to a credit note.');
@@ -124,11 +136,11 @@ export async function applyCreditNote(
     if (available.lte(0)) throw refused('The credit note has no credit left.');
     if (open.lte(0)) throw refused('The target invoice has nothing left to pay.');
     let amount = creditToApply(credit.balance, target.balance);
-    if (request.amount !== undefined) {
-      if (!isDecimalString(request.amount) || money(request.amount).lte(0)) {
+    if (requested !== null) {
+      if (!isDecimalString(requested) || money(requested).lte(0)) {
         throw AppError.invalidField('amount', 'A valid positive number is required.');
       }
-      amount = money(request.amount);
+      amount = money(requested);
       if (amount.gt(available)) throw refused('The amount is more than the credit note has left.');
       if (amount.gt(open)) throw refused("The amount is more than the target invoice's balance.");
     }
@@ -147,7 +159,7 @@ export async function applyCreditNote(
  * line), issued and applied to the invoice at once: both end `credited`. Only an invoice whose
  * whole total is still open can be credited this way.
  */
-export async function creditInvoice(deps: InvoicingDeps, context: RequestContext, uuid: string) {
+export async function creditInvoice(deps: InvoicingDeps, context: RequestContext, uuid: string): Promise<InvoiceView> {
   return change(deps, context, async (scope) => {
     const invoice = await requireInvoice(scope.em, scope.organizationId, uuid, true);
     if (invoice.is_credit_note) throw refused('A credit note cannot be credited.');

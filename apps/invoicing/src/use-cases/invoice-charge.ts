@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
-import { subscriptionEventsV1 } from '@billing/proto';
 import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -14,6 +13,7 @@ import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
+import type { ReceivedCharge } from '../domain/received-charge.js';
 import { afterCommit } from '../events/after-commit.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
@@ -24,27 +24,37 @@ import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
 /** How long a grouped renewal invoice waits for more lines of the same renewal before it is issued. */
 export const GROUP_WINDOW_MS = 2_000;
 
+/** Where a charge comes from: its organization and the request that made it (the trace of its invoice). */
+export interface ChargeOrigin {
+  organizationId: string;
+  requestId: string;
+}
+
 /**
- * One charge.created of the subscription engine becomes invoice lines, exactly once (the charge id
- * is the key of invoiced_charge, in the consumer's transaction with its inbox row). Renewal charges
+ * One charge of the subscription engine becomes invoice lines, exactly once (the charge id is the
+ * key of invoiced_charge, in the charge consumer's transaction `em` with its inbox row). Renewal charges
  * of group_on_invoice subscriptions join the pending invoice of their group (issued when the group
  * window has passed, or when the test clock asks); every other charge is its own invoice (a
  * credit note when negative), issued at once. Draft lines flagged include_in_next_renewal_invoice
  * join a renewal charge's invoice; their draft_invoice_line.invoiced events go to the read model
  * once the consumer's transaction commits.
  */
-export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, envelope: EventEnvelope): Promise<void> {
-  const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
-  if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
+export async function invoiceCharge(
+  deps: InvoicingDeps,
+  em: EntityManager,
+  charge: ReceivedCharge,
+  origin: ChargeOrigin,
+): Promise<void> {
   if (await em.findOne(InvoicedChargeEntity, { charge_id: charge.uuid })) return;
-  const context = systemContext(envelope.organization_id, envelope.request_id || envelope.event_id);
+  const { organizationId } = origin;
+  const context = systemContext(organizationId, origin.requestId);
   const [seller, buyer] = await Promise.all([
     deps.directory.seller(context),
     deps.directory.buyer(context, charge.account),
   ]);
   const now = seller.test_clock_time ?? deps.clock.now();
   const published: EventEnvelope[] = [];
-  const scope = changeScope(em, 'invoicing', envelope.organization_id, context, now, published);
+  const scope = changeScope(em, 'invoicing', organizationId, context, now, published);
   // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
   if (handOver) {
@@ -58,7 +68,7 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
   let invoice = key
     ? await em.findOne(
         InvoiceEntity,
-        { organization_id: envelope.organization_id, group_key: key, status: 'pending' },
+        { organization_id: organizationId, group_key: key, status: 'pending' },
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       )
     : null;
@@ -88,15 +98,15 @@ export async function invoiceCharge(deps: InvoicingDeps, em: EntityManager, enve
   // Draft lines flagged include_in_next_renewal_invoice join the account's next renewal invoice.
   const drafts =
     charge.kind === 'renewal'
-      ? (
-          await pendingDraftLines(em, envelope.organization_id, charge.account, { forNextRenewal: true, lock: true })
-        ).filter((row) => row.currency === charge.currency)
+      ? (await pendingDraftLines(em, organizationId, charge.account, { forNextRenewal: true, lock: true })).filter(
+          (row) => row.currency === charge.currency,
+        )
       : [];
   await addLines(scope, invoice, [...chargeLines, ...drafts.map(draftInvoiceLineOf)], { isNew });
   markDraftLinesInvoiced(scope, drafts, invoice.id);
   em.create(InvoicedChargeEntity, {
     charge_id: charge.uuid,
-    organization_id: envelope.organization_id,
+    organization_id: organizationId,
     invoice_id: invoice.id,
     created_at: now,
   });

@@ -11,7 +11,7 @@ import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-accou
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
 import type { Buyer, Seller } from '../domain/directory.js';
 import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
-import { publishInvoiceChange } from '../events/invoice-events.js';
+import { publishInvoiceChange } from './invoice-change.js';
 
 export interface NewInvoice {
   /** The uuid announceNewInvoices announced to accounts for it in this transaction. */

@@ -3,9 +3,8 @@ import type { Logger } from '@billing/observability';
 import { LockMode } from '@mikro-orm/core';
 import { InvoiceEntity } from '../db/entities/invoice.entity.js';
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
-import { linesOf } from '../db/invoice-store.js';
+import { invoiceViewWithLines } from '../db/invoice-view.js';
 import { renderInvoicePdf } from '../documents/invoice-pdf.js';
-import { invoiceMessage } from '../grpc/invoice-mapper.js';
 import type { InvoiceMailer } from '../mail/invoice-mailer.js';
 import type { InvoicingDeps } from './deps.js';
 
@@ -32,9 +31,9 @@ export async function sendMailJobs(
       );
       if (!job) return false;
       const invoice = await em.findOneOrFail(InvoiceEntity, { id: job.invoice_id });
-      const message = invoiceMessage(invoice, (await linesOf(em, [invoice.id])).get(invoice.id) ?? []);
+      const view = await invoiceViewWithLines(em, invoice);
       try {
-        await mailer.send(message, await renderInvoicePdf(message), job.recipients, job.reply_to);
+        await mailer.send(view, await renderInvoicePdf(view), job.recipients, job.reply_to);
         job.sent_at = deps.clock.now();
       } catch (error) {
         job.attempts += 1;

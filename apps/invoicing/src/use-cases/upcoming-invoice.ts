@@ -1,7 +1,6 @@
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
-import type { chargesV1, invoicingV1 } from '@billing/proto';
 import { requireOrganization } from '@billing/runtime';
 import { pendingDraftLines } from '../db/draft-line-store.js';
 import { draftInvoiceLineOf } from '../db/draft-line-view.js';
@@ -10,9 +9,10 @@ import { chargeLineSources } from '../domain/charge-lines.js';
 import { composeInvoice, dueDate } from '../domain/compose-invoice.js';
 import { presentExact } from '../domain/decimal-text.js';
 import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
+import type { InvoiceView } from '../domain/invoice-view.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
-import { bankAccountMessage } from '../grpc/invoice-mapper.js';
+import type { ReceivedCharge } from '../domain/received-charge.js';
 import type { InvoicingDeps } from './deps.js';
 
 /**
@@ -24,11 +24,11 @@ export async function upcomingInvoice(
   deps: InvoicingDeps,
   context: RequestContext,
   accountId: string,
-  charges: readonly chargesV1.Charge[],
-): Promise<invoicingV1.Invoice | undefined> {
+  charges: readonly ReceivedCharge[],
+): Promise<InvoiceView | null> {
   const organizationId = requireOrganization(context);
   const first = charges[0];
-  if (!first) return undefined;
+  if (!first) return null;
   const [seller, buyer] = await Promise.all([deps.directory.seller(context), deps.directory.buyer(context, accountId)]);
   const currency = first.currency as CurrencyCode;
   const date = localDay(first.due_at ?? deps.clock.now(), seller.time_zone);
@@ -54,14 +54,16 @@ export async function upcomingInvoice(
   );
   return {
     uuid: '',
-    invoice_number: undefined,
+    invoice_number: null,
     external_invoice_number: '',
     account: accountId,
     account_code: buyer.code,
+    pay_to_bank_account: bankAccount?.id ?? null,
     date,
     due_date: dueDate(date, paymentTerms),
     currency,
     status: 'upcoming',
+    kickback_status: null,
     collection_method: first.collection_method,
     total: totals.total,
     subtotal: totals.subtotal,
@@ -80,8 +82,8 @@ export async function upcomingInvoice(
         sku: input.sku,
         vat_type: input.vat_type,
         collect_vat: input.collect_vat,
-        date_from: input.date_from ?? undefined,
-        date_to: input.date_to ?? undefined,
+        date_from: input.date_from,
+        date_to: input.date_to,
         price: presentExact(input.price),
         quantity: presentExact(input.quantity),
         subtotal: input.subtotal,
@@ -89,22 +91,26 @@ export async function upcomingInvoice(
         total: line.total,
         currency,
         imported_line: false,
-        subscription: input.subscription ?? undefined,
-        terms: input.terms ?? undefined,
+        refund_of: null,
+        subscription: input.subscription ?? null,
+        terms: input.terms ?? null,
         sort_weight: index + 1,
-        draft_invoice_line_pk: input.draft_invoice_line_id ?? undefined,
-        product_id: input.product_id ?? undefined,
+        draft_invoice_line_pk: input.draft_invoice_line_id ?? null,
+        product_id: input.product_id ?? null,
         reference_person: input.reference_person ?? '',
         account_reference_person: input.account_reference_person ?? '',
         po_number: input.po_number ?? '',
         case_number: input.case_number ?? '',
-        invoice_supplement: input.invoice_supplement ?? undefined,
+        invoice_supplement: input.invoice_supplement ?? null,
         custom_fields: input.custom_fields ?? {},
         vat_rate: line.vat_rate,
         pricing: input.pricing ?? {},
       };
     }),
+    created_date: null,
+    last_modified_date: null,
     is_credit_note: false,
+    credit_note_for: null,
     payment_terms: paymentTerms,
     vat_breakdown: totals.vat_breakdown,
     reverse_charge: totals.reverse_charge,
@@ -113,7 +119,7 @@ export async function upcomingInvoice(
     buyer: buyer.party,
     language: buyer.language,
     po_number: first.po_number,
-    ...(bankAccount ? { pay_to_bank_account: bankAccount.id, bank_account: bankAccountMessage(bankAccount) } : {}),
+    bank_account: bankAccount,
     // Computed, never stored or published.
     version: 0,
   };

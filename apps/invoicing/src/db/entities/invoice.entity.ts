@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { BankAccountSnapshot } from '../../domain/bank-account.js';
-import type { PartySnapshot, VatPart } from '../../domain/invoice-document.js';
+import type { PartySnapshot, VatPart } from '../../domain/invoice-view.js';
 
 /**
  * An invoice or credit note. `status` 'pending' is internal: a grouped renewal invoice still
