@@ -123,6 +123,22 @@ export async function chargeIdsAwaitingInvoice(em: EntityManager, organizationId
   return rows.map((row) => row.id);
 }
 
+/**
+ * Every charge of the subscription committed so far, oldest first (a plain query: it neither
+ * flushes nor sees charges the running change has not written yet).
+ */
+export async function chargeIdsOfSubscription(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    'select id from charge where organization_id = ? and subscription_id = ? order by created_at, id',
+    [organizationId, subscriptionId],
+  );
+  return rows.map((row) => row.id);
+}
+
 /** These charges of the organization were seen invoiced: no longer awaited. Returns how many changed. */
 export async function confirmChargesInvoiced(
   em: EntityManager,

@@ -33,13 +33,14 @@ function pricingMessage(
 /**
  * subscription.changed: one per thing that happened, in order, each with the pricing before and
  * after it, and the subscription's state after the whole change (whose pricing and status are
- * `final`).
+ * `final`). `charges`: when the change leaves it expired, all its charges (for accounts' delete rule).
  */
 export function publishSubscriptionChanges(
   scope: ChangeScope,
   subscription: SubscriptionView,
   events: readonly Pick<LifecycleEvent, 'change' | 'effective_at' | 'old' | 'change_type' | 'cancellation_type'>[],
   final: { pricing: SubscriptionPricing; status: SubscriptionStatus },
+  charges: readonly string[] = [],
 ): void {
   const snapshot = subscriptionMessage(subscription);
   events.forEach((event, index) => {
@@ -52,6 +53,7 @@ export function publishSubscriptionChanges(
       effective_at: event.effective_at,
       change_type: event.change_type ?? '',
       cancellation_type: event.cancellation_type ?? '',
+      charges: [...charges],
     };
     scope.publish({
       eventType: 'subscription.changed',

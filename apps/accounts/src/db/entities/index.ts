@@ -1,6 +1,7 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountEntity } from './account.entity.js';
+import { AccountChargeEntity } from './account-charge.entity.js';
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
 import { AccountInvoiceEntity } from './account-invoice.entity.js';
 import { AccountPaymentMeansEntity } from './account-payment-means.entity.js';
@@ -24,6 +25,7 @@ export const accountsEntities = [
   AccountSubscriptionEntity,
   AccountDraftLineEntity,
   AccountInvoiceEntity,
+  AccountChargeEntity,
   ChurnReasonEntity,
   AuditLogEntry,
   OutboxMessage,

@@ -59,6 +59,12 @@ export interface SubscriptionChanged {
   change_type: string;
   /** For cancellations: full_refund, at_renewal, today, at_specified_time, cancel_invalid. */
   cancellation_type: string;
+  /**
+   * Set only when the subscription is expired after the change: the uuids of all its charges. The
+   * accounts service keeps them so that the account is not deleted while one of them is still on
+   * its way to an invoice (docs/architecture.md "Invoices and account deletion").
+   */
+  charges: string[];
 }
 
 /** Payload of subscriptions.charge.created. */
@@ -315,6 +321,7 @@ function createBaseSubscriptionChanged(): SubscriptionChanged {
     effective_at: undefined,
     change_type: "",
     cancellation_type: "",
+    charges: [],
   };
 }
 
@@ -340,6 +347,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     }
     if (message.cancellation_type !== "") {
       writer.uint32(58).string(message.cancellation_type);
+    }
+    for (const v of message.charges) {
+      writer.uint32(66).string(v!);
     }
     return writer;
   },
@@ -413,6 +423,14 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
             message.cancellation_type = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.charges.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -454,6 +472,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
         : isSet(object.cancellation_type)
         ? globalThis.String(object.cancellation_type)
         : "",
+      charges: globalThis.Array.isArray(object?.charges)
+        ? object.charges.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -480,6 +501,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     if (message.cancellation_type !== "") {
       obj.cancellationType = message.cancellation_type;
     }
+    if (message.charges?.length) {
+      obj.charges = message.charges;
+    }
     return obj;
   },
 
@@ -501,6 +525,7 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     message.effective_at = object.effective_at ?? undefined;
     message.change_type = object.change_type ?? "";
     message.cancellation_type = object.cancellation_type ?? "";
+    message.charges = object.charges?.map((e) => e) || [];
     return message;
   },
 };

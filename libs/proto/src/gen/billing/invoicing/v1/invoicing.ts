@@ -308,6 +308,15 @@ export interface ConfirmInvoicesResponse {
   existing: string[];
 }
 
+export interface ConfirmChargesRequest {
+  uuids: string[];
+}
+
+export interface ConfirmChargesResponse {
+  /** The uuids named that are charges of the calling organization on a committed invoice. */
+  invoiced: string[];
+}
+
 export interface DraftLineInput {
   account?: string | undefined;
   description?: string | undefined;
@@ -4879,6 +4888,142 @@ export const ConfirmInvoicesResponse: MessageFns<ConfirmInvoicesResponse> = {
   },
 };
 
+function createBaseConfirmChargesRequest(): ConfirmChargesRequest {
+  return { uuids: [] };
+}
+
+export const ConfirmChargesRequest: MessageFns<ConfirmChargesRequest> = {
+  encode(message: ConfirmChargesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmChargesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmChargesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmChargesRequest {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ConfirmChargesRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmChargesRequest>, I>>(base?: I): ConfirmChargesRequest {
+    return ConfirmChargesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmChargesRequest>, I>>(object: I): ConfirmChargesRequest {
+    const message = createBaseConfirmChargesRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConfirmChargesResponse(): ConfirmChargesResponse {
+  return { invoiced: [] };
+}
+
+export const ConfirmChargesResponse: MessageFns<ConfirmChargesResponse> = {
+  encode(message: ConfirmChargesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.invoiced) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmChargesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmChargesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoiced.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmChargesResponse {
+    return {
+      invoiced: globalThis.Array.isArray(object?.invoiced) ? object.invoiced.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ConfirmChargesResponse): unknown {
+    const obj: any = {};
+    if (message.invoiced?.length) {
+      obj.invoiced = message.invoiced;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmChargesResponse>, I>>(base?: I): ConfirmChargesResponse {
+    return ConfirmChargesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmChargesResponse>, I>>(object: I): ConfirmChargesResponse {
+    const message = createBaseConfirmChargesResponse();
+    message.invoiced = object.invoiced?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseDraftLineInput(): DraftLineInput {
   return {
     account: undefined,
@@ -7123,6 +7268,21 @@ export const InvoicingServiceService = {
       Buffer.from(ConfirmInvoicesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmInvoicesResponse => ConfirmInvoicesResponse.decode(value),
   },
+  /**
+   * Which of the named charges of the subscription engine are on an invoice (committed), for an
+   * account delete: a charge not yet invoiced is on its way and holds the delete back.
+   */
+  confirmCharges: {
+    path: "/billing.invoicing.v1.InvoicingService/ConfirmCharges" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmChargesRequest): Buffer =>
+      Buffer.from(ConfirmChargesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmChargesRequest => ConfirmChargesRequest.decode(value),
+    responseSerialize: (value: ConfirmChargesResponse): Buffer =>
+      Buffer.from(ConfirmChargesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmChargesResponse => ConfirmChargesResponse.decode(value),
+  },
   createDraftLine: {
     path: "/billing.invoicing.v1.InvoicingService/CreateDraftLine" as const,
     requestStream: false as const,
@@ -7230,6 +7390,11 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
    * docs/architecture.md "Invoices and account deletion").
    */
   confirmInvoices: handleUnaryCall<ConfirmInvoicesRequest, ConfirmInvoicesResponse>;
+  /**
+   * Which of the named charges of the subscription engine are on an invoice (committed), for an
+   * account delete: a charge not yet invoiced is on its way and holds the delete back.
+   */
+  confirmCharges: handleUnaryCall<ConfirmChargesRequest, ConfirmChargesResponse>;
   createDraftLine: handleUnaryCall<CreateDraftLineRequest, CreateDraftLineResponse>;
   getDraftLine: handleUnaryCall<GetDraftLineRequest, GetDraftLineResponse>;
   listDraftLines: handleUnaryCall<ListDraftLinesRequest, ListDraftLinesResponse>;
@@ -7449,6 +7614,25 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which of the named charges of the subscription engine are on an invoice (committed), for an
+   * account delete: a charge not yet invoiced is on its way and holds the delete back.
+   */
+  confirmCharges(
+    request: ConfirmChargesRequest,
+    callback: (error: ServiceError | null, response: ConfirmChargesResponse) => void,
+  ): ClientUnaryCall;
+  confirmCharges(
+    request: ConfirmChargesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmChargesResponse) => void,
+  ): ClientUnaryCall;
+  confirmCharges(
+    request: ConfirmChargesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmChargesResponse) => void,
   ): ClientUnaryCall;
   createDraftLine(
     request: CreateDraftLineRequest,
