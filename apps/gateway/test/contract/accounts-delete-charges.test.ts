@@ -104,3 +104,50 @@ describe('DELETE /accounts/{code}/ while the last charge of an expired subscript
     expectStatus(await org.api.get(accountPath('leaving')), 200);
   });
 });
+
+describe('POST /test-clock/advance/ waiting for a charge invoicing set aside', () => {
+  it('answers 500 once the charge is set aside, instead of waiting out its deadline', { timeout: 60_000 }, async () => {
+    const org = await clockOrganization(platform(), '2026-01-01T09:00:00.000Z');
+    const plan = await createPlan(org.api);
+    const terms = await createPlanTerms(org.api, plan.uuid, { backwards_charging: true, price: '310.00' });
+    await createAccount(org.api, 'vanishing');
+    const subscription = await createSubscription(org.api, { code: 'vanishing', terms });
+    await org.advance('2026-01-11T09:00:00.000Z');
+
+    const hold = await holdChargeConsumer();
+    try {
+      expectStatus(
+        await org.api.post(`${subscriptionPath(subscription.uuid as string)}cancel/`, { cancellation_type: 'today' }),
+        200,
+      );
+      await hold.consumerWaiting();
+      // A fault no API call can cause any more: the account row vanishes behind the platform's back,
+      // so invoicing cannot find the charge's buyer, retries, and sets the charge aside.
+      await removeAccountRow(org.organizationId, 'vanishing');
+    } finally {
+      await hold.release();
+    }
+
+    const advanced = await org.api.post('/api/v1/test-clock/advance/', { to: '2026-01-12T09:00:00.000Z' });
+    expect({ status: advanced.status, body: advanced.body }).toEqual({
+      status: 500,
+      body: { detail: 'Internal server error.', request_id: expect.any(String) },
+    });
+  });
+});
+
+async function removeAccountRow(organizationId: string, code: string): Promise<void> {
+  const { databaseUrl, schema } = platform().accountsDatabase;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`set search_path to "${schema}"`);
+    const { rowCount } = await client.query('delete from account where organization_id = $1 and code = $2', [
+      organizationId,
+      code,
+    ]);
+    expect(rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}

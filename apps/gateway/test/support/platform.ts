@@ -76,6 +76,8 @@ export interface TestPlatform {
   mailOutbox: string;
   /** The invoicing service's database and schema, for tests that hold its locks to order a race. */
   invoicingDatabase: { databaseUrl: string; schema: string };
+  /** The accounts service's database and schema, for tests that damage its data to provoke a fault. */
+  accountsDatabase: { databaseUrl: string; schema: string };
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -296,6 +298,7 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
     natsUrl: nats.url,
     mailOutbox,
     invoicingDatabase: { databaseUrl: invoicingSchema.databaseUrl, schema: invoicingSchema.schema },
+    accountsDatabase: { databaseUrl: accountsSchema.databaseUrl, schema: accountsSchema.schema },
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {

@@ -7,6 +7,7 @@ import { InvoiceLineEntity } from './invoice-line.entity.js';
 import { InvoiceNumberCounterEntity } from './invoice-number-counter.entity.js';
 import { InvoicedChargeEntity } from './invoiced-charge.entity.js';
 import { MailJobEntity } from './mail-job.entity.js';
+import { RejectedChargeEntity } from './rejected-charge.entity.js';
 
 /** Every table of the invoicing schema (migrations are generated from this list). */
 export const invoicingEntities = [
@@ -14,6 +15,7 @@ export const invoicingEntities = [
   InvoiceLineEntity,
   InvoiceNumberCounterEntity,
   InvoicedChargeEntity,
+  RejectedChargeEntity,
   CreditApplicationEntity,
   MailJobEntity,
   DraftInvoiceLineEntity,
