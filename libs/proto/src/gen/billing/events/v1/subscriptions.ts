@@ -59,6 +59,11 @@ export interface SubscriptionChanged {
   change_type: string;
   /** For cancellations: full_refund, at_renewal, today, at_specified_time, cancel_invalid. */
   cancellation_type: string;
+  /**
+   * The pricing once the waiting term or quantity change (subscription.scheduled_changes) has
+   * taken effect; unset when none waits. Analytics dates the change's activity ahead with it.
+   */
+  scheduled_pricing?: SubscriptionPricing | undefined;
 }
 
 /** Payload of subscriptions.charge.created. */
@@ -315,6 +320,7 @@ function createBaseSubscriptionChanged(): SubscriptionChanged {
     effective_at: undefined,
     change_type: "",
     cancellation_type: "",
+    scheduled_pricing: undefined,
   };
 }
 
@@ -340,6 +346,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     }
     if (message.cancellation_type !== "") {
       writer.uint32(58).string(message.cancellation_type);
+    }
+    if (message.scheduled_pricing !== undefined) {
+      SubscriptionPricing.encode(message.scheduled_pricing, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -413,6 +422,14 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
             message.cancellation_type = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.scheduled_pricing = SubscriptionPricing.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -454,6 +471,11 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
         : isSet(object.cancellation_type)
         ? globalThis.String(object.cancellation_type)
         : "",
+      scheduled_pricing: isSet(object.scheduledPricing)
+        ? SubscriptionPricing.fromJSON(object.scheduledPricing)
+        : isSet(object.scheduled_pricing)
+        ? SubscriptionPricing.fromJSON(object.scheduled_pricing)
+        : undefined,
     };
   },
 
@@ -480,6 +502,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     if (message.cancellation_type !== "") {
       obj.cancellationType = message.cancellation_type;
     }
+    if (message.scheduled_pricing !== undefined) {
+      obj.scheduledPricing = SubscriptionPricing.toJSON(message.scheduled_pricing);
+    }
     return obj;
   },
 
@@ -501,6 +526,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     message.effective_at = object.effective_at ?? undefined;
     message.change_type = object.change_type ?? "";
     message.cancellation_type = object.cancellation_type ?? "";
+    message.scheduled_pricing = (object.scheduled_pricing !== undefined && object.scheduled_pricing !== null)
+      ? SubscriptionPricing.fromPartial(object.scheduled_pricing)
+      : undefined;
     return message;
   },
 };
