@@ -41,7 +41,8 @@ export interface ApiTokenListing {
 
 const ADMIN = { clientSystem: 'admin-cli', apiUserId: null, externalUser: null, requestId: null };
 
-function audit(
+/** An audit row of an admin command (client system `admin-cli`, no API user). */
+export function audit(
   em: EntityManager,
   organizationId: string,
   now: Date,
@@ -302,7 +303,7 @@ export async function getOrganizationRecord(deps: IdentityDeps, context: Request
   return recordOf(em, await requireOrganizationRow(em, requireOrganization(context)));
 }
 
-async function requireOrganizationRow(
+export async function requireOrganizationRow(
   em: EntityManager,
   organizationId: string,
   lock = false,

@@ -13,6 +13,7 @@ export interface ServiceClients {
   accounts: GrpcClient<typeof accountsV1.AccountsServiceService>;
   identity: GrpcClient<typeof accountsV1.IdentityServiceService>;
   churnReasons: GrpcClient<typeof accountsV1.ChurnReasonServiceService>;
+  organizationData: GrpcClient<typeof accountsV1.OrganizationDataServiceService>;
   catalog: GrpcClient<typeof catalogV1.CatalogServiceService>;
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
@@ -24,6 +25,9 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
   const accounts = createGrpcClient(accountsV1.AccountsServiceClient, addresses.accounts, { defaultDeadlineMs });
   const identity = createGrpcClient(accountsV1.IdentityServiceClient, addresses.accounts, { defaultDeadlineMs });
   const churnReasons = createGrpcClient(accountsV1.ChurnReasonServiceClient, addresses.accounts, { defaultDeadlineMs });
+  const organizationData = createGrpcClient(accountsV1.OrganizationDataServiceClient, addresses.accounts, {
+    defaultDeadlineMs,
+  });
   const catalog = createGrpcClient(catalogV1.CatalogServiceClient, addresses.subscriptions, { defaultDeadlineMs });
   const contracts = createGrpcClient(contractsV1.ContractServiceClient, addresses.subscriptions, { defaultDeadlineMs });
   const subscriptions = createGrpcClient(subscriptionsV1.SubscriptionServiceClient, addresses.subscriptions, {
@@ -34,6 +38,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     accounts,
     identity,
     churnReasons,
+    organizationData,
     catalog,
     contracts,
     subscriptions,
@@ -42,6 +47,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       accounts.close();
       identity.close();
       churnReasons.close();
+      organizationData.close();
       catalog.close();
       contracts.close();
       subscriptions.close();

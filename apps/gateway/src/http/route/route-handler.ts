@@ -29,7 +29,9 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  */
 export function routeHandler(route: Route, template: string, dependencies: PipelineDependencies): RequestHandler {
   return async (req, res) => {
-    requestState(req).route = template;
+    const state = requestState(req);
+    state.route = template;
+    state.routeDefinition = route;
     let rawBody: unknown;
     try {
       const principal = await guardRequest(req, res, route, dependencies);
