@@ -5,6 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export interface ExportPage {
   data: Uint8Array;
   rows: number;
+  /** How many of the run's `total` the rows so far were made from (the progress). */
+  read: number;
 }
 
 /** What a source reads for one job. */
@@ -16,7 +18,10 @@ export interface ExportRequest {
   context: RequestContext;
 }
 
-/** The rows of one run: how many there are, and the pages that hold them, read from one snapshot. */
+/**
+ * The rows of one run, read from one snapshot: how many records they are made from (rows, or the
+ * invoices rows per account sum up), and the pages that hold them.
+ */
 export interface ExportRun {
   total: number;
   pages: AsyncIterable<ExportPage>;
@@ -34,15 +39,27 @@ export interface ExportSource {
   open(em: EntityManager, request: ExportRequest): Promise<ExportRun>;
 }
 
-/** Groups a stream of items into arrays of `size` (the last may be shorter), for page messages. */
-export async function* inBatches<T>(items: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+/** A row and how many of the run's `total` were read to make it and the rows before it. */
+export interface ReadRow<T> {
+  row: T;
+  read: number;
+}
+
+/** Encodes rows as pages of `size` rows (the last may be shorter) with the kind's page message. */
+export async function* pagesOf<T>(
+  rows: AsyncIterable<ReadRow<T>>,
+  size: number,
+  encode: (rows: T[]) => Uint8Array,
+): AsyncIterable<ExportPage> {
   let batch: T[] = [];
-  for await (const item of items) {
-    batch.push(item);
+  let read = 0;
+  for await (const item of rows) {
+    batch.push(item.row);
+    read = item.read;
     if (batch.length >= size) {
-      yield batch;
+      yield { data: encode(batch), rows: batch.length, read };
       batch = [];
     }
   }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield { data: encode(batch), rows: batch.length, read };
 }

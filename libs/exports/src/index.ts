@@ -12,7 +12,8 @@ export {
   type ExportRequest,
   type ExportRun,
   type ExportSource,
-  inBatches,
+  pagesOf,
+  type ReadRow,
 } from './export-source.js';
 export { startExportWorker } from './export-worker.js';
 export { type ServiceExports, serviceExports } from './exports.js';

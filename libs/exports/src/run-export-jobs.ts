@@ -88,10 +88,8 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
           context: job.context,
         });
         let index = 0;
-        let rows = 0;
         for await (const page of run.pages) {
-          rows += page.rows;
-          if (!(await deps.store.addPage(job, index, page, progressOf(rows, run.total)))) throw new Superseded();
+          if (!(await deps.store.addPage(job, index, page, progressOf(page.read, run.total)))) throw new Superseded();
           index += 1;
         }
       },
