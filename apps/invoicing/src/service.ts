@@ -43,7 +43,7 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       handOvers,
     };
   };
-  const exports = (deps: ServiceDeps) => serviceExports([invoiceListExport, vatExport(depsOf(deps))]);
+  const exports = (deps: ServiceDeps) => serviceExports('invoicing', [invoiceListExport, vatExport(depsOf(deps))]);
   return {
     name: 'invoicing',
     defaultGrpcPort: 50053,

@@ -63,3 +63,16 @@ export async function* pagesOf<T>(
   }
   if (batch.length > 0) yield { data: encode(batch), rows: batch.length, read };
 }
+
+/** Groups a stream into arrays of `size` (the last may be shorter): rows a page's views are made from together. */
+export async function* inBatches<T>(items: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

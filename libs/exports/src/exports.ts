@@ -1,5 +1,6 @@
 import type { GrpcService } from '@billing/grpc';
 import type { BackgroundWorker, ServiceDeps } from '@billing/runtime';
+import { exportWorkerIntervalMs } from './export-config.js';
 import { ExportJobStore } from './export-job-store.js';
 import { exportService } from './export-service.js';
 import type { ExportSource } from './export-source.js';
@@ -11,13 +12,15 @@ import { startExportWorker } from './export-worker.js';
  */
 export interface ServiceExports {
   grpcService(deps: ServiceDeps): GrpcService;
-  worker(deps: ServiceDeps, intervalMs: number): BackgroundWorker;
+  /** Every `intervalMs`, by default EXPORT_WORKER_INTERVAL_MS (500). */
+  worker(deps: ServiceDeps, intervalMs?: number): BackgroundWorker;
 }
 
-export function serviceExports(sources: readonly ExportSource[]): ServiceExports {
+export function serviceExports(service: string, sources: readonly ExportSource[]): ServiceExports {
   const byKind = new Map(sources.map((source) => [source.kind, source]));
   return {
     grpcService: (deps) => exportService(deps, new ExportJobStore(deps.pool), byKind),
-    worker: (deps, intervalMs) => startExportWorker(deps, new ExportJobStore(deps.pool), byKind, intervalMs),
+    worker: (deps, intervalMs = exportWorkerIntervalMs(service)) =>
+      startExportWorker(deps, new ExportJobStore(deps.pool), byKind, intervalMs),
   };
 }

@@ -1,3 +1,4 @@
+export { exportWorkerIntervalMs } from './export-config.js';
 export { ExportJobEntity, type ExportJobRow, ExportPageEntity, exportEntities } from './export-entities.js';
 export {
   type ClaimedJob,
@@ -12,6 +13,7 @@ export {
   type ExportRequest,
   type ExportRun,
   type ExportSource,
+  inBatches,
   pagesOf,
   type ReadRow,
 } from './export-source.js';

@@ -62,3 +62,26 @@ export const csvFileOf = (
   header: readonly string[],
   records: readonly (readonly (string | number | boolean | null)[])[],
 ) => [header, ...records].map((cells) => `${csvRecord(cells)}\r\n`).join('');
+
+/**
+ * The columns of a list item as gaps.md §9 describes them, read off a JSON item whose nested
+ * objects are all present: nested objects as dotted columns, arrays and free-form objects
+ * (`custom_fields`) as one column.
+ */
+export function columnsOf(item: Json, freeForm: readonly string[] = ['custom_fields'], prefix = ''): string[] {
+  return Object.entries(item).flatMap(([name, value]) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && !freeForm.includes(name)
+      ? columnsOf(value as Json, freeForm, `${prefix}${name}.`)
+      : [`${prefix}${name}`],
+  );
+}
+
+/** A list item's cells under `columns`: JSON numbers and booleans as written, null as empty, arrays and objects as JSON. */
+export function cellsOf(item: Json, columns: readonly string[]): (string | number | boolean | null)[] {
+  return columns.map((column) => {
+    let value: unknown = item;
+    for (const key of column.split('.')) value = value == null ? null : (value as Json)[key];
+    if (value === undefined || value === null) return null;
+    return typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+  });
+}

@@ -48,5 +48,6 @@ export function csvFile(columns: readonly string[], pages: AsyncIterable<readonl
     })(),
   );
   // compose, not pipe: a failure reading the pages ends the file with that error.
-  return records.compose(stringify({ record_delimiter: 'windows' }));
+  // A lone CR or LF in a field is a line break to readers too: quote those as well.
+  return records.compose(stringify({ record_delimiter: 'windows', quoted_match: /[\r\n]/ }));
 }

@@ -1,8 +1,10 @@
-import { invoicingV1 } from '@billing/proto';
+import { invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ExportingService, ServiceClients } from '../../clients/service-clients.js';
 import { presentInvoiceList } from '../invoices/invoice-embeds.js';
 import { InvoiceListItemSchema } from '../invoices/invoice-schemas.js';
+import { presentSubscriptions } from '../subscriptions/subscription-embeds.js';
+import { SubscriptionSchema } from '../subscriptions/subscription-schemas.js';
 
 /**
  * A kind of export as the gateway knows it: which service runs it, the representation whose
@@ -87,7 +89,16 @@ export const VAT_EXPORT: ExportKind = {
   present: async (_clients, page) => invoicingV1.VatExportPage.decode(page).rows.map(presentVatExportRow),
 };
 
+export const SUBSCRIPTION_EXPORT: ExportKind = {
+  kind: 'subscriptions',
+  owner: 'subscriptions',
+  fileStem: 'subscriptions',
+  item: SubscriptionSchema,
+  present: async (clients, page) =>
+    presentSubscriptions(clients, subscriptionsV1.ListSubscriptionsResponse.decode(page).subscriptions),
+};
+
 /** Every kind the gateway downloads, by the kind a job reports. */
 export const EXPORT_KINDS: ReadonlyMap<string, ExportKind> = new Map(
-  [INVOICE_EXPORT, VAT_EXPORT].map((kind) => [kind.kind, kind]),
+  [INVOICE_EXPORT, VAT_EXPORT, SUBSCRIPTION_EXPORT].map((kind) => [kind.kind, kind]),
 );

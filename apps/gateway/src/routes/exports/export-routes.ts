@@ -1,11 +1,13 @@
 import { runWithContext } from '@billing/observability';
-import { invoicingV1 } from '@billing/proto';
+import { invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, detailError, HttpResponse, type Route } from '../../http/index.js';
 import { resolveInvoiceFilter } from '../invoices/invoice-list-filter.js';
 import { DEFAULT_INVOICE_ORDERING, INVOICE_ORDERING, InvoiceFilters } from '../invoices/invoice-schemas.js';
 import { pageOf } from '../shared/page-of.js';
+import { organizationTimeZoneOf, resolveSubscriptionFilter } from '../subscriptions/subscription-list-filter.js';
+import { SUBSCRIPTION_ORDERING, SubscriptionFilters } from '../subscriptions/subscription-schemas.js';
 import { filtersFromBody, ListFilterBody, NOTHING_MATCHES } from './export-body.js';
 import { csvColumns, csvFile } from './export-csv.js';
 import {
@@ -15,7 +17,7 @@ import {
   findExportJob,
   presentExportJob,
 } from './export-jobs.js';
-import { EXPORT_KINDS, type ExportKind, INVOICE_EXPORT, VAT_EXPORT } from './export-kinds.js';
+import { EXPORT_KINDS, type ExportKind, INVOICE_EXPORT, SUBSCRIPTION_EXPORT, VAT_EXPORT } from './export-kinds.js';
 import { VatExportBody, vatExportRequest } from './vat-export-body.js';
 
 const TAGS = ['exports'];
@@ -36,6 +38,7 @@ const ExportJobSchema = z
   .meta({ id: 'ExportJob' });
 
 const ExportStartedSchema = z.object({ export_id: z.string(), job_uuid: z.uuid() }).meta({ id: 'ExportStarted' });
+const ActionStartedSchema = z.object({ action_id: z.string(), job_uuid: z.uuid() }).meta({ id: 'ExportActionStarted' });
 
 /**
  * gaps.md §9: POST .../export/ with the list's filters starts a job in the service owning the
@@ -84,6 +87,27 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     },
   });
 
+  const subscriptions = defineRoute({
+    method: 'post',
+    path: '/api/v1/subscriptions/export/',
+    operationId: 'exportSubscriptions',
+    summary: 'Export the subscription list as CSV (asynchronous)',
+    description:
+      'The body takes the subscription list’s filters and ordering (as JSON values or strings); every matching subscription is exported, no paging. Answers 202 {action_id, job_uuid}.',
+    tags: TAGS,
+    body: ListFilterBody,
+    response: { status: 202, schema: ActionStartedSchema },
+    handler: async ({ body, req, context }) => {
+      const { filters, ordering } = filtersFromBody(body, SubscriptionFilters, SUBSCRIPTION_ORDERING);
+      const resolved = await resolveSubscriptionFilter(clients, filters, organizationTimeZoneOf(clients, context));
+      const params = subscriptionsV1.ListSubscriptionsRequest.encode({
+        page: pageOf({ page: 1, pageSize: 0, ordering }),
+        filter: resolved ?? { account_in: [], account_in_set: true },
+      }).finish();
+      return exportStarted(req, await start(SUBSCRIPTION_EXPORT, params), 'action_id');
+    },
+  });
+
   const job = defineRoute({
     method: 'get',
     path: EXPORT_JOB_PATH,
@@ -127,5 +151,5 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     },
   });
 
-  return [invoices, vat, job, download];
+  return [invoices, vat, subscriptions, job, download];
 }
