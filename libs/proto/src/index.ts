@@ -8,6 +8,7 @@ export * as contractEventsV1 from './gen/billing/events/v1/contracts.js';
 export * as eventsV1 from './gen/billing/events/v1/envelope.js';
 export * as invoiceEventsV1 from './gen/billing/events/v1/invoicing.js';
 export * as subscriptionEventsV1 from './gen/billing/events/v1/subscriptions.js';
+export * as exportsV1 from './gen/billing/exports/v1/exports.js';
 export * as invoicingV1 from './gen/billing/invoicing/v1/invoicing.js';
 export * as catalogV1 from './gen/billing/subscriptions/v1/catalog.js';
 export * as chargesV1 from './gen/billing/subscriptions/v1/charges.js';

@@ -1,5 +1,5 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, catalogV1, contractsV1, exportsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
@@ -7,6 +7,11 @@ export interface ServiceAddresses {
   subscriptions: string;
   invoicing: string;
 }
+
+/** The services that export lists, each serving ExportService for its own jobs (docs/architecture.md "Exports"). */
+export const EXPORTING_SERVICES = ['accounts', 'subscriptions', 'invoicing'] as const;
+export type ExportingService = (typeof EXPORTING_SERVICES)[number];
+export type ExportClient = GrpcClient<typeof exportsV1.ExportServiceService>;
 
 /** The gateway's only way to data: one gRPC client per service. */
 export interface ServiceClients {
@@ -18,6 +23,7 @@ export interface ServiceClients {
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
+  exports: Record<ExportingService, ExportClient>;
   close(): void;
 }
 
@@ -34,6 +40,13 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     defaultDeadlineMs,
   });
   const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
+  const exportClient = (address: string) =>
+    createGrpcClient(exportsV1.ExportServiceClient, address, { defaultDeadlineMs });
+  const exports: Record<ExportingService, ExportClient> = {
+    accounts: exportClient(addresses.accounts),
+    subscriptions: exportClient(addresses.subscriptions),
+    invoicing: exportClient(addresses.invoicing),
+  };
   return {
     accounts,
     identity,
@@ -43,6 +56,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     contracts,
     subscriptions,
     invoicing,
+    exports,
     close() {
       accounts.close();
       identity.close();
@@ -52,6 +66,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       contracts.close();
       subscriptions.close();
       invoicing.close();
+      for (const client of Object.values(exports)) client.close();
     },
   };
 }

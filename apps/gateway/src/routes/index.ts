@@ -8,6 +8,7 @@ import { planCalculateRoutes } from './catalog/plan-calculate-routes.js';
 import { churnReasonRoutes } from './churn-reasons/churn-reason-routes.js';
 import { contractRoutes } from './contracts/contract-routes.js';
 import { draftLineRoutes } from './draft-invoice-lines/draft-line-routes.js';
+import { exportRoutes } from './exports/export-routes.js';
 import { invoiceActionRoutes } from './invoices/invoice-action-routes.js';
 import { invoiceLineRoutes } from './invoices/invoice-line-routes.js';
 import { invoiceRoutes } from './invoices/invoice-routes.js';
@@ -20,6 +21,8 @@ import { testClockRoutes } from './test-clock/test-clock-routes.js';
 /** Every REST operation the gateway serves. */
 export function allRoutes(clients: ServiceClients): Route[] {
   return [
+    // Before the lists' detail routes: /invoices/export/ is not an invoice's uuid.
+    ...exportRoutes(clients),
     ...accountRoutes(clients),
     ...paymentGatewayRoutes(clients),
     ...recipientRoutes(clients),
