@@ -20,6 +20,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'mail_job',
         'mikro_orm_migrations',
         'outbox',
+        'rejected_charge',
       ],
     });
   } finally {
