@@ -6,6 +6,7 @@ import { Migration20261125184008_invoice_version } from './Migration202611251840
 import { Migration20261125190614_invoice_bank_account } from './Migration20261125190614_invoice_bank_account.js';
 import { Migration20261125192338_mail_job_reply_to } from './Migration20261125192338_mail_job_reply_to.js';
 import { Migration20261125221827_rejected_charges } from './Migration20261125221827_rejected_charges.js';
+import { Migration20261125222456_invoice_read_model_backfill } from './Migration20261125222456_invoice_read_model_backfill.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -15,4 +16,5 @@ export const migrations = [
   Migration20261125190614_invoice_bank_account,
   Migration20261125192338_mail_job_reply_to,
   Migration20261125221827_rejected_charges,
+  Migration20261125222456_invoice_read_model_backfill,
 ];
