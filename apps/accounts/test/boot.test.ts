@@ -10,6 +10,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       health: 'SERVING',
       tables: [
         'account',
+        'account_charge',
         'account_draft_line',
         'account_invoice',
         'account_payment_means',
