@@ -13,6 +13,8 @@ import type { TestOrganization } from '../support/platform.js';
 const platform = usePlatform();
 let browser: { context: BrowserContext; close(): Promise<void> };
 let organization: TestOrganization;
+/** Markup in a field: shown as text, never run (a dialog would open if it ran). */
+const HOSTILE = '<b>ApS</b><img src=x onerror=alert(1)><script>alert(2)</script>';
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -23,7 +25,7 @@ beforeAll(async () => {
     ['charlie', 'DK'],
   ] as const) {
     platform().clock.advanceMs(1_000);
-    await createAccount(organization.api, code, { legal_country: country, company_name: `${code} <b>ApS</b>` });
+    await createAccount(organization.api, code, { legal_country: country, company_name: `${code} ${HOSTILE}` });
   }
 });
 
@@ -40,6 +42,11 @@ async function shownJson(page: Page): Promise<Record<string, unknown>> {
 describe('the browsable view', () => {
   it('signs in, follows a link to a detail, pages through a list, filters and signs out', async () => {
     const page = await browser.context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
     const base = platform().baseUrl;
 
     // Not signed in: the list is the 401 page, with the sign-in form.
@@ -55,7 +62,8 @@ describe('the browsable view', () => {
     expect((list.results as Array<{ code: string }>).map((account) => account.code)).toEqual(['alpha', 'bravo']);
     // The company name is text on the page, never markup.
     expect(await page.locator('pre.response b').count()).toBe(1);
-    expect(await page.locator('pre.response').innerText()).toContain('"company_name": "alpha <b>ApS</b>"');
+    expect(await page.locator('img, script').count()).toBe(0);
+    expect(await page.locator('pre.response').innerText()).toContain(`"company_name": "alpha ${HOSTILE}"`);
 
     // Page through the list.
     await Promise.all([
@@ -99,6 +107,7 @@ describe('the browsable view', () => {
     await Promise.all([page.waitForURL(url), page.click('text=Sign out')]);
     expect(await shownJson(page)).toEqual({ detail: 'Invalid token.' });
     expect(await browser.context.cookies(base)).toEqual([]);
+    expect(dialogs).toEqual([]);
     await page.close();
   });
 
