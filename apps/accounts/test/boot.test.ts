@@ -18,6 +18,8 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'bank_account',
         'churn_reason',
+        'export_job',
+        'export_page',
         'inbox',
         'mikro_orm_migrations',
         'organization',

@@ -1,5 +1,6 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { AccountEntity } from './account.entity.js';
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
 import { AccountInvoiceEntity } from './account-invoice.entity.js';
@@ -28,4 +29,5 @@ export const accountsEntities = [
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
+  ...exportEntities,
 ];
