@@ -53,10 +53,13 @@ async function startProcess(): Promise<{ child: ChildProcess; address: string }>
   running.add(child);
   child.once('exit', () => running.delete(child));
   const address = `127.0.0.1:${port}`;
-  await waitFor(async () => ((await checkHealth(address).catch(() => null)) === ServingStatus.SERVING ? true : undefined), {
-    timeoutMs: 20_000,
-    description: 'the invoicing process to serve',
-  });
+  await waitFor(
+    async () => ((await checkHealth(address).catch(() => null)) === ServingStatus.SERVING ? true : undefined),
+    {
+      timeoutMs: 20_000,
+      description: 'the invoicing process to serve',
+    },
+  );
   return { child, address };
 }
 
