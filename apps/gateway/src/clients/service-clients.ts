@@ -1,11 +1,12 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, analyticsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
   accounts: string;
   subscriptions: string;
   invoicing: string;
+  analytics: string;
 }
 
 /** The gateway's only way to data: one gRPC client per service. */
@@ -17,6 +18,8 @@ export interface ServiceClients {
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
+  activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
+  mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
   close(): void;
 }
 
@@ -30,6 +33,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     defaultDeadlineMs,
   });
   const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
+  const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
+  const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -38,6 +43,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     contracts,
     subscriptions,
     invoicing,
+    activities,
+    mrrReports,
     close() {
       accounts.close();
       identity.close();
@@ -46,6 +53,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       contracts.close();
       subscriptions.close();
       invoicing.close();
+      activities.close();
+      mrrReports.close();
     },
   };
 }

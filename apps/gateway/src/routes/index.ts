@@ -3,6 +3,7 @@ import type { Route } from '../http/index.js';
 import { accountInvoiceRoutes } from './accounts/account-invoice-routes.js';
 import { accountRoutes } from './accounts/account-routes.js';
 import { paymentGatewayRoutes } from './accounts/payment-gateway-routes.js';
+import { activityRoutes } from './activities/activity-routes.js';
 import { catalogRoutes } from './catalog/catalog-routes.js';
 import { planCalculateRoutes } from './catalog/plan-calculate-routes.js';
 import { churnReasonRoutes } from './churn-reasons/churn-reason-routes.js';
@@ -12,6 +13,7 @@ import { invoiceActionRoutes } from './invoices/invoice-action-routes.js';
 import { invoiceLineRoutes } from './invoices/invoice-line-routes.js';
 import { invoiceRoutes } from './invoices/invoice-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
+import { mrrReportRoutes } from './subscriptions/mrr-report-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
 
@@ -26,11 +28,13 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...contractRoutes(clients),
     ...churnReasonRoutes(clients),
     ...testClockRoutes(clients),
+    ...mrrReportRoutes(clients),
     ...subscriptionRoutes(clients),
     ...invoiceRoutes(clients),
     ...invoiceActionRoutes(clients),
     ...invoiceLineRoutes(clients),
     ...draftLineRoutes(clients),
     ...accountInvoiceRoutes(clients),
+    ...activityRoutes(clients),
   ];
 }
