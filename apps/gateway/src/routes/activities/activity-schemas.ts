@@ -37,6 +37,10 @@ export const ACCOUNT_ACTIVITY_ORDERING = [
 function choiceList<const Values extends readonly [string, ...string[]]>(values: Values) {
   const allowed = new Set<string>(values);
   const parsed = z.string().transform((text, context): Values[number][] => {
+    if (text.includes('\u0000')) {
+      context.addIssue({ code: 'custom', message: FILTER_MESSAGES.nullCharacters });
+      return z.NEVER;
+    }
     const items = text
       .split(',')
       .map((item) => item.trim())
