@@ -1,11 +1,20 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, exportsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import {
+  accountsV1,
+  analyticsV1,
+  catalogV1,
+  contractsV1,
+  exportsV1,
+  invoicingV1,
+  subscriptionsV1,
+} from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
   accounts: string;
   subscriptions: string;
   invoicing: string;
+  analytics: string;
 }
 
 /** The services that export lists, each serving ExportService for its own jobs (docs/architecture.md "Exports"). */
@@ -24,6 +33,8 @@ export interface ServiceClients {
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
   exports: Record<ExportingService, ExportClient>;
+  activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
+  mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
   close(): void;
 }
 
@@ -47,6 +58,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     subscriptions: exportClient(addresses.subscriptions),
     invoicing: exportClient(addresses.invoicing),
   };
+  const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
+  const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -57,6 +70,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     subscriptions,
     invoicing,
     exports,
+    activities,
+    mrrReports,
     close() {
       accounts.close();
       identity.close();
@@ -67,6 +82,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       subscriptions.close();
       invoicing.close();
       for (const client of Object.values(exports)) client.close();
+      activities.close();
+      mrrReports.close();
     },
   };
 }
