@@ -1,5 +1,5 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1, webhooksV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
@@ -17,6 +17,7 @@ export interface ServiceClients {
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
+  webhooks: GrpcClient<typeof webhooksV1.WebhookServiceService>;
   close(): void;
 }
 
@@ -30,6 +31,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     defaultDeadlineMs,
   });
   const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
+  const webhooks = createGrpcClient(webhooksV1.WebhookServiceClient, addresses.accounts, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -38,6 +40,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     contracts,
     subscriptions,
     invoicing,
+    webhooks,
     close() {
       accounts.close();
       identity.close();
@@ -46,6 +49,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       contracts.close();
       subscriptions.close();
       invoicing.close();
+      webhooks.close();
     },
   };
 }

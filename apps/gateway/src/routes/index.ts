@@ -14,6 +14,7 @@ import { invoiceRoutes } from './invoices/invoice-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
 
 /** Every REST operation the gateway serves. */
 export function allRoutes(clients: ServiceClients): Route[] {
@@ -32,5 +33,6 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...invoiceLineRoutes(clients),
     ...draftLineRoutes(clients),
     ...accountInvoiceRoutes(clients),
+    ...webhookRoutes(clients),
   ];
 }

@@ -11,6 +11,9 @@ import { ChurnReasonEntity } from './churn-reason.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
+import { WebhookEntity } from './webhook.entity.js';
+import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 
 /** Every table of the accounts schema (migrations are generated from this list). */
 export const accountsEntities = [
@@ -25,6 +28,9 @@ export const accountsEntities = [
   AccountDraftLineEntity,
   AccountInvoiceEntity,
   ChurnReasonEntity,
+  WebhookEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
