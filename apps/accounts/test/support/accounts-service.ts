@@ -51,6 +51,7 @@ export function useAccountsService<S extends ServiceDefinition>(
   return {
     clock,
     service: () => service,
+    database: () => database,
     client: lazyClient,
     /** A new organization (with `settings`), the call context of its API user, and its token. */
     async organization(settings: Partial<NewOrganization> & { name?: string } = {}) {
