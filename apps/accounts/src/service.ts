@@ -2,6 +2,7 @@ import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runt
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { startWebhookConsumers } from './events/webhook-consumers.js';
+import { subscriptionSnapshotData } from './events/webhook-data.js';
 import { webhookFeeds } from './events/webhook-feeds.js';
 import { accountsWorkers } from './events/workers.js';
 import { accountsService } from './grpc/accounts-service.js';
@@ -32,6 +33,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
     clock: deps.clock,
     webhooks: { ...loadWebhooksConfig(), ...options.webhooks },
     wakeDispatcher: () => dispatchers.get(deps)?.wake(),
+    renderSubscription: (context, snapshot) => subscriptionSnapshotData(deps, context, snapshot),
   });
   return {
     name: 'accounts',

@@ -82,6 +82,7 @@ describe('deliveries are made once per event and webhook', () => {
         publicApiUrl: 'https://billing.example.com',
       },
       wakeDispatcher: () => {},
+      renderSubscription: () => Promise.reject(new Error('no subscription is rendered here')),
     });
     try {
       // The stream's copy: the inbox knows it already.

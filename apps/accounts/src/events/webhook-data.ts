@@ -1,6 +1,12 @@
 import type { EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
-import { accountEventsV1, catalogEventsV1, invoiceEventsV1, subscriptionEventsV1 } from '@billing/proto';
+import {
+  accountEventsV1,
+  catalogEventsV1,
+  invoiceEventsV1,
+  subscriptionEventsV1,
+  subscriptionsV1,
+} from '@billing/proto';
 import {
   presentAccountRead,
   presentInvoice,
@@ -42,8 +48,22 @@ export const accountData: WebhookDataRenderer = async (deps, context, envelope) 
 export const planTermsData: WebhookDataRenderer = async (_deps, _context, envelope) =>
   presentPlanTerms(catalogEventsV1.PlanTermsChanged.decode(envelope.payload).plan_terms!);
 
-export const subscriptionData: WebhookDataRenderer = async (deps, context, envelope) => {
-  const subscription = subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload).subscription!;
+export const subscriptionData: WebhookDataRenderer = (deps, context, envelope) =>
+  subscriptionRepresentation(
+    deps,
+    context,
+    subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload).subscription!,
+  );
+
+/** A subscription snapshot of the read model (renew_subscription_soon) as its GET shows it. */
+export const subscriptionSnapshotData = (deps: AccountsDeps, context: RequestContext, snapshot: Uint8Array) =>
+  subscriptionRepresentation(deps, context, subscriptionsV1.Subscription.decode(snapshot));
+
+async function subscriptionRepresentation(
+  deps: AccountsDeps,
+  context: RequestContext,
+  subscription: subscriptionsV1.Subscription,
+) {
   const embeds = await loadWebhookEmbeds(deps, context, {
     accounts: [subscription.account],
     churnReasons: subscription.churn_reason ? [subscription.churn_reason] : [],
@@ -53,7 +73,7 @@ export const subscriptionData: WebhookDataRenderer = async (deps, context, envel
     churnReasons: new Map(embeds.churnReasons.map((reason) => [reason.uuid, reason])),
     organizationPaymentTerms: embeds.organizationPaymentTerms,
   });
-};
+}
 
 /** The invoice's detail view without the PDF; `invoice_api_url` on the gateway's public URL. */
 export const invoiceData: WebhookDataRenderer = async (deps, context, envelope) => {

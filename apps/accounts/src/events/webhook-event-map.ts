@@ -19,8 +19,9 @@ const isCancellation = (envelope: EventEnvelope): boolean =>
   CANCELLATIONS.has(subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload).change);
 
 /**
- * The public events wired so far, one line each. Not yet wired (their producers do not publish
- * them yet): renew_subscription_soon, new_activity, payment.authentication_required,
+ * The public events made from other services' events, one line each. renew_subscription_soon is
+ * made from the read model of subscriptions instead (use-cases/webhooks/renewal-notices). Not yet
+ * wired (their producers do not publish them yet): new_activity, payment.authentication_required,
  * payment.declined, card_expires_this_month, payment_card.activated, payment_card.deactivated.
  * Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object); a new
  * producer also gets its durable consumer from WEBHOOK_PRODUCERS.

@@ -1,6 +1,7 @@
 import type { Logger } from '@billing/observability';
 import type { BackgroundWorker } from '@billing/runtime';
 import { attemptInOrder, claimDue } from '../use-cases/webhooks/deliver-due.js';
+import { recordDueRenewalNotices } from '../use-cases/webhooks/renewal-notices.js';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 
 export interface WebhookDispatcher extends BackgroundWorker {
@@ -9,7 +10,8 @@ export interface WebhookDispatcher extends BackgroundWorker {
 }
 
 /**
- * Delivers due webhooks in the background, for every organization (each on its own clock). Each
+ * Delivers due webhooks in the background, for every organization (each on its own clock), after
+ * making the renewal notices that fell due (renew_subscription_soon). Each
  * webhook's deliveries go one at a time (a slow endpoint holds up only itself), up to
  * `maxConcurrency` webhooks at once; a pass never waits for the HTTP calls it started, so one
  * endpoint that hangs until the timeout delays no other. Replicas share the work through the
@@ -30,6 +32,7 @@ export function startWebhookDispatcher(deps: WebhooksDeps, logger: Logger): Webh
   };
 
   const pass = async (): Promise<void> => {
+    await recordDueRenewalNotices(deps, null);
     const free = deps.webhooks.maxConcurrency - busy.size;
     if (free <= 0) return;
     const groups = await claimDue(deps, { busy: [...busy], webhooks: free, organizationId: null });

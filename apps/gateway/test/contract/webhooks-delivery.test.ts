@@ -1,7 +1,7 @@
 /**
  * Webhook deliveries over time (gaps.md §12): the retry schedule (1 min, 5 min, 30 min, 2 h, 12 h,
  * 24 h, then failed) on a test clock, each attempt made before the advance answers, with the same
- * webhook-id throughout; resend; a receiver that hangs holds up neither billing nor other
+ * webhook-id throughout; resend; renew_subscription_soon 7 days before each renewal; a receiver that hangs holds up neither billing nor other
  * endpoints, and times out; and the data of new_invoice, paid_invoice, cancel_subscription and
  * plan_terms.* is the object as its GET returns it.
  */
@@ -240,5 +240,43 @@ describe('the data of billing events', () => {
     expect(eventsAt(path, 'plan_terms.updated')).toEqual([{ event: 'plan_terms.updated', data: updatedTerms }]);
     expect(eventsAt(path, 'account.created')).toEqual([]);
     expect((await api.get(accountPath(account.code))).status).toBe(200);
+  });
+});
+
+describe('renew_subscription_soon', () => {
+  it('is delivered once, 7 days before the renewal on the organization clock, with the subscription', async () => {
+    const { api } = await newOrganization(platform(), { test_clock_time: START, time_zone: 'UTC' });
+    const path = `/renewal-${uniqueCode()}`;
+    receiver.answer(() => 200);
+    await createWebhook(api, { endpoint: receiver.url(path), events: ['renew_subscription_soon'] });
+    const account = await createAccount(api);
+    const plan = await createPlan(api);
+    const terms = await createPlanTerms(api, plan.uuid, { price: '100.00', currency: 'DKK' });
+    const subscription = await subscribe(api, { code: account.code, terms });
+    const renewal = Date.parse(subscription.next_renewal_date as string);
+    const notice = new Date(renewal - 7 * 86_400_000).toISOString();
+
+    await advance(api, new Date(Date.parse(notice) - 1_000).toISOString());
+    expect(receiver.at(path)).toEqual([]);
+
+    await advance(api, notice);
+    const [delivered] = receiver.at(path);
+    expect(JSON.parse(delivered!.body)).toEqual({
+      event: 'renew_subscription_soon',
+      data: (await api.get(subscriptionPath(subscription.uuid))).body,
+    });
+    await advance(api, new Date(Date.parse(notice) + 86_400_000).toISOString());
+    expect(receiver.at(path)).toHaveLength(1);
+
+    // The renewal moves the next one a period on: its notice is due 7 days before that.
+    await advance(api, new Date(renewal).toISOString());
+    const renewed = (await api.get(subscriptionPath(subscription.uuid))).body;
+    expect(Date.parse(renewed.next_renewal_date)).toBeGreaterThan(renewal);
+    expect(receiver.at(path)).toHaveLength(1);
+    await advance(api, new Date(Date.parse(renewed.next_renewal_date) - 7 * 86_400_000).toISOString());
+    const next = receiver.at(path);
+    expect(next).toHaveLength(2);
+    expect(next[1]!.headers['webhook-id']).not.toBe(next[0]!.headers['webhook-id']);
+    expect(JSON.parse(next[1]!.body).data.next_renewal_date).toBe(renewed.next_renewal_date);
   });
 });

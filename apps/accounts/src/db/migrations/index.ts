@@ -7,6 +7,7 @@ import { Migration20261122073956_account_read_model_snapshots } from './Migratio
 import { Migration20261125183926_organization_email_bank_accounts_features } from './Migration20261125183926_organization_email_bank_accounts_features.js';
 import { Migration20261125184408_invoice_read_model_and_payment_means } from './Migration20261125184408_invoice_read_model_and_payment_means.js';
 import { Migration20261125215808_webhooks } from './Migration20261125215808_webhooks.js';
+import { Migration20261125225137_subscription_renewal_notices } from './Migration20261125225137_subscription_renewal_notices.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -17,4 +18,5 @@ export const migrations = [
   Migration20261125183926_organization_email_bank_accounts_features,
   Migration20261125184408_invoice_read_model_and_payment_means,
   Migration20261125215808_webhooks,
+  Migration20261125225137_subscription_renewal_notices,
 ];

@@ -8,6 +8,7 @@ import {
 } from '../../db/webhook-delivery-store.js';
 import { requireOrganization } from '../change-transaction.js';
 import { attemptDelivery } from './attempt-delivery.js';
+import { recordDueRenewalNotices } from './renewal-notices.js';
 import type { WebhooksDeps } from './webhooks-deps.js';
 
 /** Deliveries of one webhook claimed at once; they are attempted one after the other. */
@@ -61,7 +62,7 @@ export async function attemptInOrder(deps: WebhooksDeps, deliveries: readonly Cl
 }
 
 /**
- * The test clock's advance: attempts every delivery of the calling organization due on its clock
+ * The test clock's advance: makes the renewal notices that fell due, then attempts every delivery of the calling organization due on its clock
  * and answers once none is left due; deliveries another dispatcher is attempting are waited for
  * (up to `timeoutMs`). Each endpoint gets its deliveries one at a time, endpoints side by side.
  */
@@ -72,6 +73,7 @@ export async function deliverDueWebhooks(
 ): Promise<number> {
   const organizationId = requireOrganization(context);
   const deadline = Date.now() + timeoutMs;
+  await recordDueRenewalNotices(deps, organizationId);
   let attempted = 0;
   for (;;) {
     const groups = await claimDue(deps, { busy: [], webhooks: deps.webhooks.maxConcurrency, organizationId });
