@@ -8,6 +8,7 @@ import { accountsWorkers } from './events/workers.js';
 import { accountsService } from './grpc/accounts-service.js';
 import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
+import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
 import { webhookService } from './grpc/webhook-service.js';
 import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
@@ -20,8 +21,9 @@ export interface AccountsModuleOptions {
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
- * recipients, payment gateway accounts, the read model of accounts' subscriptions and draft lines,
- * and the organizations' outbound webhooks (docs/architecture.md "Webhooks").
+ * recipients, payment gateway accounts, members, imported ERP budgets and e-invoice field mappings,
+ * the read model of accounts' subscriptions and draft lines, and the organizations' outbound
+ * webhooks (docs/architecture.md "Webhooks").
  */
 export function createAccountsModule(options: AccountsModuleOptions = {}): ServiceModule {
   // One dispatcher per started service (its ServiceDeps); the gRPC handlers and the event
@@ -46,6 +48,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       identityService(deps),
       churnReasonService(deps),
       readModelService(deps, webhookFeeds(webhooksDeps(deps))),
+      organizationDataService(deps),
       webhookService(webhooksDeps(deps)),
     ],
     /**

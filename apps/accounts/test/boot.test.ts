@@ -10,6 +10,8 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       health: 'SERVING',
       tables: [
         'account',
+        'account_budget',
+        'account_charge',
         'account_draft_line',
         'account_invoice',
         'account_payment_means',
@@ -18,6 +20,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'bank_account',
         'churn_reason',
+        'einvoice_field_mapping',
         'inbox',
         'mikro_orm_migrations',
         'organization',

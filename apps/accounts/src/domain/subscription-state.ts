@@ -82,6 +82,16 @@ export function subscriptionStateOf(organizationId: string, facts: SubscriptionF
 }
 
 /**
+ * The charges an expiring subscription's event names (they hold its account's delete back until
+ * invoiced), lower-cased and each once; a name that is not a uuid makes the event unusable.
+ */
+export function chargeIdsOf(charges: readonly string[]): string[] {
+  const bad = charges.find((id) => !isUuid(id));
+  if (bad !== undefined) throw new InvalidSubscriptionEvent(`charge "${bad}" is not a uuid`);
+  return [...new Set(charges.map((id) => id.toLowerCase()))];
+}
+
+/**
  * Whether an incoming state replaces the stored one. States arrive by two paths (the producer
  * hands them over right after its commit, and JetStream delivers them again, possibly redelivered
  * out of order after a failure), so arrival order means nothing: the subscription's version does.

@@ -82,6 +82,8 @@ export interface TestPlatform {
   mailOutbox: string;
   /** The invoicing service's database and schema, for tests that hold its locks to order a race. */
   invoicingDatabase: { databaseUrl: string; schema: string };
+  /** The accounts service's database and schema, for tests that damage its data to provoke a fault. */
+  accountsDatabase: { databaseUrl: string; schema: string };
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -281,7 +283,8 @@ export async function startTestPlatform(
   const accountEvents = async (): Promise<AccountEvent[]> => {
     const relayed = await accounts.relay!.drainOnce();
     if (relayed.error) throw relayed.error;
-    const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
+    // Organization events (organization.*) are not account events.
+    const committed = await accounts.orm.em.fork().count(OutboxMessage, { subject: { $like: 'accounts.account.%' } });
     await waitFor(() => received.size >= committed, { timeoutMs: 30_000, description: `${committed} account events` });
     return [...received.values()];
   };
@@ -306,6 +309,7 @@ export async function startTestPlatform(
     natsUrl: nats.url,
     mailOutbox,
     invoicingDatabase: { databaseUrl: invoicingSchema.databaseUrl, schema: invoicingSchema.schema },
+    accountsDatabase: { databaseUrl: accountsSchema.databaseUrl, schema: accountsSchema.schema },
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {

@@ -4,6 +4,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
+import { InvoicedChargeEntity } from './entities/invoiced-charge.entity.js';
 
 /** The organization's issued invoice (pending ones are not visible), or 404. */
 export async function requireInvoice(
@@ -109,4 +110,19 @@ export async function existingInvoiceIds(
     { fields: ['id'], orderBy: { id: 'asc' } },
   );
   return rows.map((row) => row.id);
+}
+
+/** The charges among `chargeIds` of the organization that are on an invoice (committed). */
+export async function invoicedChargeIds(
+  em: EntityManager,
+  organizationId: string,
+  chargeIds: readonly string[],
+): Promise<string[]> {
+  if (chargeIds.length === 0) return [];
+  const rows = await em.find(
+    InvoicedChargeEntity,
+    { organization_id: organizationId, charge_id: { $in: [...chargeIds] } },
+    { fields: ['charge_id'], orderBy: { charge_id: 'asc' } },
+  );
+  return rows.map((row) => row.charge_id);
 }

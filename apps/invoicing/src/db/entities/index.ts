@@ -1,5 +1,6 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { CreditApplicationEntity } from './credit-application.entity.js';
 import { DraftInvoiceLineEntity } from './draft-invoice-line.entity.js';
 import { InvoiceEntity } from './invoice.entity.js';
@@ -7,6 +8,7 @@ import { InvoiceLineEntity } from './invoice-line.entity.js';
 import { InvoiceNumberCounterEntity } from './invoice-number-counter.entity.js';
 import { InvoicedChargeEntity } from './invoiced-charge.entity.js';
 import { MailJobEntity } from './mail-job.entity.js';
+import { RejectedChargeEntity } from './rejected-charge.entity.js';
 
 /** Every table of the invoicing schema (migrations are generated from this list). */
 export const invoicingEntities = [
@@ -14,10 +16,12 @@ export const invoicingEntities = [
   InvoiceLineEntity,
   InvoiceNumberCounterEntity,
   InvoicedChargeEntity,
+  RejectedChargeEntity,
   CreditApplicationEntity,
   MailJobEntity,
   DraftInvoiceLineEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
+  ...exportEntities,
 ];
