@@ -29,6 +29,9 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'outbox',
         'payment_gateway_account',
         'recipient',
+        'webhook',
+        'webhook_attempt',
+        'webhook_delivery',
       ],
     });
   } finally {

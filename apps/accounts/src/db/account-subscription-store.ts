@@ -26,6 +26,7 @@ export function recordSubscriptionState(
     last_modified_date: state.lastModifiedAt,
     version: state.version,
     created_date: state.createdAt,
+    next_renewal_at: state.nextRenewalAt,
     snapshot: Buffer.from(snapshot),
     updated_at: now,
   };

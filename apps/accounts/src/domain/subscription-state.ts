@@ -23,6 +23,8 @@ export interface SubscriptionState {
   version: number;
   /** The subscription's `created_date`: account reads list subscriptions oldest first. */
   createdAt: Date | null;
+  /** Its next renewal, when it has one: the renew_subscription_soon webhook's notice is due before it. */
+  nextRenewalAt: Date | null;
 }
 
 /** The fields of a `subscription.changed` payload's subscription this model reads. */
@@ -33,6 +35,7 @@ export interface SubscriptionFacts {
   collection_method: string;
   last_modified_date?: Date | undefined;
   created_date?: Date | undefined;
+  next_renewal_date?: Date | undefined;
   version: number;
 }
 
@@ -63,6 +66,8 @@ export function subscriptionStateOf(organizationId: string, facts: SubscriptionF
     throw new InvalidSubscriptionEvent(`Unusable subscription ${facts.uuid}: ${problems.join('; ')}`);
   }
   const createdAt = facts.created_date && !Number.isNaN(facts.created_date.getTime()) ? facts.created_date : null;
+  const nextRenewalAt =
+    facts.next_renewal_date && !Number.isNaN(facts.next_renewal_date.getTime()) ? facts.next_renewal_date : null;
   return {
     subscriptionId: facts.uuid.toLowerCase(),
     organizationId,
@@ -72,6 +77,7 @@ export function subscriptionStateOf(organizationId: string, facts: SubscriptionF
     lastModifiedAt,
     version: facts.version,
     createdAt,
+    nextRenewalAt,
   };
 }
 

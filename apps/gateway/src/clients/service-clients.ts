@@ -7,6 +7,7 @@ import {
   exportsV1,
   invoicingV1,
   subscriptionsV1,
+  webhooksV1,
 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
@@ -32,6 +33,7 @@ export interface ServiceClients {
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
+  webhooks: GrpcClient<typeof webhooksV1.WebhookServiceService>;
   exports: Record<ExportingService, ExportClient>;
   activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
   mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
@@ -51,6 +53,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     defaultDeadlineMs,
   });
   const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
+  const webhooks = createGrpcClient(webhooksV1.WebhookServiceClient, addresses.accounts, { defaultDeadlineMs });
   const exportClient = (address: string) =>
     createGrpcClient(exportsV1.ExportServiceClient, address, { defaultDeadlineMs });
   const exports: Record<ExportingService, ExportClient> = {
@@ -69,6 +72,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     contracts,
     subscriptions,
     invoicing,
+    webhooks,
     exports,
     activities,
     mrrReports,
@@ -81,6 +85,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       contracts.close();
       subscriptions.close();
       invoicing.close();
+      webhooks.close();
       for (const client of Object.values(exports)) client.close();
       activities.close();
       mrrReports.close();

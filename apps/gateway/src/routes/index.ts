@@ -19,6 +19,7 @@ import { recipientRoutes } from './recipients/recipient-routes.js';
 import { mrrReportRoutes } from './subscriptions/mrr-report-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
 
 /** Every REST operation the gateway serves. */
 export function allRoutes(clients: ServiceClients): Route[] {
@@ -40,6 +41,7 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...invoiceLineRoutes(clients),
     ...draftLineRoutes(clients),
     ...accountInvoiceRoutes(clients),
+    ...webhookRoutes(clients),
     ...memberRoutes(clients),
     ...importedDataRoutes(clients),
     ...activityRoutes(clients),

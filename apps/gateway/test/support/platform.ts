@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { accountsModule, createApiToken, createOrganization, disableApiToken } from '@billing/accounts';
+import {
+  type AccountsModuleOptions,
+  createAccountsModule,
+  createApiToken,
+  createOrganization,
+  disableApiToken,
+} from '@billing/accounts';
 import { analyticsModule } from '@billing/analytics';
 import { TestClock } from '@billing/clock';
 import { decodeEnvelope, InboxMessage, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
@@ -134,7 +140,9 @@ export interface TestPlatform {
  * durable consumer reading the account events back. Only the clock is a test clock. Invoice
  * e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
-export async function startTestPlatform(options: { smtpUrl?: string } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  options: { smtpUrl?: string; webhooks?: AccountsModuleOptions['webhooks'] } = {},
+): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const accountsSchema = await createTestSchema('accounts');
@@ -147,6 +155,8 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
   // does not know would be retried, then set aside, holding the consumer up meanwhile).
   const nats = await startNatsServer();
   const bus = await JetStreamBus.connect({ servers: nats.url, name: 'contract-tests' });
+  // Webhook deliveries: polled every 100 ms besides being woken; the rest as configured.
+  const accountsModule = createAccountsModule({ webhooks: { pollIntervalMs: 100, ...options.webhooks } });
   const accounts = await startService(accountsModule, {
     databaseUrl: accountsSchema.databaseUrl,
     schema: accountsSchema.schema,

@@ -15,6 +15,9 @@ import { EinvoiceFieldMappingEntity } from './einvoice-field-mapping.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
+import { WebhookEntity } from './webhook.entity.js';
+import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 
 /** Every table of the accounts schema (migrations are generated from this list). */
 export const accountsEntities = [
@@ -30,6 +33,9 @@ export const accountsEntities = [
   AccountInvoiceEntity,
   AccountChargeEntity,
   ChurnReasonEntity,
+  WebhookEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
   AccountBudgetEntity,
   EinvoiceFieldMappingEntity,
   AuditLogEntry,
