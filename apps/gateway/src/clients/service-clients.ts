@@ -1,11 +1,12 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, catalogV1, contractsV1, invoicingV1, paymentsV1, subscriptionsV1 } from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
   accounts: string;
   subscriptions: string;
   invoicing: string;
+  payments: string;
 }
 
 /** The gateway's only way to data: one gRPC client per service. */
@@ -17,6 +18,7 @@ export interface ServiceClients {
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
+  payments: GrpcClient<typeof paymentsV1.PaymentsServiceService>;
   close(): void;
 }
 
@@ -30,6 +32,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     defaultDeadlineMs,
   });
   const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
+  const payments = createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -38,6 +41,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     contracts,
     subscriptions,
     invoicing,
+    payments,
     close() {
       accounts.close();
       identity.close();
@@ -46,6 +50,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       contracts.close();
       subscriptions.close();
       invoicing.close();
+      payments.close();
     },
   };
 }

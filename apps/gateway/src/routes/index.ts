@@ -11,6 +11,8 @@ import { draftLineRoutes } from './draft-invoice-lines/draft-line-routes.js';
 import { invoiceActionRoutes } from './invoices/invoice-action-routes.js';
 import { invoiceLineRoutes } from './invoices/invoice-line-routes.js';
 import { invoiceRoutes } from './invoices/invoice-routes.js';
+import { cardRegistrationRoutes } from './payment-cards/card-registration-routes.js';
+import { paymentCardRoutes } from './payment-cards/payment-card-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
@@ -32,5 +34,7 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...invoiceLineRoutes(clients),
     ...draftLineRoutes(clients),
     ...accountInvoiceRoutes(clients),
+    ...paymentCardRoutes(clients),
+    ...cardRegistrationRoutes(clients),
   ];
 }

@@ -34,6 +34,8 @@ import {
 import { DRAFT_LINES, draftLinePath, generateInvoicePath, invoicePath } from './invoices-helpers.js';
 import { CHURN_REASONS, SUBSCRIPTIONS, subscriptionPath } from './subscriptions-helpers.js';
 
+const PAYMENT_CARDS = '/api/v1/paymentcards/';
+
 export interface OpenApiOperation {
   operationId: string;
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
@@ -99,6 +101,8 @@ export interface WriteTargets {
   invoice: Json & { uuid: string };
   /** A credit note with credit left (crediting a second invoice). */
   creditNote: Json & { uuid: string };
+  /** An active noop card of the account. */
+  card: Json & { uuid: string };
 }
 
 async function post(api: ApiClient, path: string, body: unknown, status = 201) {
@@ -122,6 +126,7 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
   });
   const recipient = await post(api, RECIPIENTS, recipientInput(account.uuid));
   const churnReason = await post(api, CHURN_REASONS, { name: 'Too expensive' });
+  const card = await post(api, PAYMENT_CARDS, { account: account.uuid, token: 'noop_visa', gateway: 'noop' });
   const invoiceFor = async (description: string) => {
     await post(api, DRAFT_LINES, { account: other.code, description, vat_type: 'services', price: '100.00' });
     const [invoice] = await post(api, generateInvoicePath(other.code), {}, 200);
@@ -137,7 +142,8 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
   await waitFor(
     async () => {
       const read = (await api.get(accountPath(account.code))).body;
-      return read.subscription_set?.length === 1 && read.draftinvoiceline_set?.length === 1 ? true : undefined;
+      const sets = [read.subscription_set, read.draftinvoiceline_set, read.paymentcard_set];
+      return sets.every((set) => set?.length === 1) ? true : undefined;
     },
     { timeoutMs: 20_000, description: 'the account read model to show the subscription and draft line' },
   );
@@ -154,6 +160,7 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
     churnReason,
     invoice,
     creditNote,
+    card,
   };
 }
 
@@ -295,6 +302,16 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
       reads: [`${DRAFT_LINES}?account=${code}`],
     },
     upcomingAccountInvoice: { path: `${account}upcoming-invoice/`, validBody: undefined, reads: [] },
+    createPaymentCard: {
+      path: PAYMENT_CARDS,
+      validBody: { account: t.other.uuid, token: 'noop_mastercard', gateway: 'noop' },
+      reads: [PAYMENT_CARDS],
+    },
+    disablePaymentCard: {
+      path: `${PAYMENT_CARDS}${t.card.uuid}/disable/`,
+      validBody: undefined,
+      reads: [`${PAYMENT_CARDS}${t.card.uuid}/`],
+    },
   };
 }
 
