@@ -74,6 +74,7 @@ describe('create-org', () => {
         city: '',
         vat_number: '',
         email: '',
+        dunning_schedule_days: [1, 3, 7],
         features: { kickback: false, self_service: true },
         bank_accounts: [],
         created_at: expect.stringMatching(ISO_Z),
@@ -160,6 +161,7 @@ describe('create-org', () => {
       city: '',
       vat_number: '',
       email: '',
+      dunning_schedule_days: [1, 3, 7],
       features: { kickback: false, self_service: true },
       bank_accounts: [],
       created_at: expect.stringMatching(ISO_Z),
@@ -223,7 +225,7 @@ describe('create-org', () => {
         }),
       );
     }
-  }, 120_000);
+  }, 240_000);
 
   it('--test-clock-time puts the organization in test mode at that time, as the row and list-orgs show', async () => {
     const { organization } = await succeeds(
@@ -248,6 +250,7 @@ describe('create-org', () => {
       city: '',
       vat_number: '',
       email: '',
+      dunning_schedule_days: [1, 3, 7],
       features: { kickback: false, self_service: true },
       bank_accounts: [],
       created_at: expect.stringMatching(ISO_Z),

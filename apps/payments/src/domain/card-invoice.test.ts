@@ -10,6 +10,7 @@ const invoice = {
   isCreditNote: false,
   balance: '125.00',
   currency: 'DKK',
+  issuedAt: null,
 };
 
 describe('card invoices', () => {

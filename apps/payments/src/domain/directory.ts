@@ -50,6 +50,8 @@ export interface CardInvoice {
   /** What is owed, exact. */
   balance: string;
   currency: string;
+  /** When it was issued (organization's clock): its first attempt falls due then. */
+  issuedAt: Date | null;
 }
 
 /** The invoicing service as payments uses it. */

@@ -14,6 +14,7 @@ export function cardInvoiceOf(invoice: invoicingV1.Invoice): CardInvoice {
     isCreditNote: invoice.is_credit_note,
     balance: invoice.balance,
     currency: invoice.currency,
+    issuedAt: invoice.created_date ?? null,
   };
 }
 

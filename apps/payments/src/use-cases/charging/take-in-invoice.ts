@@ -4,8 +4,8 @@ import { isChargeable } from '../../domain/card-invoice.js';
 import type { CardInvoice } from '../../domain/directory.js';
 
 /**
- * Takes an issued card invoice in for charging, its first attempt due `now` (organization's
- * clock), in the caller's transaction. Once per invoice: the invoice.issued consumer and the test
+ * Takes an issued card invoice in for charging, its first attempt due when it was issued (else
+ * `now`, the organization's clock), in the caller's transaction. Once per invoice: the invoice.issued consumer and the test
  * clock's advance may both bring it, the second finds its row. Other invoices are ignored.
  */
 export async function takeInCardInvoice(
@@ -25,7 +25,7 @@ export async function takeInCardInvoice(
       currency: invoice.currency,
       status: 'pending',
       test_clock: origin.testClock,
-      next_attempt_at: origin.now,
+      next_attempt_at: invoice.issuedAt ?? origin.now,
       first_attempt_at: null,
       attempts_made: 0,
       created_at: origin.now,
