@@ -14,6 +14,7 @@ const gateway = await startGateway({
     subscriptions: config.SUBSCRIPTIONS_ADDRESS,
     invoicing: config.INVOICING_ADDRESS,
     analytics: config.ANALYTICS_ADDRESS,
+    payments: config.PAYMENTS_ADDRESS,
   },
   databaseUrl: config.DATABASE_URL,
   schema: config.DB_SCHEMA,

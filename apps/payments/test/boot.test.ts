@@ -8,7 +8,16 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
   try {
     expect(await bootCheck(paymentsModule, database)).toEqual({
       health: 'SERVING',
-      tables: ['audit_log', 'inbox', 'mikro_orm_migrations', 'outbox'],
+      tables: [
+        'audit_log',
+        'card_registration',
+        'inbox',
+        'invoice_payment',
+        'mikro_orm_migrations',
+        'outbox',
+        'payment_attempt',
+        'payment_card',
+      ],
     });
   } finally {
     await database.drop();

@@ -7,7 +7,7 @@ import { type EventBus, InProcessBus, JetStreamBus } from '@billing/events';
 import { type RunningGateway, startGateway } from '@billing/gateway';
 import { createInvoicingModule, loadMailConfig } from '@billing/invoicing';
 import { createLogger, type Logger } from '@billing/observability';
-import { paymentsModule } from '@billing/payments';
+import { createPaymentsModule } from '@billing/payments';
 import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
 import { createSubscriptionsModule } from '@billing/subscriptions';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
@@ -76,8 +76,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         mail: { ...loadMailConfig(), outboxDir: path.resolve(dataDir, 'mail-outbox') },
       }),
       analyticsModule,
-      paymentsModule,
     ];
+    // Payments settles card payments with invoicing, so it starts once invoicing has its address.
+    const modulesAfterInvoicing = (invoicing: RunningService) => [
+      createPaymentsModule({ config: { accountsAddress: accounts0(), invoicingAddress: invoicing.address } }),
+    ];
+    const accounts0 = () => services.get('accounts')!.address;
     const modules: ServiceModule[] = [accountsModule];
     for (let index = 0; index < modules.length; index++) {
       const module = modules[index]!;
@@ -93,6 +97,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       services.set(module.name, service);
       stack.push(() => service.stop());
       if (module === accountsModule) modules.push(...modulesAfter(service));
+      if (module.name === 'invoicing') modules.push(...modulesAfterInvoicing(service));
     }
     const gateway: RunningGateway = await startGateway({
       host: options.gatewayHost ?? '127.0.0.1',
@@ -103,6 +108,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         subscriptions: services.get('subscriptions')!.address,
         invoicing: services.get('invoicing')!.address,
         analytics: services.get('analytics')!.address,
+        payments: services.get('payments')!.address,
       },
       clock,
       logger: createLogger('gateway', logLevel),

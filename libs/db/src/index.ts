@@ -1,3 +1,4 @@
+export { afterCommit } from './after-commit.js';
 export { AuditLogEntry, type IAuditLogEntry } from './audit/audit-log-entry.entity.js';
 export { type AuditEntryInput, recordAudit } from './audit/record-audit.js';
 export { ConstraintViolationError, isConstraintViolation } from './constraint-violation-error.js';

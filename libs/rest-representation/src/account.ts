@@ -1,5 +1,6 @@
 import type { accountsV1 } from '@billing/proto';
 import { type DraftLineRepresentation, presentDraftLine } from './draft-line.js';
+import { presentPaymentCard } from './payment-card.js';
 import { nullable, tagged } from './representation.js';
 import { presentSubscription, type SubscriptionEmbeds, type SubscriptionRepresentation } from './subscription.js';
 
@@ -68,10 +69,10 @@ export function presentAccount(account: accountsV1.Account) {
     custom_fields: account.custom_fields ?? {},
     override_business_entity: nullable(account.override_business_entity),
     payment_gateway_account_set: account.payment_gateway_accounts.map(presentPaymentGatewayAccount),
-    // Cards are owned by a service whose capability comes with a later issue; the set is part of
-    // the representation already (docs/api.md). Subscriptions and draft invoice lines are other
-    // services': account reads fill them in (account-routes.ts).
-    paymentcard_set: [],
+    // The payments service's cards, from the accounts read model of its payment_card events.
+    // Subscriptions and draft invoice lines are other services': account reads fill them in
+    // (account-routes.ts).
+    paymentcard_set: account.payment_cards.map(presentPaymentCard),
     subscription_set: [] as SubscriptionRepresentation[],
     recipient_set: account.recipients.map(presentRecipient),
     draftinvoiceline_set: [] as DraftLineRepresentation[],

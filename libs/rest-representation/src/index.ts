@@ -24,6 +24,7 @@ export {
   presentVatBillingPeriod,
   shownKickbackStatus,
 } from './invoice.js';
+export { presentPaymentCard } from './payment-card.js';
 export { nullable, REPRESENTATION_DATE, tagged } from './representation.js';
 export {
   effectivePaymentTerms,

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '@billing/clock';
+import { sealingKey, sealSecret } from '@billing/config';
 import { migrate, openOrm } from '@billing/db';
 import { isAppError } from '@billing/errors';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { accountsEntities } from '../db/entities/index.js';
 import { migrations } from '../db/migrations/index.js';
+import { removeGatewayCredentials, setGatewayCredentials } from '../use-cases/gateway-credentials.js';
 import { importAccountBudgets, importEinvoiceFieldMappings } from '../use-cases/imported-data.js';
 import {
   addBankAccount,
@@ -111,6 +113,14 @@ try {
     setRateLimit: (organizationId, perMinute) => setRateLimit(deps, organizationId, perMinute),
     importAccountBudgets: (organizationId, rows) => importAccountBudgets(deps, organizationId, rows),
     importEinvoiceFieldMappings: (organizationId, rows) => importEinvoiceFieldMappings(deps, organizationId, rows),
+    setGatewayCredentials: (organizationId, gateway, credentials) => {
+      // Read only by the command that needs it: the other commands work without a key.
+      const key = sealingKey(process.env.GATEWAY_CREDENTIALS_KEY);
+      return setGatewayCredentials(deps, organizationId, gateway, credentials, (plaintext) =>
+        sealSecret(key, plaintext),
+      );
+    },
+    removeGatewayCredentials: (organizationId, gateway) => removeGatewayCredentials(deps, organizationId, gateway),
   });
   console.log(JSON.stringify(result, null, 2));
 } catch (error) {

@@ -27,6 +27,7 @@ const organization: OrganizationRow = {
   city: '',
   vat_number: '',
   email: '',
+  dunning_schedule_days: [1, 3, 7],
   features: ['self_service'],
   created_at: new Date('2026-01-15T09:00:00Z'),
   test_clock_time: null,
@@ -68,6 +69,7 @@ const ORGANIZATION_JSON = {
   city: '',
   vat_number: '',
   email: '',
+  dunning_schedule_days: [1, 3, 7],
   features: { kickback: false, self_service: true },
   bank_accounts: [],
   created_at: '2026-01-15T09:00:00.000Z',
@@ -102,6 +104,20 @@ function recordingOperations() {
     setRateLimit: async (id, perMinute) => record(['setRateLimit', id, perMinute], { organization, bank_accounts: [] }),
     importAccountBudgets: async (id, rows) => record(['importAccountBudgets', id, rows], IMPORTED),
     importEinvoiceFieldMappings: async (id, rows) => record(['importEinvoiceFieldMappings', id, rows], IMPORTED),
+    setGatewayCredentials: async (id, gateway, credentials) =>
+      record(['setGatewayCredentials', id, gateway, credentials], {
+        organization_id: id,
+        gateway,
+        configured: true,
+        updated_at: '2026-01-18T09:00:00.000Z',
+      }),
+    removeGatewayCredentials: async (id, gateway) =>
+      record(['removeGatewayCredentials', id, gateway], {
+        organization_id: id,
+        gateway,
+        configured: false,
+        updated_at: null,
+      }),
   };
 
   return { calls, operations, token, listing };
@@ -172,6 +188,52 @@ describe('admin commands', () => {
         { email: 'faktura@acme.se', vat_number: '', default_payment_terms: 30, features: { kickback: true } },
       ],
     ]);
+  });
+
+  it('update-org takes the dunning schedule as days separated by commas ("" or none: no retries)', async () => {
+    const { calls, operations } = recordingOperations();
+    await runAdminCommand('update-org', { org: ORG_ID, 'dunning-days': '2, 5,10' }, operations);
+    await runAdminCommand('update-org', { org: ORG_ID, 'dunning-days': 'none' }, operations);
+    expect(calls).toEqual([
+      ['updateOrganization', ORG_ID, { dunning_schedule_days: [2, 5, 10] }],
+      ['updateOrganization', ORG_ID, { dunning_schedule_days: [] }],
+    ]);
+    expect(() => parseAdminCommand('update-org', { org: ORG_ID, 'dunning-days': '1;3' })).toThrow(
+      expect.objectContaining({
+        fieldViolations: [
+          { field: 'dunning-days', description: '--dunning-days must be whole days separated by commas, e.g. 1,3,7.' },
+        ],
+      }),
+    );
+  });
+
+  it('set-gateway-credentials passes name=value pairs and prints no secret back', async () => {
+    const { calls, operations } = recordingOperations();
+    const printed = await runAdminCommand(
+      'set-gateway-credentials',
+      { org: ORG_ID, gateway: 'cardgw_a', credential: ['secret_key=sk_test_1=2', 'webhook_secret=whsec_x'] },
+      operations,
+    );
+    expect(printed).toEqual({
+      organization_id: ORG_ID,
+      gateway: 'cardgw_a',
+      configured: true,
+      updated_at: '2026-01-18T09:00:00.000Z',
+    });
+    expect(calls).toEqual([
+      ['setGatewayCredentials', ORG_ID, 'cardgw_a', { secret_key: 'sk_test_1=2', webhook_secret: 'whsec_x' }],
+    ]);
+    expect(() =>
+      parseAdminCommand('set-gateway-credentials', {
+        org: ORG_ID,
+        gateway: 'cardgw_a',
+        credential: ['sk_live_secret'],
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        fieldViolations: [{ field: 'credential', description: '--credential must be <name>=<value>.' }],
+      }),
+    );
   });
 
   it('add-bank-account and remove-bank-account call their operation with the parsed options', async () => {
@@ -331,7 +393,7 @@ describe('admin commands', () => {
           {
             field: 'command',
             description:
-              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-rate-limit, import-account-budgets, import-einvoice-field-mappings.',
+              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-gateway-credentials, remove-gateway-credentials, set-rate-limit, import-account-budgets, import-einvoice-field-mappings.',
           },
         ],
       }),

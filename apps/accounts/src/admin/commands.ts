@@ -16,6 +16,7 @@ import {
   switchFeatures,
 } from '../domain/organization.js';
 import { parseTimestamp } from '../domain/test-clock.js';
+import type { GatewayCredentialListing } from '../use-cases/gateway-credentials.js';
 import type { ImportCounts } from '../use-cases/imported-data.js';
 import type { ApiTokenListing, IssuedToken, NewOrganization, OrganizationRecord } from '../use-cases/organizations.js';
 import { readCsvRows } from './csv-rows.js';
@@ -32,6 +33,13 @@ export interface AdminOperations {
   setRateLimit(organizationId: string, perMinute: number): Promise<OrganizationRecord>;
   importAccountBudgets(organizationId: string, rows: readonly ImportRow[]): Promise<ImportCounts>;
   importEinvoiceFieldMappings(organizationId: string, rows: readonly ImportRow[]): Promise<ImportCounts>;
+  /** Seals the credentials with the operator's key (GATEWAY_CREDENTIALS_KEY) and stores them. */
+  setGatewayCredentials(
+    organizationId: string,
+    gateway: string,
+    credentials: Record<string, string>,
+  ): Promise<GatewayCredentialListing>;
+  removeGatewayCredentials(organizationId: string, gateway: string): Promise<GatewayCredentialListing>;
 }
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -165,9 +173,35 @@ const INTEGER_SETTINGS = [
   ['rate-limit', 'rate_limit_per_minute'],
 ] as const;
 
+/** `--dunning-days 1,3,7`: the days after the first card payment attempt a decline is retried ('' or none: never). */
+function dunningDays(options: Options): number[] | undefined {
+  const value = text(options, 'dunning-days');
+  if (value === undefined) return undefined;
+  if (value.trim() === '' || value.trim() === 'none') return [];
+  if (!/^\s*\d+(\s*,\s*\d+)*\s*$/.test(value)) {
+    throw AppError.invalidField('dunning-days', '--dunning-days must be whole days separated by commas, e.g. 1,3,7.');
+  }
+  return value.split(',').map((day) => Number(day.trim()));
+}
+
+/** `--credential secret_key=sk_... --credential webhook_secret=whsec_...`: name to value. */
+function credentialPairs(options: Options): Record<string, string> {
+  const given = options.credential;
+  const pairs: Record<string, string> = {};
+  for (const value of Array.isArray(given) ? given : given === undefined ? [] : [String(given)]) {
+    const match = /^([a-z_]+)=(.+)$/s.exec(value);
+    // The value is never echoed: it is a secret.
+    if (!match) throw AppError.invalidField('credential', '--credential must be <name>=<value>.');
+    pairs[match[1]!] = match[2]!;
+  }
+  return pairs;
+}
+
 /** The settings both create-org and update-org take, as given on the command line. */
 function givenSettings(options: Options): Omit<OrganizationChanges, 'features'> {
   const settings: Omit<OrganizationChanges, 'features'> = {};
+  const dunning = dunningDays(options);
+  if (dunning !== undefined) settings.dunning_schedule_days = dunning;
   for (const [option, field] of TEXT_SETTINGS) {
     const value = text(options, option);
     if (value !== undefined) settings[field] = value;
@@ -190,6 +224,7 @@ const SETTING_OPTIONS = {
   city: { type: 'string', value: 'city' },
   'vat-number': { type: 'string', value: 'VAT no.' },
   email: { type: 'string', value: 'invoices@example.com' },
+  'dunning-days': { type: 'string', value: '1,3,7' },
   feature: { type: 'string', value: 'kickback|self_service=on|off', multiple: true },
 } satisfies Record<string, OptionSpec>;
 
@@ -337,6 +372,33 @@ const COMMANDS = {
     prepare(options) {
       const apiUserId = uuid(options, 'id');
       return (operations) => operations.disableApiToken(apiUserId);
+    },
+  },
+  'set-gateway-credentials': {
+    options: {
+      org: ORG,
+      gateway: { type: 'string', value: 'cardgw_a', required: true },
+      credential: { type: 'string', value: 'name=value', required: true, multiple: true },
+    },
+    summary:
+      "store an organization's credentials for a payment gateway (cardgw_a, cardgw_a_new: " +
+      'secret_key=sk_... and webhook_secret=whsec_...), replacing earlier ones; sealed with ' +
+      'GATEWAY_CREDENTIALS_KEY from the environment (32 bytes, hex or base64; the payments service ' +
+      'needs the same key); never printed back',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const gateway = required(options, 'gateway');
+      const credentials = credentialPairs(options);
+      return (operations) => operations.setGatewayCredentials(organizationId, gateway, credentials);
+    },
+  },
+  'remove-gateway-credentials': {
+    options: { org: ORG, gateway: { type: 'string', value: 'cardgw_a', required: true } },
+    summary: 'forget the credentials of a gateway: new cards through it are refused from then on',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const gateway = required(options, 'gateway');
+      return (operations) => operations.removeGatewayCredentials(organizationId, gateway);
     },
   },
   'set-rate-limit': {

@@ -27,7 +27,9 @@ select a.*,
                     and s.snapshot is not null), '{}') as subscription_snapshots,
        coalesce((select array_agg(d.snapshot order by d.created_date, d.id) from account_draft_line d
                   where d.organization_id = a.organization_id and d.account_id = a.id
-                    and not d.removed), '{}') as draft_line_snapshots
+                    and not d.removed), '{}') as draft_line_snapshots,
+       coalesce((select array_agg(c.snapshot order by c.created_date, c.id) from account_payment_card c
+                  where c.organization_id = a.organization_id and c.account_id = a.id), '{}') as payment_card_snapshots
   from account a
   left join account reseller on reseller.organization_id = a.organization_id and reseller.id = a.reseller
  where a.organization_id = $1 and a.code = $2`;
@@ -41,6 +43,7 @@ interface AccountByCodeRow extends AccountRow {
   /** bytea[]: node-postgres hands each element over as a Buffer. */
   subscription_snapshots: Buffer[];
   draft_line_snapshots: Buffer[];
+  payment_card_snapshots: Buffer[];
 }
 
 export async function findAccountViewByCode(
@@ -60,7 +63,11 @@ export async function findAccountViewByCode(
     row.recipient_rows,
     row.gateway_rows,
     row.reseller_code,
-    { subscriptions: row.subscription_snapshots, draft_lines: row.draft_line_snapshots },
+    {
+      subscriptions: row.subscription_snapshots,
+      draft_lines: row.draft_line_snapshots,
+      payment_cards: row.payment_card_snapshots,
+    },
     row.self_service,
   );
 }

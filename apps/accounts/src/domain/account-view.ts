@@ -39,7 +39,9 @@ export interface AccountReadModelSnapshots {
   subscriptions: Uint8Array[];
   /** Encoded billing.invoicing.v1.DraftLine messages. */
   draft_lines: Uint8Array[];
+  /** Encoded billing.payments.v1.PaymentCard messages. */
+  payment_cards: Uint8Array[];
 }
 
 /** What an account has in the read model before any event named it (and what events carry). */
-export const EMPTY_READ_MODEL: AccountReadModelSnapshots = { subscriptions: [], draft_lines: [] };
+export const EMPTY_READ_MODEL: AccountReadModelSnapshots = { subscriptions: [], draft_lines: [], payment_cards: [] };

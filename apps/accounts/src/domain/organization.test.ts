@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiToken, newApiToken, tokenPrefix } from './api-token.js';
 import {
+  dunningScheduleViolation,
   featureFlags,
   ORGANIZATION_DEFAULTS,
   recipientsHaveSelfService,
@@ -25,10 +26,26 @@ describe('organization settings', () => {
       city: '',
       vat_number: '',
       email: '',
+      dunning_schedule_days: [1, 3, 7],
     });
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS })).toEqual([]);
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS, vat_number: 'X'.repeat(33) })).toEqual([
       { field: 'vat_number', description: 'Ensure this field has no more than 32 characters.' },
+    ]);
+  });
+
+  it('takes a dunning schedule of ascending whole days from 1 to 365, at most 10 (empty: no retries)', () => {
+    expect(dunningScheduleViolation([])).toBeUndefined();
+    expect(dunningScheduleViolation([2, 5, 30, 365])).toBeUndefined();
+    expect(dunningScheduleViolation([3, 1])).toBe('The days must be in ascending order, each once.');
+    expect(dunningScheduleViolation([1, 1])).toBe('The days must be in ascending order, each once.');
+    expect(dunningScheduleViolation([0])).toBe('Each day must be a whole number from 1 to 365; got 0.');
+    expect(dunningScheduleViolation([1.5])).toBe('Each day must be a whole number from 1 to 365; got 1.5.');
+    expect(dunningScheduleViolation([...Array(11).keys()].map((day) => day + 1))).toBe(
+      'Ensure there are no more than 10 retries.',
+    );
+    expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS, dunning_schedule_days: [7, 3] })).toEqual([
+      { field: 'dunning_schedule_days', description: 'The days must be in ascending order, each once.' },
     ]);
   });
 

@@ -28,6 +28,11 @@ export interface OrganizationSettings {
   vat_number: string;
   /** Printed on invoices and the Reply-To of invoice e-mails ('' when not given). */
   email: string;
+  /**
+   * gaps.md §11: the days after the first payment attempt on which a declined card payment is
+   * tried again, ascending; empty: never retried.
+   */
+  dunning_schedule_days: number[];
 }
 
 /** gaps.md §10: the defaults of a new organization; 60 requests per minute from the spec's limits. */
@@ -44,7 +49,24 @@ export const ORGANIZATION_DEFAULTS: Omit<OrganizationSettings, 'name'> = {
   city: '',
   vat_number: '',
   email: '',
+  dunning_schedule_days: [1, 3, 7],
 };
+
+/** A dunning schedule longer than a year or with more retries than this is a typo, not a plan. */
+const MAX_DUNNING_DAY = 365;
+const MAX_DUNNING_RETRIES = 10;
+
+/** The dunning schedule's problem, if any: whole days from 1 to 365, strictly ascending, at most 10. */
+export function dunningScheduleViolation(days: readonly number[]): string | undefined {
+  if (days.length > MAX_DUNNING_RETRIES) return `Ensure there are no more than ${MAX_DUNNING_RETRIES} retries.`;
+  for (const [index, day] of days.entries()) {
+    if (!Number.isInteger(day) || day < 1 || day > MAX_DUNNING_DAY) {
+      return `Each day must be a whole number from 1 to ${MAX_DUNNING_DAY}; got ${day}.`;
+    }
+    if (index > 0 && day <= days[index - 1]!) return 'The days must be in ascending order, each once.';
+  }
+  return undefined;
+}
 
 export function validateOrganization(settings: OrganizationSettings): FieldViolation[] {
   const violations: FieldViolation[] = [];
@@ -73,6 +95,8 @@ export function validateOrganization(settings: OrganizationSettings): FieldViola
   else if (settings.email !== '' && !z.email().safeParse(settings.email).success) {
     bad('email', 'Enter a valid email address.');
   }
+  const dunning = dunningScheduleViolation(settings.dunning_schedule_days);
+  if (dunning) bad('dunning_schedule_days', dunning);
   for (const name of settings.features) {
     if (!isOrganizationFeature(name)) {
       bad('features', `"${name}" is not a feature; one of ${ORGANIZATION_FEATURES.join(', ')}.`);
@@ -184,5 +208,6 @@ export function organizationSettingsOf(
     city: organization.city,
     vat_number: organization.vat_number,
     email: organization.email,
+    dunning_schedule_days: [...organization.dunning_schedule_days],
   };
 }

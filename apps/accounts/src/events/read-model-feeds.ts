@@ -12,6 +12,11 @@ import {
   invoiceChangesConsumerName,
 } from './invoice-changes-consumer.js';
 import {
+  PAYMENT_CARD_CHANGED_PAYLOAD,
+  paymentCardChangedHandler,
+  paymentCardChangesConsumerName,
+} from './payment-card-changes-consumer.js';
+import {
   SUBSCRIPTION_CHANGED_PAYLOAD,
   subscriptionChangedHandler,
   subscriptionChangesConsumerName,
@@ -49,5 +54,9 @@ export function readModelFeeds(deps: {
       { consumer: draftLineChangesConsumerName(schema), handle: draftLineChangedHandler(deps) },
     ],
     [INVOICE_CHANGED_PAYLOAD, { consumer: invoiceChangesConsumerName(schema), handle: invoiceChangedHandler(deps) }],
+    [
+      PAYMENT_CARD_CHANGED_PAYLOAD,
+      { consumer: paymentCardChangesConsumerName(schema), handle: paymentCardChangedHandler(deps) },
+    ],
   ]);
 }

@@ -1,6 +1,7 @@
 import type { BackgroundWorker, ServiceDeps } from '@billing/runtime';
 import { draftLineChangesConsumerName, startDraftLineChangesConsumer } from './draft-line-changes-consumer.js';
 import { invoiceChangesConsumerName, startInvoiceChangesConsumer } from './invoice-changes-consumer.js';
+import { paymentCardChangesConsumerName, startPaymentCardChangesConsumer } from './payment-card-changes-consumer.js';
 import type { ReadModelConsumerOptions } from './read-model-consumer.js';
 import { readModelSchema } from './read-model-feeds.js';
 import { startSubscriptionChangesConsumer, subscriptionChangesConsumerName } from './subscription-changes-consumer.js';
@@ -8,7 +9,9 @@ import { startSubscriptionChangesConsumer, subscriptionChangesConsumerName } fro
 /** The consumers feeding this service's read models, started once the bus is there. */
 export async function accountsWorkers(deps: ServiceDeps): Promise<BackgroundWorker[]> {
   if (!deps.bus) {
-    deps.logger.warn('no event bus configured: the subscription, draft line and invoice read models are not fed');
+    deps.logger.warn(
+      'no event bus configured: the subscription, draft line, invoice and payment card read models are not fed',
+    );
     return [];
   }
   const schema = readModelSchema(deps.orm);
@@ -17,6 +20,7 @@ export async function accountsWorkers(deps: ServiceDeps): Promise<BackgroundWork
     [startSubscriptionChangesConsumer, subscriptionChangesConsumerName(schema)],
     [startDraftLineChangesConsumer, draftLineChangesConsumerName(schema)],
     [startInvoiceChangesConsumer, invoiceChangesConsumerName(schema)],
+    [startPaymentCardChangesConsumer, paymentCardChangesConsumerName(schema)],
   ];
   const started: BackgroundWorker[] = [];
   try {

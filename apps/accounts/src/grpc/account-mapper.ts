@@ -1,5 +1,5 @@
 import type { Write } from '@billing/domain-kit';
-import { type accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { type accountsV1, invoicingV1, paymentsV1, subscriptionsV1 } from '@billing/proto';
 import type { AccountFieldName, AccountFields } from '../domain/account.js';
 import type { AccountSummary } from '../domain/account-summary.js';
 import type { AccountView, PaymentGatewayAccountView, RecipientView } from '../domain/account-view.js';
@@ -55,6 +55,7 @@ export function accountMessage(view: AccountView): accountsV1.Account {
     payment_gateway_accounts: view.payment_gateway_accounts.map(paymentGatewayAccountMessage),
     subscriptions: read_model.subscriptions.map((snapshot) => subscriptionsV1.Subscription.decode(snapshot)),
     draft_lines: read_model.draft_lines.map((snapshot) => invoicingV1.DraftLine.decode(snapshot)),
+    payment_cards: read_model.payment_cards.map((snapshot) => paymentsV1.PaymentCard.decode(snapshot)),
   };
 }
 

@@ -4,6 +4,7 @@ import { accountsV1 } from '@billing/proto';
 import { organizationSettingsOf } from '../domain/organization.js';
 import { authenticate } from '../use-cases/authenticate.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
+import { sealedGatewayCredentials } from '../use-cases/gateway-credentials.js';
 import { getOrganizationRecord } from '../use-cases/organizations.js';
 import { advanceTestClock } from '../use-cases/test-clock.js';
 import { bankAccountMessage } from './organization-mapper.js';
@@ -33,6 +34,9 @@ export function identityService(deps: AccountsDeps): GrpcService {
         },
       };
     },
+    getGatewayCredentials: async (request, context) => ({
+      sealed: await sealedGatewayCredentials(deps, context, request.gateway),
+    }),
     advanceTestClock: async (request, context) => {
       if (!request.to) throw AppError.invalidField('to', 'This field is required.');
       const move = await advanceTestClock(deps, context, request.to);

@@ -6,6 +6,7 @@ import {
   contractsV1,
   exportsV1,
   invoicingV1,
+  paymentsV1,
   subscriptionsV1,
   webhooksV1,
 } from '@billing/proto';
@@ -16,6 +17,7 @@ export interface ServiceAddresses {
   subscriptions: string;
   invoicing: string;
   analytics: string;
+  payments: string;
 }
 
 /** The services that export lists, each serving ExportService for its own jobs (docs/architecture.md "Exports"). */
@@ -37,6 +39,7 @@ export interface ServiceClients {
   exports: Record<ExportingService, ExportClient>;
   activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
   mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
+  payments: GrpcClient<typeof paymentsV1.PaymentsServiceService>;
   close(): void;
 }
 
@@ -63,6 +66,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
   };
   const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
   const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });
+  const payments = createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -76,6 +80,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     exports,
     activities,
     mrrReports,
+    payments,
     close() {
       accounts.close();
       identity.close();
@@ -89,6 +94,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       for (const client of Object.values(exports)) client.close();
       activities.close();
       mrrReports.close();
+      payments.close();
     },
   };
 }

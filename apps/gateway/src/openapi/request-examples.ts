@@ -105,6 +105,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   replaceRecipient: { ...ADA, email: 'ada.lovelace@acme.example' },
   updateRecipient: { receive_payment_confirmation: false },
 
+  createPaymentCard: { account: EXAMPLE_IDS.account, token: 'noop_visa', gateway: 'noop' },
+
   createPlan: PRO,
   replacePlan: { ...PRO, description: 'Everything in Basic, plus priority support and SSO.' },
   updatePlan: { description: 'Everything in Basic, plus priority support and SSO.' },

@@ -15,6 +15,8 @@ import { invoiceLineRoutes } from './invoices/invoice-line-routes.js';
 import { invoiceRoutes } from './invoices/invoice-routes.js';
 import { importedDataRoutes } from './organization/imported-data-routes.js';
 import { memberRoutes } from './organization/member-routes.js';
+import { cardRegistrationRoutes } from './payment-cards/card-registration-routes.js';
+import { paymentCardRoutes } from './payment-cards/payment-card-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
 import { mrrReportRoutes } from './subscriptions/mrr-report-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
@@ -45,5 +47,7 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...memberRoutes(clients),
     ...importedDataRoutes(clients),
     ...activityRoutes(clients),
+    ...paymentCardRoutes(clients),
+    ...cardRegistrationRoutes(clients),
   ];
 }

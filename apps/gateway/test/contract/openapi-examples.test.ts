@@ -92,6 +92,7 @@ it('accepts every request example at its documented path with the documented sta
   await send(api, 'updateAccount', acme);
   await send(api, 'setPaymentGatewayAccounts', acme);
 
+  await send(api, 'createPaymentCard');
   const recipient = await send(api, 'createRecipient');
   await send(api, 'replaceRecipient', { uuid: recipient.uuid });
   await send(api, 'updateRecipient', { uuid: recipient.uuid });

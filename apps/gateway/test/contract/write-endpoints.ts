@@ -35,6 +35,8 @@ import {
 import { DRAFT_LINES, draftLinePath, generateInvoicePath, invoicePath } from './invoices-helpers.js';
 import { CHURN_REASONS, SUBSCRIPTIONS, subscriptionPath } from './subscriptions-helpers.js';
 
+const PAYMENT_CARDS = '/api/v1/paymentcards/';
+
 export interface OpenApiOperation {
   operationId: string;
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
@@ -103,6 +105,8 @@ export interface WriteTargets {
   /** A manual activity of the subscription, and a manual account activity of the account. */
   activity: Json & { uuid: string };
   accountActivity: Json & { uuid: string };
+  /** An active noop card of the account. */
+  card: Json & { uuid: string };
 }
 
 async function post(api: ApiClient, path: string, body: unknown, status = 201) {
@@ -126,6 +130,7 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
   });
   const recipient = await post(api, RECIPIENTS, recipientInput(account.uuid));
   const churnReason = await post(api, CHURN_REASONS, { name: 'Too expensive' });
+  const card = await post(api, PAYMENT_CARDS, { account: account.uuid, token: 'noop_visa', gateway: 'noop' });
   const invoiceFor = async (description: string) => {
     await post(api, DRAFT_LINES, { account: other.code, description, vat_type: 'services', price: '100.00' });
     const [invoice] = await post(api, generateInvoicePath(other.code), {}, 200);
@@ -141,7 +146,8 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
   await waitFor(
     async () => {
       const read = (await api.get(accountPath(account.code))).body;
-      return read.subscription_set?.length === 1 && read.draftinvoiceline_set?.length === 1 ? true : undefined;
+      const sets = [read.subscription_set, read.draftinvoiceline_set, read.paymentcard_set];
+      return sets.every((set) => set?.length === 1) ? true : undefined;
     },
     { timeoutMs: 20_000, description: 'the account read model to show the subscription and draft line' },
   );
@@ -170,6 +176,7 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
     churnReason,
     invoice,
     creditNote,
+    card,
   };
 }
 
@@ -340,6 +347,16 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
       path: `${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`,
       validBody: { new_mrr: '100.00' },
       reads: [`${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`],
+    },
+    createPaymentCard: {
+      path: PAYMENT_CARDS,
+      validBody: { account: t.other.uuid, token: 'noop_mastercard', gateway: 'noop' },
+      reads: [PAYMENT_CARDS],
+    },
+    disablePaymentCard: {
+      path: `${PAYMENT_CARDS}${t.card.uuid}/disable/`,
+      validBody: undefined,
+      reads: [`${PAYMENT_CARDS}${t.card.uuid}/`],
     },
   };
 }

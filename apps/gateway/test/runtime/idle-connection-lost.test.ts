@@ -30,6 +30,7 @@ beforeAll(async () => {
       subscriptions: '127.0.0.1:1',
       invoicing: '127.0.0.1:1',
       analytics: '127.0.0.1:1',
+      payments: '127.0.0.1:1',
     },
     databaseUrl: url.toString(),
     schema: schema.schema,

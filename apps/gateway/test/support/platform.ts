@@ -13,6 +13,7 @@ import { TestClock } from '@billing/clock';
 import { decodeEnvelope, InboxMessage, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
 import { createInvoicingModule } from '@billing/invoicing';
 import { createLogger } from '@billing/observability';
+import { createPaymentsModule } from '@billing/payments';
 import {
   accountEventsV1,
   catalogEventsV1,
@@ -20,6 +21,7 @@ import {
   contractEventsV1,
   invoiceEventsV1,
   type invoicingV1,
+  paymentEventsV1,
   subscriptionEventsV1,
 } from '@billing/proto';
 import { type RunningService, startService } from '@billing/runtime';
@@ -63,6 +65,17 @@ export interface CatalogEvent {
   charge?: chargesV1.Charge;
   subscription_changed?: subscriptionEventsV1.SubscriptionChanged;
 }
+
+/** An event of the payments service with its decoded payload. */
+export interface PaymentEvent {
+  event_type: string;
+  aggregate_id: string;
+  card?: paymentEventsV1.PaymentCardChanged['card'];
+  attempt?: paymentEventsV1.PaymentAttemptChanged;
+}
+
+/** The gateway credentials key of test platforms (32 bytes, hex). */
+export const TEST_CREDENTIALS_KEY = 'a1'.repeat(32);
 
 export interface AuditRecord {
   organization_id: string;
@@ -122,6 +135,10 @@ export interface TestPlatform {
   charges(organizationId: string): Promise<chargesV1.Charge[]>;
   /** invoicing.invoice.* events of one organization (type and invoice), in publish order. */
   invoiceEvents(organizationId: string): Promise<Array<{ event_type: string; invoice: invoicingV1.Invoice }>>;
+  /** payments.* events of one organization (type and decoded payload), in publish order. */
+  paymentEvents(organizationId: string): Promise<PaymentEvent[]>;
+  /** The key the platform's payments service opens gateway credentials with (GATEWAY_CREDENTIALS_KEY). */
+  credentialsKey: string;
   /** subscription.changed events of one organization, in publish order. */
   subscriptionChanges(organizationId: string): Promise<subscriptionEventsV1.SubscriptionChanged[]>;
   /**
@@ -141,7 +158,7 @@ export interface TestPlatform {
  * e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
 export async function startTestPlatform(
-  options: { smtpUrl?: string; webhooks?: AccountsModuleOptions['webhooks'] } = {},
+  options: { smtpUrl?: string; cardgwAApiUrl?: string; webhooks?: AccountsModuleOptions['webhooks'] } = {},
 ): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -150,6 +167,7 @@ export async function startTestPlatform(
   const invoicingSchema = await createTestSchema('invoicing');
   const gatewaySchema = await createTestSchema('gateway');
   const analyticsSchema = await createTestSchema('analytics');
+  const paymentsSchema = await createTestSchema('payments');
   // A private JetStream server per platform: durable consumers start on an empty history, never on
   // the events other test files left on a shared server (a charge of an organization this platform
   // does not know would be retried, then set aside, holding the consumer up meanwhile).
@@ -198,6 +216,27 @@ export async function startTestPlatform(
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
+  // Payments asks accounts (organizations, credentials) and invoicing (settlements) over gRPC.
+  const paymentsModule = createPaymentsModule({
+    config: {
+      accountsAddress: accounts.address,
+      invoicingAddress: invoicing.address,
+      credentialsKey: TEST_CREDENTIALS_KEY,
+      workerIntervalMs: 100,
+      ...(options.cardgwAApiUrl ? { cardgwAApiUrl: options.cardgwAApiUrl } : {}),
+    },
+  });
+  const payments = await startService(paymentsModule, {
+    databaseUrl: paymentsSchema.databaseUrl,
+    schema: paymentsSchema.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger,
+    bus,
+    migrateOnStart: true,
+    relay: { pollIntervalMs: 50 },
+  });
   // Analytics reads the three producers' streams (activities, MRR).
   const analytics = await startService(analyticsModule, {
     databaseUrl: analyticsSchema.databaseUrl,
@@ -217,6 +256,7 @@ export async function startTestPlatform(
       subscriptions: subscriptions.address,
       invoicing: invoicing.address,
       analytics: analytics.address,
+      payments: payments.address,
     },
     databaseUrl: gatewaySchema.databaseUrl,
     schema: gatewaySchema.schema,
@@ -301,6 +341,29 @@ export async function startTestPlatform(
       await message.ack();
     },
   });
+  const paymentsSeen = new Set<string>();
+  const paymentReceived = new Map<string, PaymentEvent & { organization_id: string }>();
+  const paymentConsumer = await bus.consume({
+    stream: streamNameFor('payments'),
+    durable: uniqueName('contract-payments'),
+    filterSubject: 'payments.>',
+    handler: async (message) => {
+      const envelope = decodeEnvelope(message.data);
+      paymentsSeen.add(envelope.event_id);
+      const event: PaymentEvent & { organization_id: string } = {
+        event_type: envelope.event_type,
+        aggregate_id: envelope.aggregate_id,
+        organization_id: envelope.organization_id,
+      };
+      if (envelope.payload_type === 'billing.events.v1.PaymentCardChanged') {
+        event.card = paymentEventsV1.PaymentCardChanged.decode(envelope.payload).card;
+      } else if (envelope.payload_type === 'billing.events.v1.PaymentAttemptChanged') {
+        event.attempt = paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload);
+      }
+      paymentReceived.set(envelope.event_id, event);
+      await message.ack();
+    },
+  });
   const deps = { orm: accounts.orm, clock };
   /** Everything committed so far, once the relay has published it and the bus delivered it. */
   const accountEvents = async (): Promise<AccountEvent[]> => {
@@ -352,7 +415,14 @@ export async function startTestPlatform(
       const token = await createApiToken(deps, organizationId);
       return { apiUserId: token.id, token: token.token, api: apiClient(gateway.url, token.token) };
     },
-    admin: (...args) => runAdminCli(args, accountsSchema),
+    admin: (...args) => runAdminCli(args, accountsSchema, { GATEWAY_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY }),
+    credentialsKey: TEST_CREDENTIALS_KEY,
+    async paymentEvents(organizationId) {
+      await drained(payments, () => paymentsSeen.size, 'payments events');
+      return [...paymentReceived.values()].flatMap(({ organization_id, ...event }) =>
+        organization_id === organizationId ? [event] : [],
+      );
+    },
     async disableToken(apiUserId) {
       await disableApiToken(deps, apiUserId);
     },
@@ -413,6 +483,8 @@ export async function startTestPlatform(
       await consumer.stop();
       await catalogConsumer.stop();
       await invoiceConsumer.stop();
+      await paymentConsumer.stop();
+      await payments.stop();
       await analytics.stop();
       await invoicing.stop();
       await rm(mailOutbox, { recursive: true, force: true });
@@ -424,6 +496,7 @@ export async function startTestPlatform(
       await subscriptionsSchema.drop();
       await accountsSchema.drop();
       await gatewaySchema.drop();
+      await paymentsSchema.drop();
       await analyticsSchema.drop();
     },
   };

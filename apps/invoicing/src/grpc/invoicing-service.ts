@@ -12,6 +12,7 @@ import {
   creditInvoice,
   registerPayment,
   sendInvoice,
+  settleCardPayment,
   updateKickbackStatus,
 } from '../use-cases/invoice-actions.js';
 import {
@@ -56,6 +57,9 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
     },
     registerPayment: async (request, context) => ({
       invoice: invoiceMessage(await registerPayment(deps, context, request.uuid, request.registration_date)),
+    }),
+    settleCardPayment: async (request, context) => ({
+      invoice: invoiceMessage(await settleCardPayment(deps, context, request.uuid, request.payment, request.paid_date)),
     }),
     changeCollectionMethod: async (request, context) => ({
       invoice: invoiceMessage(await changeCollectionMethod(deps, context, request.uuid, request.collection_method)),

@@ -7,6 +7,7 @@ import { type ChangeScope, runChange } from '@billing/runtime';
 import { CreditApplicationEntity } from '../db/entities/credit-application.entity.js';
 import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import { linesOf, openInvoicesOfSubscription, requireInvoice } from '../db/invoice-store.js';
+import { invoiceViewWithLines } from '../db/invoice-view.js';
 import { settledStatus } from '../domain/compose-invoice.js';
 import { creditToApply } from '../domain/credit.js';
 import type { InvoiceView } from '../domain/invoice-view.js';
@@ -61,6 +62,28 @@ export async function registerPayment(
     if (row.status !== 'open') throw refused(`The invoice is ${row.status}; there is nothing to pay.`);
     scope.em.assign(row, { balance: '0', status: 'paid', paid_date: date, updated_at: scope.now });
     scope.audit('invoice.register_payment', 'invoice', row.id, { registration_date: date });
+    return publishInvoiceChange(scope, 'invoice.paid', row);
+  });
+}
+
+/**
+ * gaps.md §11: the payments service charged the invoice's balance with a card (`payment` is its
+ * attempt). Idempotent, because payments retries until it hears an answer: an invoice already
+ * paid, or settled otherwise meanwhile (credited), answers as it is, unchanged.
+ */
+export async function settleCardPayment(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  uuid: string,
+  payment: string,
+  date: string,
+): Promise<InvoiceView> {
+  return change(deps, context, async (scope) => {
+    const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
+    if (!isIsoDate(date)) throw AppError.invalidField('paid_date', INVALID_DATE);
+    if (row.status !== 'open' || row.is_credit_note) return invoiceViewWithLines(scope.em, row);
+    scope.em.assign(row, { balance: '0', status: 'paid', paid_date: date, updated_at: scope.now });
+    scope.audit('invoice.card_payment', 'invoice', row.id, { payment, paid_date: date });
     return publishInvoiceChange(scope, 'invoice.paid', row);
   });
 }

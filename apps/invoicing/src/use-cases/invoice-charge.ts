@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { afterCommit } from '@billing/db';
 import { effectivePaymentTerms } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
@@ -14,7 +15,6 @@ import { dueDate } from '../domain/compose-invoice.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
 import type { ReceivedCharge } from '../domain/received-charge.js';
-import { afterCommit } from '../events/after-commit.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';

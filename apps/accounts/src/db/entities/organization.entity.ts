@@ -21,6 +21,8 @@ export const OrganizationEntity = defineEntity({
     vat_number: p.string().length(32).default(''),
     /** Printed on invoices and the Reply-To of invoice e-mails ('' when not given). */
     email: p.string().length(254).default(''),
+    /** Days after the first card payment attempt on which declined payments are retried (gaps.md §11). */
+    dunning_schedule_days: p.json<number[]>().default('[1,3,7]'),
     created_at: p.datetime(),
     /** Test mode: the organization's own clock. Null for an organization on the real clock. */
     test_clock_time: p.datetime().nullable(),

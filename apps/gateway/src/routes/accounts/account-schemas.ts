@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { field, filterField, rangeFilters } from '../../http/index.js';
 import { DraftLineSchema } from '../draft-invoice-lines/draft-line-schemas.js';
+import { PaymentCardSchema } from '../payment-cards/payment-card-representation.js';
 import { PaymentGatewayAccountSchema, RecipientSchema } from '../shared/object-schemas.js';
 import { SubscriptionSchema } from '../subscriptions/subscription-schemas.js';
 
@@ -114,7 +115,7 @@ export const AccountSchema = z
     custom_fields: z.record(z.string(), z.unknown()),
     override_business_entity: nullableText,
     payment_gateway_account_set: z.array(PaymentGatewayAccountSchema),
-    paymentcard_set: z.array(z.unknown()),
+    paymentcard_set: z.array(PaymentCardSchema),
     subscription_set: z.array(SubscriptionSchema),
     recipient_set: z.array(RecipientSchema),
     draftinvoiceline_set: z.array(DraftLineSchema),

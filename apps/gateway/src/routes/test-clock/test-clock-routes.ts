@@ -16,7 +16,7 @@ export const PROCESS_DUE_DEADLINE_MS = 120_000;
  * in call metadata (x-organization-time), set by authentication; organizations on the real clock
  * have none, and these endpoints answer 404 for them.
  */
-export function testClockRoutes({ identity, subscriptions, invoicing, webhooks }: ServiceClients): Route[] {
+export function testClockRoutes({ identity, subscriptions, invoicing, payments, webhooks }: ServiceClients): Route[] {
   const get = defineRoute({
     method: 'get',
     path: '/api/v1/test-clock/',
@@ -41,7 +41,8 @@ export function testClockRoutes({ identity, subscriptions, invoicing, webhooks }
       '`to` must not be before the current test clock time; equal re-runs processing. The clock is moved first ' +
       '(one transaction with an audit row), then every service processes what is due up to `to`; the answer ' +
       'comes after that, and after every charge of the organization (also those of calls made before the ' +
-      'advance) is on an issued invoice, and every webhook delivery due by then has been attempted. 404 outside test mode.',
+      'advance) is on an issued invoice, every card payment attempt due by then (first attempts and dunning ' +
+      'retries) has run and its outcome is settled, and every webhook delivery due by then has been attempted. 404 outside test mode.',
     tags: TAGS,
     body: AdvanceBody,
     response: { status: 200, schema: TestClockSchema },
@@ -64,6 +65,9 @@ export function testClockRoutes({ identity, subscriptions, invoicing, webhooks }
         { charge_ids: processed.charge_ids, timeout_ms: PROCESS_DUE_DEADLINE_MS - 5_000 },
         { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
       );
+      // Card invoices among them (and earlier ones) are charged, and every dunning retry that fell
+      // due up to the new time is run and settled, before the answer (docs/api.md "Test clocks").
+      await payments.call('processDue', { until: time }, { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS });
       // Only now: an advance that fails before this point leaves them to the next one.
       if (processed.charge_ids.length > 0) {
         await subscriptions.call(

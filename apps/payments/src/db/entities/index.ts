@@ -1,5 +1,17 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { CardRegistrationEntity } from './card-registration.entity.js';
+import { InvoicePaymentEntity } from './invoice-payment.entity.js';
+import { PaymentAttemptEntity } from './payment-attempt.entity.js';
+import { PaymentCardEntity } from './payment-card.entity.js';
 
-/** The payments schema so far: the audit log, outbox and inbox every service keeps. */
-export const paymentsEntities = [AuditLogEntry, OutboxMessage, InboxMessage];
+/** Every table of the payments schema (migrations are generated from this list). */
+export const paymentsEntities = [
+  PaymentCardEntity,
+  CardRegistrationEntity,
+  InvoicePaymentEntity,
+  PaymentAttemptEntity,
+  AuditLogEntry,
+  OutboxMessage,
+  InboxMessage,
+];

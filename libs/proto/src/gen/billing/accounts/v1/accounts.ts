@@ -22,6 +22,7 @@ import { Struct } from "../../../google/protobuf/struct.js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { BankAccount, PageRequest } from "../../common/v1/common.js";
 import { DraftLine } from "../../invoicing/v1/invoicing.js";
+import { PaymentCard } from "../../payments/v1/payments.js";
 import { Subscription } from "../../subscriptions/v1/subscriptions.js";
 
 export const protobufPackage = "billing.accounts.v1";
@@ -128,6 +129,11 @@ export interface Account {
    */
   subscriptions: Subscription[];
   draft_lines: DraftLine[];
+  /**
+   * The account's payment cards (oldest first), from the read model of the payments service's
+   * payment_card.* events.
+   */
+  payment_cards: PaymentCard[];
 }
 
 export interface Recipient {
@@ -440,6 +446,16 @@ export interface Organization {
   email: string;
   /** The bank accounts invoices are paid to, oldest first (removed ones left out). */
   bank_accounts: BankAccount[];
+  /** Days after the first payment attempt on which a declined card payment is retried (gaps.md §11). */
+  dunning_schedule_days: number[];
+}
+
+export interface GetGatewayCredentialsRequest {
+  gateway: string;
+}
+
+export interface GetGatewayCredentialsResponse {
+  sealed: string;
 }
 
 export interface GetOrganizationRequest {
@@ -1469,6 +1485,7 @@ function createBaseAccount(): Account {
     payment_gateway_accounts: [],
     subscriptions: [],
     draft_lines: [],
+    payment_cards: [],
   };
 }
 
@@ -1617,6 +1634,9 @@ export const Account: MessageFns<Account> = {
     }
     for (const v of message.draft_lines) {
       DraftLine.encode(v!, writer.uint32(386).fork()).join();
+    }
+    for (const v of message.payment_cards) {
+      PaymentCard.encode(v!, writer.uint32(394).fork()).join();
     }
     return writer;
   },
@@ -2018,6 +2038,14 @@ export const Account: MessageFns<Account> = {
             message.draft_lines.push(DraftLine.decode(reader, reader.uint32()));
             continue;
           }
+          case 49: {
+            if (tag !== 394) {
+              break;
+            }
+
+            message.payment_cards.push(PaymentCard.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2232,6 +2260,11 @@ export const Account: MessageFns<Account> = {
         : globalThis.Array.isArray(object?.draft_lines)
         ? object.draft_lines.map((e: any) => DraftLine.fromJSON(e))
         : [],
+      payment_cards: globalThis.Array.isArray(object?.paymentCards)
+        ? object.paymentCards.map((e: any) => PaymentCard.fromJSON(e))
+        : globalThis.Array.isArray(object?.payment_cards)
+        ? object.payment_cards.map((e: any) => PaymentCard.fromJSON(e))
+        : [],
     };
   },
 
@@ -2381,6 +2414,9 @@ export const Account: MessageFns<Account> = {
     if (message.draft_lines?.length) {
       obj.draftLines = message.draft_lines.map((e) => DraftLine.toJSON(e));
     }
+    if (message.payment_cards?.length) {
+      obj.paymentCards = message.payment_cards.map((e) => PaymentCard.toJSON(e));
+    }
     return obj;
   },
 
@@ -2438,6 +2474,7 @@ export const Account: MessageFns<Account> = {
       object.payment_gateway_accounts?.map((e) => PaymentGatewayAccount.fromPartial(e)) || [];
     message.subscriptions = object.subscriptions?.map((e) => Subscription.fromPartial(e)) || [];
     message.draft_lines = object.draft_lines?.map((e) => DraftLine.fromPartial(e)) || [];
+    message.payment_cards = object.payment_cards?.map((e) => PaymentCard.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6542,6 +6579,7 @@ function createBaseOrganization(): Organization {
     vat_number: "",
     email: "",
     bank_accounts: [],
+    dunning_schedule_days: [],
   };
 }
 
@@ -6594,6 +6632,13 @@ export const Organization: MessageFns<Organization> = {
     }
     for (const v of message.bank_accounts) {
       BankAccount.encode(v!, writer.uint32(130).fork()).join();
+    }
+    if (message.dunning_schedule_days.length !== 0) {
+      writer.uint32(138).fork();
+      for (const v of message.dunning_schedule_days) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -6739,6 +6784,24 @@ export const Organization: MessageFns<Organization> = {
             message.bank_accounts.push(BankAccount.decode(reader, reader.uint32()));
             continue;
           }
+          case 17: {
+            if (tag === 136) {
+              message.dunning_schedule_days.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 138) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.dunning_schedule_days.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6803,6 +6866,11 @@ export const Organization: MessageFns<Organization> = {
         : globalThis.Array.isArray(object?.bank_accounts)
         ? object.bank_accounts.map((e: any) => BankAccount.fromJSON(e))
         : [],
+      dunning_schedule_days: globalThis.Array.isArray(object?.dunningScheduleDays)
+        ? object.dunningScheduleDays.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.dunning_schedule_days)
+        ? object.dunning_schedule_days.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -6856,6 +6924,9 @@ export const Organization: MessageFns<Organization> = {
     if (message.bank_accounts?.length) {
       obj.bankAccounts = message.bank_accounts.map((e) => BankAccount.toJSON(e));
     }
+    if (message.dunning_schedule_days?.length) {
+      obj.dunningScheduleDays = message.dunning_schedule_days.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -6880,6 +6951,143 @@ export const Organization: MessageFns<Organization> = {
     message.vat_number = object.vat_number ?? "";
     message.email = object.email ?? "";
     message.bank_accounts = object.bank_accounts?.map((e) => BankAccount.fromPartial(e)) || [];
+    message.dunning_schedule_days = object.dunning_schedule_days?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetGatewayCredentialsRequest(): GetGatewayCredentialsRequest {
+  return { gateway: "" };
+}
+
+export const GetGatewayCredentialsRequest: MessageFns<GetGatewayCredentialsRequest> = {
+  encode(message: GetGatewayCredentialsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gateway !== "") {
+      writer.uint32(10).string(message.gateway);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGatewayCredentialsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGatewayCredentialsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gateway = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGatewayCredentialsRequest {
+    return { gateway: isSet(object.gateway) ? globalThis.String(object.gateway) : "" };
+  },
+
+  toJSON(message: GetGatewayCredentialsRequest): unknown {
+    const obj: any = {};
+    if (message.gateway !== "") {
+      obj.gateway = message.gateway;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGatewayCredentialsRequest>, I>>(base?: I): GetGatewayCredentialsRequest {
+    return GetGatewayCredentialsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGatewayCredentialsRequest>, I>>(object: I): GetGatewayCredentialsRequest {
+    const message = createBaseGetGatewayCredentialsRequest();
+    message.gateway = object.gateway ?? "";
+    return message;
+  },
+};
+
+function createBaseGetGatewayCredentialsResponse(): GetGatewayCredentialsResponse {
+  return { sealed: "" };
+}
+
+export const GetGatewayCredentialsResponse: MessageFns<GetGatewayCredentialsResponse> = {
+  encode(message: GetGatewayCredentialsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sealed !== "") {
+      writer.uint32(10).string(message.sealed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGatewayCredentialsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGatewayCredentialsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sealed = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGatewayCredentialsResponse {
+    return { sealed: isSet(object.sealed) ? globalThis.String(object.sealed) : "" };
+  },
+
+  toJSON(message: GetGatewayCredentialsResponse): unknown {
+    const obj: any = {};
+    if (message.sealed !== "") {
+      obj.sealed = message.sealed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGatewayCredentialsResponse>, I>>(base?: I): GetGatewayCredentialsResponse {
+    return GetGatewayCredentialsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGatewayCredentialsResponse>, I>>(
+    object: I,
+  ): GetGatewayCredentialsResponse {
+    const message = createBaseGetGatewayCredentialsResponse();
+    message.sealed = object.sealed ?? "";
     return message;
   },
 };
@@ -10535,6 +10743,22 @@ export const IdentityServiceService = {
       Buffer.from(AdvanceTestClockResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AdvanceTestClockResponse => AdvanceTestClockResponse.decode(value),
   },
+  /**
+   * The calling organization's credentials for one payment gateway, sealed (AES-256-GCM with the
+   * operator's GATEWAY_CREDENTIALS_KEY): this service never opens them; the payments service does.
+   * `sealed` is empty when the organization has none for that gateway.
+   */
+  getGatewayCredentials: {
+    path: "/billing.accounts.v1.IdentityService/GetGatewayCredentials" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGatewayCredentialsRequest): Buffer =>
+      Buffer.from(GetGatewayCredentialsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGatewayCredentialsRequest => GetGatewayCredentialsRequest.decode(value),
+    responseSerialize: (value: GetGatewayCredentialsResponse): Buffer =>
+      Buffer.from(GetGatewayCredentialsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGatewayCredentialsResponse => GetGatewayCredentialsResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -10546,6 +10770,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * `to` is before the clock's time (equal is allowed).
    */
   advanceTestClock: handleUnaryCall<AdvanceTestClockRequest, AdvanceTestClockResponse>;
+  /**
+   * The calling organization's credentials for one payment gateway, sealed (AES-256-GCM with the
+   * operator's GATEWAY_CREDENTIALS_KEY): this service never opens them; the payments service does.
+   * `sealed` is empty when the organization has none for that gateway.
+   */
+  getGatewayCredentials: handleUnaryCall<GetGatewayCredentialsRequest, GetGatewayCredentialsResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -10598,6 +10828,26 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AdvanceTestClockResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The calling organization's credentials for one payment gateway, sealed (AES-256-GCM with the
+   * operator's GATEWAY_CREDENTIALS_KEY): this service never opens them; the payments service does.
+   * `sealed` is empty when the organization has none for that gateway.
+   */
+  getGatewayCredentials(
+    request: GetGatewayCredentialsRequest,
+    callback: (error: ServiceError | null, response: GetGatewayCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  getGatewayCredentials(
+    request: GetGatewayCredentialsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGatewayCredentialsResponse) => void,
+  ): ClientUnaryCall;
+  getGatewayCredentials(
+    request: GetGatewayCredentialsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGatewayCredentialsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -250,6 +250,18 @@ export interface RegisterPaymentResponse {
   invoice?: Invoice | undefined;
 }
 
+export interface SettleCardPaymentRequest {
+  uuid: string;
+  /** The payment attempt that charged it. */
+  payment: string;
+  /** YYYY-MM-DD in the organization's time zone. */
+  paid_date: string;
+}
+
+export interface SettleCardPaymentResponse {
+  invoice?: Invoice | undefined;
+}
+
 export interface ChangeCollectionMethodRequest {
   uuid: string;
   collection_method: string;
@@ -3998,6 +4010,180 @@ export const RegisterPaymentResponse: MessageFns<RegisterPaymentResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<RegisterPaymentResponse>, I>>(object: I): RegisterPaymentResponse {
     const message = createBaseRegisterPaymentResponse();
+    message.invoice = (object.invoice !== undefined && object.invoice !== null)
+      ? Invoice.fromPartial(object.invoice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSettleCardPaymentRequest(): SettleCardPaymentRequest {
+  return { uuid: "", payment: "", paid_date: "" };
+}
+
+export const SettleCardPaymentRequest: MessageFns<SettleCardPaymentRequest> = {
+  encode(message: SettleCardPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.payment !== "") {
+      writer.uint32(18).string(message.payment);
+    }
+    if (message.paid_date !== "") {
+      writer.uint32(26).string(message.paid_date);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleCardPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleCardPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.payment = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.paid_date = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleCardPaymentRequest {
+    return {
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      payment: isSet(object.payment) ? globalThis.String(object.payment) : "",
+      paid_date: isSet(object.paidDate)
+        ? globalThis.String(object.paidDate)
+        : isSet(object.paid_date)
+        ? globalThis.String(object.paid_date)
+        : "",
+    };
+  },
+
+  toJSON(message: SettleCardPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.payment !== "") {
+      obj.payment = message.payment;
+    }
+    if (message.paid_date !== "") {
+      obj.paidDate = message.paid_date;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleCardPaymentRequest>, I>>(base?: I): SettleCardPaymentRequest {
+    return SettleCardPaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleCardPaymentRequest>, I>>(object: I): SettleCardPaymentRequest {
+    const message = createBaseSettleCardPaymentRequest();
+    message.uuid = object.uuid ?? "";
+    message.payment = object.payment ?? "";
+    message.paid_date = object.paid_date ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleCardPaymentResponse(): SettleCardPaymentResponse {
+  return { invoice: undefined };
+}
+
+export const SettleCardPaymentResponse: MessageFns<SettleCardPaymentResponse> = {
+  encode(message: SettleCardPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice !== undefined) {
+      Invoice.encode(message.invoice, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleCardPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleCardPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoice = Invoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleCardPaymentResponse {
+    return { invoice: isSet(object.invoice) ? Invoice.fromJSON(object.invoice) : undefined };
+  },
+
+  toJSON(message: SettleCardPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.invoice !== undefined) {
+      obj.invoice = Invoice.toJSON(message.invoice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleCardPaymentResponse>, I>>(base?: I): SettleCardPaymentResponse {
+    return SettleCardPaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleCardPaymentResponse>, I>>(object: I): SettleCardPaymentResponse {
+    const message = createBaseSettleCardPaymentResponse();
     message.invoice = (object.invoice !== undefined && object.invoice !== null)
       ? Invoice.fromPartial(object.invoice)
       : undefined;
@@ -7867,6 +8053,21 @@ export const InvoicingServiceService = {
     responseDeserialize: (value: Buffer): ApplyCreditNoteResponse => ApplyCreditNoteResponse.decode(value),
   },
   /**
+   * The payments service charged the invoice's balance with a card: the invoice becomes paid
+   * (invoice.paid). Idempotent: an invoice already paid answers as it is, unchanged.
+   */
+  settleCardPayment: {
+    path: "/billing.invoicing.v1.InvoicingService/SettleCardPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleCardPaymentRequest): Buffer =>
+      Buffer.from(SettleCardPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleCardPaymentRequest => SettleCardPaymentRequest.decode(value),
+    responseSerialize: (value: SettleCardPaymentResponse): Buffer =>
+      Buffer.from(SettleCardPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleCardPaymentResponse => SettleCardPaymentResponse.decode(value),
+  },
+  /**
    * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
    * of the organization is issued (the test clock's advance waits for invoices).
    */
@@ -8007,6 +8208,11 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
   sendInvoice: handleUnaryCall<SendInvoiceRequest, SendInvoiceResponse>;
   creditInvoice: handleUnaryCall<CreditInvoiceRequest, CreditInvoiceResponse>;
   applyCreditNote: handleUnaryCall<ApplyCreditNoteRequest, ApplyCreditNoteResponse>;
+  /**
+   * The payments service charged the invoice's balance with a card: the invoice becomes paid
+   * (invoice.paid). Idempotent: an invoice already paid answers as it is, unchanged.
+   */
+  settleCardPayment: handleUnaryCall<SettleCardPaymentRequest, SettleCardPaymentResponse>;
   /**
    * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
    * of the organization is issued (the test clock's advance waits for invoices).
@@ -8203,6 +8409,25 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApplyCreditNoteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The payments service charged the invoice's balance with a card: the invoice becomes paid
+   * (invoice.paid). Idempotent: an invoice already paid answers as it is, unchanged.
+   */
+  settleCardPayment(
+    request: SettleCardPaymentRequest,
+    callback: (error: ServiceError | null, response: SettleCardPaymentResponse) => void,
+  ): ClientUnaryCall;
+  settleCardPayment(
+    request: SettleCardPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleCardPaymentResponse) => void,
+  ): ClientUnaryCall;
+  settleCardPayment(
+    request: SettleCardPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleCardPaymentResponse) => void,
   ): ClientUnaryCall;
   /**
    * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
