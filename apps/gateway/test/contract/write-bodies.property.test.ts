@@ -145,7 +145,10 @@ function bodies(write: DocumentedWrite, target: WriteTarget): fc.Arbitrary<unkno
   const names = fieldNames(write);
   const mutation = fc.tuple(
     fc.uniqueArray(
-      fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: extraNames }),
+      // A body documented without named fields (an export's list filters) gets only extra names.
+      names.length === 0
+        ? extraNames
+        : fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: extraNames }),
       {
         minLength: 1,
         maxLength: 3,

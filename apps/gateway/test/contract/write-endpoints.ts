@@ -36,6 +36,10 @@ import { DRAFT_LINES, draftLinePath, generateInvoicePath, invoicePath } from './
 import { CHURN_REASONS, SUBSCRIPTIONS, subscriptionPath } from './subscriptions-helpers.js';
 
 const PAYMENT_CARDS = '/api/v1/paymentcards/';
+const INVOICES_LIST = '/api/v1/invoices/';
+const WEBHOOKS = '/api/v1/webhooks/';
+/** A receiver nobody listens on: the webhook's delivery fails and stays pending, ready to resend. */
+const DEAD_ENDPOINT = 'http://127.0.0.1:9/hook';
 
 export interface OpenApiOperation {
   operationId: string;
@@ -107,6 +111,9 @@ export interface WriteTargets {
   accountActivity: Json & { uuid: string };
   /** An active noop card of the account. */
   card: Json & { uuid: string };
+  /** A webhook of account.created, and the delivery of the target account's creation. */
+  webhook: Json & { uuid: string };
+  delivery: Json & { uuid: string };
 }
 
 async function post(api: ApiClient, path: string, body: unknown, status = 201) {
@@ -117,6 +124,7 @@ async function post(api: ApiClient, path: string, body: unknown, status = 201) {
 
 /** Makes one of everything a write can name; waits until the account reads show their sets. */
 export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> {
+  const webhook = await post(api, WEBHOOKS, { endpoint: DEAD_ENDPOINT, events: ['account.created'] });
   const account = await createAccount(api, uniqueCode('target'), { company_name: 'Target ApS' });
   const other = await createAccount(api, uniqueCode('other'));
   const plan = await createPlan(api);
@@ -159,6 +167,13 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
         : undefined,
     { timeoutMs: 20_000, description: 'analytics to have the subscription' },
   );
+  const delivery = await waitFor(
+    async () => {
+      const deliveries = (await api.get(`${WEBHOOKS}${webhook.uuid}/deliveries/`)).body.results as Json[];
+      return deliveries.length > 0 ? (deliveries[deliveries.length - 1] as Json & { uuid: string }) : undefined;
+    },
+    { timeoutMs: 20_000, description: "the webhook's first delivery" },
+  );
   const activity = await post(api, ACTIVITIES, manualActivityBody(subscription.uuid, terms.uuid));
   const accountActivity = await post(api, ACCOUNT_ACTIVITIES, manualAccountActivityBody(account));
   return {
@@ -177,6 +192,8 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
     invoice,
     creditNote,
     card,
+    webhook,
+    delivery,
   };
 }
 
@@ -347,6 +364,34 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
       path: `${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`,
       validBody: { new_mrr: '100.00' },
       reads: [`${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`],
+    },
+    exportInvoices: { path: '/api/v1/invoices/export/', validBody: { status: 'open' }, reads: [INVOICES_LIST] },
+    exportInvoiceVat: {
+      path: '/api/v1/invoices/vat-export/',
+      validBody: { export_granularity: 'invoice' },
+      reads: [INVOICES_LIST],
+    },
+    exportAccounts: { path: '/api/v1/accounts/export/', validBody: {}, reads: ['/api/v1/accounts/'] },
+    exportSubscriptions: { path: `${SUBSCRIPTIONS}export/`, validBody: {}, reads: [SUBSCRIPTIONS] },
+    createWebhook: {
+      path: WEBHOOKS,
+      validBody: { endpoint: DEAD_ENDPOINT, events: ['new_invoice'] },
+      reads: [WEBHOOKS],
+    },
+    replaceWebhook: {
+      path: `${WEBHOOKS}${t.webhook.uuid}/`,
+      validBody: { endpoint: DEAD_ENDPOINT, events: ['account.created'] },
+      reads: [`${WEBHOOKS}${t.webhook.uuid}/`],
+    },
+    updateWebhook: {
+      path: `${WEBHOOKS}${t.webhook.uuid}/`,
+      validBody: { enabled: true },
+      reads: [`${WEBHOOKS}${t.webhook.uuid}/`],
+    },
+    resendWebhookDelivery: {
+      path: `${WEBHOOKS}${t.webhook.uuid}/deliveries/${t.delivery.uuid}/resend/`,
+      validBody: undefined,
+      reads: [`${WEBHOOKS}${t.webhook.uuid}/`],
     },
     createPaymentCard: {
       path: PAYMENT_CARDS,
