@@ -5,11 +5,13 @@ import { accountsWorkers } from './events/workers.js';
 import { accountsService } from './grpc/accounts-service.js';
 import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
+import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
- * recipients, payment gateway accounts, and the read model of accounts' subscriptions and draft lines.
+ * recipients, payment gateway accounts, members, imported ERP budgets and e-invoice field mappings,
+ * and the read model of accounts' subscriptions and draft lines.
  */
 export const accountsModule: ServiceModule = {
   name: 'accounts',
@@ -22,6 +24,7 @@ export const accountsModule: ServiceModule = {
     identityService(deps),
     churnReasonService(deps),
     readModelService(deps),
+    organizationDataService(deps),
   ],
   /**
    * The read models' consumers (subscriptions.subscription.changed, invoicing.draft_invoice_line.*);

@@ -223,7 +223,7 @@ describe('create-org', () => {
         }),
       );
     }
-  }, 120_000);
+  }, 300_000);
 
   it('--test-clock-time puts the organization in test mode at that time, as the row and list-orgs show', async () => {
     const { organization } = await succeeds(

@@ -1,10 +1,15 @@
-import type { ServiceModule } from '@billing/runtime';
+import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { analyticsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { startAnalyticsConsumers } from './events/consumers.js';
+import type { AnalyticsDeps } from './use-cases/deps.js';
+
+const depsOf = (deps: ServiceDeps): AnalyticsDeps => ({ orm: deps.orm, clock: deps.clock });
 
 /**
- * The analytics service. It owns the `analytics` schema and answers the gRPC health check; its
- * capability arrives with its own issue (see docs/architecture.md).
+ * The analytics service. It owns the `analytics` schema: activities and account activities, each
+ * subscription's MRR and the organizations' totals, made only from other services' events
+ * (accounts.>, subscriptions.>, invoicing.invoice.*); see docs/analytics.md.
  */
 export const analyticsModule: ServiceModule = {
   name: 'analytics',
@@ -13,4 +18,12 @@ export const analyticsModule: ServiceModule = {
   migrations,
   publishesEvents: false,
   grpcServices: () => [],
+  workers: async (deps) => {
+    if (!deps.bus) {
+      deps.logger.warn('no event bus configured: analytics receives no events');
+      return [];
+    }
+    const schema = deps.orm.config.get('schema') ?? 'analytics';
+    return startAnalyticsConsumers(depsOf(deps), { bus: deps.bus, logger: deps.logger, schema });
+  },
 };

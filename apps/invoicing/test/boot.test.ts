@@ -12,6 +12,8 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'credit_application',
         'draft_invoice_line',
+        'export_job',
+        'export_page',
         'inbox',
         'invoice',
         'invoice_line',

@@ -5,6 +5,7 @@ import { isAppError } from '@billing/errors';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { accountsEntities } from '../db/entities/index.js';
 import { migrations } from '../db/migrations/index.js';
+import { importAccountBudgets, importEinvoiceFieldMappings } from '../use-cases/imported-data.js';
 import {
   addBankAccount,
   createApiToken,
@@ -108,6 +109,8 @@ try {
     listApiTokens: (organizationId) => listApiTokens(deps, organizationId),
     disableApiToken: (apiUserId) => disableApiToken(deps, apiUserId),
     setRateLimit: (organizationId, perMinute) => setRateLimit(deps, organizationId, perMinute),
+    importAccountBudgets: (organizationId, rows) => importAccountBudgets(deps, organizationId, rows),
+    importEinvoiceFieldMappings: (organizationId, rows) => importEinvoiceFieldMappings(deps, organizationId, rows),
   });
   console.log(JSON.stringify(result, null, 2));
 } catch (error) {

@@ -2,6 +2,9 @@
  * The admin commands' option handling, without a database: which operation each command calls with
  * which arguments, and which command lines are refused before any operation runs.
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BankAccountRow } from '../db/entities/bank-account.entity.js';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
@@ -71,6 +74,8 @@ const ORGANIZATION_JSON = {
   test_clock_time: null,
 };
 
+const IMPORTED = { imported: 1, added: 1, updated: 0, removed: 0 };
+
 /** Operations that record their calls and answer with fixed rows. */
 function recordingOperations() {
   const calls: Array<[string, ...unknown[]]> = [];
@@ -95,6 +100,8 @@ function recordingOperations() {
     listApiTokens: async (id) => record(['listApiTokens', id], [listing]),
     disableApiToken: async (id) => record(['disableApiToken', id], listing),
     setRateLimit: async (id, perMinute) => record(['setRateLimit', id, perMinute], { organization, bank_accounts: [] }),
+    importAccountBudgets: async (id, rows) => record(['importAccountBudgets', id, rows], IMPORTED),
+    importEinvoiceFieldMappings: async (id, rows) => record(['importEinvoiceFieldMappings', id, rows], IMPORTED),
   };
 
   return { calls, operations, token, listing };
@@ -324,8 +331,96 @@ describe('admin commands', () => {
           {
             field: 'command',
             description:
-              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-rate-limit.',
+              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-rate-limit, import-account-budgets, import-einvoice-field-mappings.',
           },
+        ],
+      }),
+    );
+  });
+});
+
+describe('import commands', () => {
+  async function csvFile(text: string): Promise<string> {
+    const folder = await mkdtemp(path.join(tmpdir(), 'admin-import-'));
+    const file = path.join(folder, 'data.csv');
+    await writeFile(file, text);
+    return file;
+  }
+
+  it('import-account-budgets reads the CSV (byte order mark, quotes, CRLF) into rows by column', async () => {
+    const { calls, operations } = recordingOperations();
+    const file = await csvFile(
+      '\uFEFFbudget_id,erp_account.name,erp_account.account_number,erp_account.account_type,start_date,end_date,start_amount,calculated_amount\r\n' +
+        '2026,"Sales, domestic",1010,profit_loss,2026-01-01,2026-12-31,1000.5,900\r\n',
+    );
+
+    expect(await runAdminCommand('import-account-budgets', { org: ORG_ID, file }, operations)).toEqual(IMPORTED);
+    expect(calls).toEqual([
+      [
+        'importAccountBudgets',
+        ORG_ID,
+        [
+          {
+            budget_id: '2026',
+            'erp_account.name': 'Sales, domestic',
+            'erp_account.account_number': '1010',
+            'erp_account.account_type': 'profit_loss',
+            start_date: '2026-01-01',
+            end_date: '2026-12-31',
+            start_amount: '1000.5',
+            calculated_amount: '900',
+          },
+        ],
+      ],
+    ]);
+  });
+
+  it('import-einvoice-field-mappings reads its columns, empty cells as empty text', async () => {
+    const { calls, operations } = recordingOperations();
+    const file = await csvFile(
+      'format,target_field,source_type,source_builtin_field,source_custom_field\npeppol_bis,order_reference,builtin,po_number,\n',
+    );
+
+    await runAdminCommand('import-einvoice-field-mappings', { org: ORG_ID, file }, operations);
+
+    expect(calls).toEqual([
+      [
+        'importEinvoiceFieldMappings',
+        ORG_ID,
+        [
+          {
+            format: 'peppol_bis',
+            target_field: 'order_reference',
+            source_type: 'builtin',
+            source_builtin_field: 'po_number',
+            source_custom_field: '',
+          },
+        ],
+      ],
+    ]);
+  });
+
+  it.each([
+    ['an unknown column', 'format,target_field,source_type,colour\n', 'Unknown column "colour"; the columns are'],
+    ['a missing required column', 'format,target_field\n', 'The header lacks the column source_type.'],
+    ['a row of another length', 'format,target_field,source_type\npeppol_bis,order_reference\n', 'is not valid CSV'],
+  ])('refuses a file with %s before any operation runs', async (_case, text, message) => {
+    const { calls } = recordingOperations();
+    const file = await csvFile(text);
+
+    expect(() => parseAdminCommand('import-einvoice-field-mappings', { org: ORG_ID, file })).toThrow(
+      expect.objectContaining({ fieldViolations: [{ field: 'file', description: expect.stringContaining(message) }] }),
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a file that cannot be read, naming it', () => {
+    expect(() =>
+      parseAdminCommand('import-account-budgets', { org: ORG_ID, file: '/nonexistent/budgets.csv' }),
+    ).toThrow(
+      expect.objectContaining({
+        fieldViolations: [
+          { field: 'file', description: expect.stringMatching(/^Cannot read \/nonexistent\/budgets.csv: ENOENT/) },
         ],
       }),
     );

@@ -3,7 +3,10 @@ import { AppError } from '@billing/errors';
 import { isOrganizationFeature, ORGANIZATION_FEATURES } from '@billing/reference-data';
 import type { BankAccountRow } from '../db/entities/bank-account.entity.js';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
+import { ACCOUNT_BUDGET_COLUMNS, ACCOUNT_BUDGET_REQUIRED_COLUMNS } from '../domain/account-budget.js';
 import type { BankAccountDetails } from '../domain/bank-account.js';
+import { EINVOICE_FIELD_MAPPING_COLUMNS } from '../domain/einvoice-field-mapping.js';
+import type { ImportRow } from '../domain/import-rows.js';
 import {
   FIXED_SETTINGS,
   featureFlags,
@@ -13,7 +16,9 @@ import {
   switchFeatures,
 } from '../domain/organization.js';
 import { parseTimestamp } from '../domain/test-clock.js';
+import type { ImportCounts } from '../use-cases/imported-data.js';
 import type { ApiTokenListing, IssuedToken, NewOrganization, OrganizationRecord } from '../use-cases/organizations.js';
+import { readCsvRows } from './csv-rows.js';
 
 export interface AdminOperations {
   createOrganization(settings: NewOrganization): Promise<{ organization: OrganizationRow; token: IssuedToken }>;
@@ -25,6 +30,8 @@ export interface AdminOperations {
   listApiTokens(organizationId: string): Promise<ApiTokenListing[]>;
   disableApiToken(apiUserId: string): Promise<ApiTokenListing>;
   setRateLimit(organizationId: string, perMinute: number): Promise<OrganizationRecord>;
+  importAccountBudgets(organizationId: string, rows: readonly ImportRow[]): Promise<ImportCounts>;
+  importEinvoiceFieldMappings(organizationId: string, rows: readonly ImportRow[]): Promise<ImportCounts>;
 }
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -340,6 +347,35 @@ const COMMANDS = {
       const perMinute = integer(options, 'per-minute');
       if (perMinute === undefined) throw AppError.invalidField('per-minute', '--per-minute is required.');
       return async (operations) => recordJson(await operations.setRateLimit(organizationId, perMinute));
+    },
+  },
+  'import-account-budgets': {
+    options: { org: ORG, file: { type: 'string', value: 'budgets.csv', required: true } },
+    summary:
+      "make the CSV file's rows the organization's ERP account budgets (columns: " +
+      `${ACCOUNT_BUDGET_COLUMNS.join(', ')}; ` +
+      'docs/api.md "Imported data"): a row with the same budget_id, account number and start date keeps its ' +
+      'id, rows not in the file go; all or nothing; prints the budgets with their ids',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const rows = readCsvRows(required(options, 'file'), ACCOUNT_BUDGET_COLUMNS, ACCOUNT_BUDGET_REQUIRED_COLUMNS);
+      return (operations) => operations.importAccountBudgets(organizationId, rows);
+    },
+  },
+  'import-einvoice-field-mappings': {
+    options: { org: ORG, file: { type: 'string', value: 'mappings.csv', required: true } },
+    summary:
+      "make the CSV file's rows the organization's e-invoice field mappings (columns: " +
+      `${EINVOICE_FIELD_MAPPING_COLUMNS.join(', ')}): one per format and target_field, which keeps its uuid; ` +
+      'mappings not in the file go; all or nothing',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const rows = readCsvRows(required(options, 'file'), EINVOICE_FIELD_MAPPING_COLUMNS, [
+        'format',
+        'target_field',
+        'source_type',
+      ]);
+      return (operations) => operations.importEinvoiceFieldMappings(organizationId, rows);
     },
   },
 } satisfies Record<string, CommandSpec>;

@@ -17,6 +17,7 @@ import {
   validateOrganization,
   validateRateLimit,
 } from '../domain/organization.js';
+import { publishOrganizationEvent } from '../events/organization-events.js';
 import { requireOrganization } from './change-transaction.js';
 import type { IdentityDeps } from './deps.js';
 
@@ -40,7 +41,8 @@ export interface ApiTokenListing {
 
 const ADMIN = { clientSystem: 'admin-cli', apiUserId: null, externalUser: null, requestId: null };
 
-function audit(
+/** An audit row of an admin command (client system `admin-cli`, no API user). */
+export function audit(
   em: EntityManager,
   organizationId: string,
   now: Date,
@@ -106,6 +108,7 @@ export async function createOrganization(
       organization.id,
       testClockTime ? { test_clock_time: testClockTime.toISOString() } : {},
     );
+    publishOrganizationEvent(em, 'organization.created', organization, now);
     await em.flush();
     return { organization, token };
   });
@@ -228,6 +231,7 @@ export async function updateOrganization(
       audit(em, organizationId, deps.clock.now(), 'organization.update', 'organization', organizationId, {
         changes: update.changed,
       });
+      publishOrganizationEvent(em, 'organization.updated', organization, deps.clock.now());
       await em.flush();
     }
     return recordOf(em, organization);
@@ -299,7 +303,7 @@ export async function getOrganizationRecord(deps: IdentityDeps, context: Request
   return recordOf(em, await requireOrganizationRow(em, requireOrganization(context)));
 }
 
-async function requireOrganizationRow(
+export async function requireOrganizationRow(
   em: EntityManager,
   organizationId: string,
   lock = false,

@@ -4,11 +4,15 @@ import { buildOpenApiDocument, type OpenApiInfo, type RequestExamples } from '..
 import { mountApiDocs } from '../openapi/mount-api-docs.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Authenticator } from './auth/authenticator.js';
+import { apiRootRoute, mountSiteRoot } from './browsable/api-root.js';
+import { BrowsableView } from './browsable/browsable-view.js';
+import { mountSessionRoutes } from './browsable/session-routes.js';
 import { notFound } from './errors/http-error.js';
 import { sendError } from './errors/send-error.js';
 import type { HttpLogger } from './http-logger.js';
 import { createJsonBodyReader, DEFAULT_BODY_LIMIT_BYTES } from './json-body.js';
 import { requestContextMiddleware } from './request-context-middleware.js';
+import { requestState } from './request-state.js';
 import { registerRoutes } from './route/register-routes.js';
 import type { Route } from './route/route-types.js';
 
@@ -53,17 +57,23 @@ export function createHttpApp(options: HttpAppOptions): Express {
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 60,
     readJsonBody: createJsonBodyReader(options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
   };
+  const root = apiRootRoute(options.routes);
+  const routes = [root, ...options.routes];
+  const browsable = new BrowsableView(routes);
   // Strict: "/accounts" and "/accounts/" are different paths (the trailing-slash rule needs it).
   const router = express.Router({ strict: true, caseSensitive: true });
-  registerRoutes(router, options.routes, dependencies);
-  const document = buildOpenApiDocument(
-    options.routes,
-    options.openApi ?? DEFAULT_OPENAPI_INFO,
-    options.requestExamples,
-  );
+  mountSessionRoutes(router, browsable, options.authenticator, options.logger);
+  mountSiteRoot(router, root);
+  registerRoutes(router, routes, dependencies);
+  const document = buildOpenApiDocument(routes, options.openApi ?? DEFAULT_OPENAPI_INFO, options.requestExamples);
   mountApiDocs(router, document, options.logger);
 
   app.use(requestContextMiddleware(options.logger));
+  app.use((req, _res, next) => {
+    // A browser's GET is answered with a page (docs/api.md "The browsable view").
+    if (browsable.wants(req)) requestState(req).browsable = browsable;
+    next();
+  });
   app.use(router);
   app.use(unknownPath(options.logger));
   app.use(lastResort(options.logger));

@@ -1,5 +1,7 @@
 import type { RequestContext } from '@billing/observability';
 import type { Request } from 'express';
+import type { BrowsableView } from './browsable/browsable-view.js';
+import type { Route } from './route/route-types.js';
 
 /** What the gateway knows about one request beyond express's own fields. */
 export interface RequestState {
@@ -8,6 +10,10 @@ export interface RequestState {
   startedAt: number;
   /** The route template that answered, for the access log. */
   route?: string;
+  /** The route that answered (the browsable view shows its summary and filters). */
+  routeDefinition?: Route;
+  /** Set when the answer is to be a page of the browsable view (a browser's GET). */
+  browsable?: BrowsableView;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -25,4 +31,10 @@ export function requestState(req: Request): RequestState {
 /** The request id already sent in X-Request-ID, also for errors raised before any state exists. */
 export function requestIdOf(req: Request): string {
   return states.get(req)?.context.requestId ?? String(req.res?.getHeader('X-Request-ID') ?? 'unknown');
+}
+
+/** The browsable view, when this request's answer is to be HTML (never throws: errors use it too). */
+export function browsableOf(req: Request): { view: BrowsableView; state: RequestState } | undefined {
+  const state = states.get(req);
+  return state?.browsable ? { view: state.browsable, state } : undefined;
 }

@@ -132,4 +132,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   replaceDraftInvoiceLine: { ...WORKSHOP_LINE, quantity: '5' },
   updateDraftInvoiceLine: { quantity: '5', discount_percentage: '10' },
   generateAccountInvoice: { collection_method: 'invoice', payment_terms: 14 },
+
+  exportInvoices: { status: 'open', date__gte: '2026-01-01', ordering: '-invoice_number' },
+  exportInvoiceVat: { export_countries: 'eu_countries', export_granularity: 'account' },
+  exportSubscriptions: { status: 'active', account: 'acme', ordering: '-start_date' },
 };

@@ -8,9 +8,12 @@ import { planCalculateRoutes } from './catalog/plan-calculate-routes.js';
 import { churnReasonRoutes } from './churn-reasons/churn-reason-routes.js';
 import { contractRoutes } from './contracts/contract-routes.js';
 import { draftLineRoutes } from './draft-invoice-lines/draft-line-routes.js';
+import { exportRoutes } from './exports/export-routes.js';
 import { invoiceActionRoutes } from './invoices/invoice-action-routes.js';
 import { invoiceLineRoutes } from './invoices/invoice-line-routes.js';
 import { invoiceRoutes } from './invoices/invoice-routes.js';
+import { importedDataRoutes } from './organization/imported-data-routes.js';
+import { memberRoutes } from './organization/member-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
@@ -18,6 +21,8 @@ import { testClockRoutes } from './test-clock/test-clock-routes.js';
 /** Every REST operation the gateway serves. */
 export function allRoutes(clients: ServiceClients): Route[] {
   return [
+    // Before the lists' detail routes: /invoices/export/ is not an invoice's uuid.
+    ...exportRoutes(clients),
     ...accountRoutes(clients),
     ...paymentGatewayRoutes(clients),
     ...recipientRoutes(clients),
@@ -32,5 +37,7 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...invoiceLineRoutes(clients),
     ...draftLineRoutes(clients),
     ...accountInvoiceRoutes(clients),
+    ...memberRoutes(clients),
+    ...importedDataRoutes(clients),
   ];
 }

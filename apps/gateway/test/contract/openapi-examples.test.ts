@@ -145,6 +145,9 @@ it('accepts every request example at its documented path with the documented sta
   ids.set(EXAMPLE_IDS.invoice, target.uuid);
   await send(api, 'applyCreditNote', { uuid: note!.uuid });
   expect((await api.get(invoicePath(target.uuid))).body.balance).toBe('125.00');
+  await send(api, 'exportInvoices');
+  await send(api, 'exportInvoiceVat');
+  await send(api, 'exportSubscriptions');
 
   // The test clock belongs to test-mode organizations.
   const sandbox = await newOrganization(platform(), { test_clock_time: '2026-01-15T09:00:00Z' });

@@ -273,7 +273,8 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
   const accountEvents = async (): Promise<AccountEvent[]> => {
     const relayed = await accounts.relay!.drainOnce();
     if (relayed.error) throw relayed.error;
-    const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
+    // Organization events (organization.*) are not account events.
+    const committed = await accounts.orm.em.fork().count(OutboxMessage, { subject: { $like: 'accounts.account.%' } });
     await waitFor(() => received.size >= committed, { timeoutMs: 30_000, description: `${committed} account events` });
     return [...received.values()];
   };

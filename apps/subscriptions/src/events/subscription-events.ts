@@ -3,6 +3,7 @@ import type { ChangeScope } from '@billing/runtime';
 import type { ChargeView } from '../domain/charge-view.js';
 import {
   type LifecycleEvent,
+  type PendingChange,
   pricingFigures,
   type SubscriptionPricing,
   type SubscriptionStatus,
@@ -39,10 +40,14 @@ export function publishSubscriptionChanges(
   scope: ChangeScope,
   subscription: SubscriptionView,
   events: readonly Pick<LifecycleEvent, 'change' | 'effective_at' | 'old' | 'change_type' | 'cancellation_type'>[],
-  final: { pricing: SubscriptionPricing; status: SubscriptionStatus },
+  final: { pricing: SubscriptionPricing; status: SubscriptionStatus; change: PendingChange | null },
   charges: readonly string[] = [],
 ): void {
   const snapshot = subscriptionMessage(subscription);
+  // The waiting change as committed by the whole change (the snapshot's scheduled_changes).
+  const scheduled = final.change
+    ? pricingMessage({ ...final.pricing, terms: final.change.terms, quantity: final.change.quantity }, final.status)
+    : undefined;
   events.forEach((event, index) => {
     const after = events[index + 1]?.old ?? final;
     const payload: subscriptionEventsV1.SubscriptionChanged = {
@@ -54,6 +59,7 @@ export function publishSubscriptionChanges(
       change_type: event.change_type ?? '',
       cancellation_type: event.cancellation_type ?? '',
       charges: [...charges],
+      scheduled_pricing: scheduled,
     };
     scope.publish({
       eventType: 'subscription.changed',

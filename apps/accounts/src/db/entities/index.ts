@@ -1,6 +1,7 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountEntity } from './account.entity.js';
+import { AccountBudgetEntity } from './account-budget.entity.js';
 import { AccountChargeEntity } from './account-charge.entity.js';
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
 import { AccountInvoiceEntity } from './account-invoice.entity.js';
@@ -9,6 +10,7 @@ import { AccountSubscriptionEntity } from './account-subscription.entity.js';
 import { ApiUserEntity } from './api-user.entity.js';
 import { BankAccountEntity } from './bank-account.entity.js';
 import { ChurnReasonEntity } from './churn-reason.entity.js';
+import { EinvoiceFieldMappingEntity } from './einvoice-field-mapping.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
@@ -27,6 +29,8 @@ export const accountsEntities = [
   AccountInvoiceEntity,
   AccountChargeEntity,
   ChurnReasonEntity,
+  AccountBudgetEntity,
+  EinvoiceFieldMappingEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,

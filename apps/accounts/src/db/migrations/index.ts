@@ -6,6 +6,7 @@ import { Migration20261122064839_organization_seller_details } from './Migration
 import { Migration20261122073956_account_read_model_snapshots } from './Migration20261122073956_account_read_model_snapshots.js';
 import { Migration20261125183926_organization_email_bank_accounts_features } from './Migration20261125183926_organization_email_bank_accounts_features.js';
 import { Migration20261125184408_invoice_read_model_and_payment_means } from './Migration20261125184408_invoice_read_model_and_payment_means.js';
+import { Migration20261125220120_imported_budgets_and_einvoice_mappings } from './Migration20261125220120_imported_budgets_and_einvoice_mappings.js';
 import { Migration20261125220430_expired_subscription_charges } from './Migration20261125220430_expired_subscription_charges.js';
 
 export const migrations = [
@@ -16,5 +17,6 @@ export const migrations = [
   Migration20261122073956_account_read_model_snapshots,
   Migration20261125183926_organization_email_bank_accounts_features,
   Migration20261125184408_invoice_read_model_and_payment_means,
+  Migration20261125220120_imported_budgets_and_einvoice_mappings,
   Migration20261125220430_expired_subscription_charges,
 ];

@@ -1,6 +1,7 @@
 import type { Clock } from '@billing/clock';
 import type { Request, Response } from 'express';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
+import { BROWSABLE_CLIENT_SYSTEM, sessionToken } from '../browsable/session-cookie.js';
 import { clientSystemRequired, invalidToken, permissionDenied, throttled } from '../errors/http-error.js';
 import type { HttpLogger } from '../http-logger.js';
 import { requestState } from '../request-state.js';
@@ -34,12 +35,16 @@ export async function guardRequest(
 ): Promise<Principal | null> {
   if (!requirements.auth) return null;
 
-  const token = tokenFromAuthorization(req.get('Authorization'));
+  const state = requestState(req);
+  const authorization = req.get('Authorization');
+  // The browsable view's session cookie stands in for the header only on a browser's GET
+  // (state.browsable): never on a write, never for a JSON answer.
+  const session = authorization === undefined && state.browsable ? sessionToken(req) : undefined;
+  const token = session ?? tokenFromAuthorization(authorization);
   if (token === null) throw invalidToken();
   const principal = await dependencies.authenticator.authenticate(token);
   if (principal === null) throw invalidToken();
 
-  const state = requestState(req);
   // The organization's time zone and (test mode) time travel to every service in call metadata.
   state.context = {
     ...state.context,
@@ -47,6 +52,8 @@ export async function guardRequest(
     apiUserId: principal.apiUserId,
     ...(principal.organizationTimeZone ? { organizationTimeZone: principal.organizationTimeZone } : {}),
     ...(principal.organizationTime ? { organizationTime: principal.organizationTime } : {}),
+    // A browser sends no X-Client-System: what it reads through its session is recorded as such.
+    ...(session !== undefined ? { clientSystem: BROWSABLE_CLIENT_SYSTEM } : {}),
   };
   if (state.context.clientSystem === undefined) throw clientSystemRequired();
 

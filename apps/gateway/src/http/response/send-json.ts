@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { browsableOf } from '../request-state.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -9,6 +10,12 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * checks request freshness for a 304 that can never apply (ETags are off), per response.
  */
 export function sendJson(req: Request, res: Response, status: number, body: unknown): void {
+  const browsable = browsableOf(req);
+  if (browsable) {
+    // A browser's GET: the same answer, as a page (docs/api.md "The browsable view").
+    browsable.view.send(req, res, status, body, browsable.state.routeDefinition, browsable.state.route);
+    return;
+  }
   const text: string | undefined = JSON.stringify(body);
   res.statusCode = status;
   // As res.json: a Content-Type the handler chose (HttpResponse headers) is kept.

@@ -1,5 +1,6 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { CreditApplicationEntity } from './credit-application.entity.js';
 import { DraftInvoiceLineEntity } from './draft-invoice-line.entity.js';
 import { InvoiceEntity } from './invoice.entity.js';
@@ -24,4 +25,5 @@ export const invoicingEntities = [
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
+  ...exportEntities,
 ];

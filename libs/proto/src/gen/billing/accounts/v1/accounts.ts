@@ -550,6 +550,93 @@ export interface AnnounceInvoicesRequest {
 export interface AnnounceInvoicesResponse {
 }
 
+/** An API user of the organization (enabled ones only), as a member. */
+export interface Member {
+  id: string;
+  /** The name given at create-token (the API shows every API user as "API USER"). */
+  name: string;
+  permissions: string[];
+  created_at?: Date | undefined;
+}
+
+export interface ListMembersRequest {
+  page?: PageRequest | undefined;
+}
+
+export interface ListMembersResponse {
+  count: number;
+  members: Member[];
+}
+
+/** The ERP account a budget is for (api-spec "ERP account budget"). */
+export interface ErpAccount {
+  uuid: string;
+  name: string;
+  display_name: string;
+  account_number: number;
+  vat_code: string;
+  account_type: string;
+  /** The account-number range a totals account sums; unset for other accounts. */
+  totals_from?: number | undefined;
+  totals_to?: number | undefined;
+}
+
+export interface AccountBudget {
+  /** The integer id of /api/v1/account-budgets/{id}/. */
+  id: number;
+  budget_id: string;
+  erp_account?:
+    | ErpAccount
+    | undefined;
+  /** YYYY-MM-DD. */
+  start_date: string;
+  end_date: string;
+  /** Decimal strings with two decimals. */
+  start_amount: string;
+  calculated_amount: string;
+}
+
+export interface ListAccountBudgetsRequest {
+  page?:
+    | PageRequest
+    | undefined;
+  /** Only the rows of this budget (exact match). */
+  budget_id?: string | undefined;
+}
+
+export interface ListAccountBudgetsResponse {
+  count: number;
+  account_budgets: AccountBudget[];
+}
+
+export interface GetAccountBudgetRequest {
+  id: number;
+}
+
+export interface GetAccountBudgetResponse {
+  account_budget?: AccountBudget | undefined;
+}
+
+export interface EinvoiceFieldMapping {
+  uuid: string;
+  format: string;
+  target_field: string;
+  source_type: string;
+  /** "" unless source_type is builtin. */
+  source_builtin_field: string;
+  /** Unset unless source_type is custom_field. */
+  source_custom_field?: string | undefined;
+}
+
+export interface ListEinvoiceFieldMappingsRequest {
+  page?: PageRequest | undefined;
+}
+
+export interface ListEinvoiceFieldMappingsResponse {
+  count: number;
+  einvoice_field_mappings: EinvoiceFieldMapping[];
+}
+
 function createBaseAccountInput(): AccountInput {
   return {
     code: undefined,
@@ -8532,6 +8619,1357 @@ export const AnnounceInvoicesResponse: MessageFns<AnnounceInvoicesResponse> = {
   },
 };
 
+function createBaseMember(): Member {
+  return { id: "", name: "", permissions: [], created_at: undefined };
+}
+
+export const Member: MessageFns<Member> = {
+  encode(message: Member, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.permissions) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.created_at !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_at), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Member {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.permissions.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.created_at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Member {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      permissions: globalThis.Array.isArray(object?.permissions)
+        ? object.permissions.map((e: any) => globalThis.String(e))
+        : [],
+      created_at: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Member): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.permissions?.length) {
+      obj.permissions = message.permissions;
+    }
+    if (message.created_at !== undefined) {
+      obj.createdAt = message.created_at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Member>, I>>(base?: I): Member {
+    return Member.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Member>, I>>(object: I): Member {
+    const message = createBaseMember();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.permissions = object.permissions?.map((e) => e) || [];
+    message.created_at = object.created_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListMembersRequest(): ListMembersRequest {
+  return { page: undefined };
+}
+
+export const ListMembersRequest: MessageFns<ListMembersRequest> = {
+  encode(message: ListMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMembersRequest {
+    return { page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined };
+  },
+
+  toJSON(message: ListMembersRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListMembersRequest>, I>>(base?: I): ListMembersRequest {
+    return ListMembersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListMembersRequest>, I>>(object: I): ListMembersRequest {
+    const message = createBaseListMembersRequest();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListMembersResponse(): ListMembersResponse {
+  return { count: 0, members: [] };
+}
+
+export const ListMembersResponse: MessageFns<ListMembersResponse> = {
+  encode(message: ListMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMembersResponse {
+    return {
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListMembersResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListMembersResponse>, I>>(base?: I): ListMembersResponse {
+    return ListMembersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListMembersResponse>, I>>(object: I): ListMembersResponse {
+    const message = createBaseListMembersResponse();
+    message.count = object.count ?? 0;
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseErpAccount(): ErpAccount {
+  return {
+    uuid: "",
+    name: "",
+    display_name: "",
+    account_number: 0,
+    vat_code: "",
+    account_type: "",
+    totals_from: undefined,
+    totals_to: undefined,
+  };
+}
+
+export const ErpAccount: MessageFns<ErpAccount> = {
+  encode(message: ErpAccount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.display_name !== "") {
+      writer.uint32(26).string(message.display_name);
+    }
+    if (message.account_number !== 0) {
+      writer.uint32(32).int32(message.account_number);
+    }
+    if (message.vat_code !== "") {
+      writer.uint32(42).string(message.vat_code);
+    }
+    if (message.account_type !== "") {
+      writer.uint32(50).string(message.account_type);
+    }
+    if (message.totals_from !== undefined) {
+      writer.uint32(56).int32(message.totals_from);
+    }
+    if (message.totals_to !== undefined) {
+      writer.uint32(64).int32(message.totals_to);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ErpAccount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseErpAccount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.display_name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.account_number = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.vat_code = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.account_type = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.totals_from = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.totals_to = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ErpAccount {
+    return {
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      display_name: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      account_number: isSet(object.accountNumber)
+        ? globalThis.Number(object.accountNumber)
+        : isSet(object.account_number)
+        ? globalThis.Number(object.account_number)
+        : 0,
+      vat_code: isSet(object.vatCode)
+        ? globalThis.String(object.vatCode)
+        : isSet(object.vat_code)
+        ? globalThis.String(object.vat_code)
+        : "",
+      account_type: isSet(object.accountType)
+        ? globalThis.String(object.accountType)
+        : isSet(object.account_type)
+        ? globalThis.String(object.account_type)
+        : "",
+      totals_from: isSet(object.totalsFrom)
+        ? globalThis.Number(object.totalsFrom)
+        : isSet(object.totals_from)
+        ? globalThis.Number(object.totals_from)
+        : undefined,
+      totals_to: isSet(object.totalsTo)
+        ? globalThis.Number(object.totalsTo)
+        : isSet(object.totals_to)
+        ? globalThis.Number(object.totals_to)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ErpAccount): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.display_name !== "") {
+      obj.displayName = message.display_name;
+    }
+    if (message.account_number !== 0) {
+      obj.accountNumber = Math.round(message.account_number);
+    }
+    if (message.vat_code !== "") {
+      obj.vatCode = message.vat_code;
+    }
+    if (message.account_type !== "") {
+      obj.accountType = message.account_type;
+    }
+    if (message.totals_from !== undefined) {
+      obj.totalsFrom = Math.round(message.totals_from);
+    }
+    if (message.totals_to !== undefined) {
+      obj.totalsTo = Math.round(message.totals_to);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ErpAccount>, I>>(base?: I): ErpAccount {
+    return ErpAccount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ErpAccount>, I>>(object: I): ErpAccount {
+    const message = createBaseErpAccount();
+    message.uuid = object.uuid ?? "";
+    message.name = object.name ?? "";
+    message.display_name = object.display_name ?? "";
+    message.account_number = object.account_number ?? 0;
+    message.vat_code = object.vat_code ?? "";
+    message.account_type = object.account_type ?? "";
+    message.totals_from = object.totals_from ?? undefined;
+    message.totals_to = object.totals_to ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAccountBudget(): AccountBudget {
+  return {
+    id: 0,
+    budget_id: "",
+    erp_account: undefined,
+    start_date: "",
+    end_date: "",
+    start_amount: "",
+    calculated_amount: "",
+  };
+}
+
+export const AccountBudget: MessageFns<AccountBudget> = {
+  encode(message: AccountBudget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int32(message.id);
+    }
+    if (message.budget_id !== "") {
+      writer.uint32(18).string(message.budget_id);
+    }
+    if (message.erp_account !== undefined) {
+      ErpAccount.encode(message.erp_account, writer.uint32(26).fork()).join();
+    }
+    if (message.start_date !== "") {
+      writer.uint32(34).string(message.start_date);
+    }
+    if (message.end_date !== "") {
+      writer.uint32(42).string(message.end_date);
+    }
+    if (message.start_amount !== "") {
+      writer.uint32(50).string(message.start_amount);
+    }
+    if (message.calculated_amount !== "") {
+      writer.uint32(58).string(message.calculated_amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountBudget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountBudget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.budget_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.erp_account = ErpAccount.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.start_date = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.end_date = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.start_amount = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.calculated_amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountBudget {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      budget_id: isSet(object.budgetId)
+        ? globalThis.String(object.budgetId)
+        : isSet(object.budget_id)
+        ? globalThis.String(object.budget_id)
+        : "",
+      erp_account: isSet(object.erpAccount)
+        ? ErpAccount.fromJSON(object.erpAccount)
+        : isSet(object.erp_account)
+        ? ErpAccount.fromJSON(object.erp_account)
+        : undefined,
+      start_date: isSet(object.startDate)
+        ? globalThis.String(object.startDate)
+        : isSet(object.start_date)
+        ? globalThis.String(object.start_date)
+        : "",
+      end_date: isSet(object.endDate)
+        ? globalThis.String(object.endDate)
+        : isSet(object.end_date)
+        ? globalThis.String(object.end_date)
+        : "",
+      start_amount: isSet(object.startAmount)
+        ? globalThis.String(object.startAmount)
+        : isSet(object.start_amount)
+        ? globalThis.String(object.start_amount)
+        : "",
+      calculated_amount: isSet(object.calculatedAmount)
+        ? globalThis.String(object.calculatedAmount)
+        : isSet(object.calculated_amount)
+        ? globalThis.String(object.calculated_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: AccountBudget): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.budget_id !== "") {
+      obj.budgetId = message.budget_id;
+    }
+    if (message.erp_account !== undefined) {
+      obj.erpAccount = ErpAccount.toJSON(message.erp_account);
+    }
+    if (message.start_date !== "") {
+      obj.startDate = message.start_date;
+    }
+    if (message.end_date !== "") {
+      obj.endDate = message.end_date;
+    }
+    if (message.start_amount !== "") {
+      obj.startAmount = message.start_amount;
+    }
+    if (message.calculated_amount !== "") {
+      obj.calculatedAmount = message.calculated_amount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountBudget>, I>>(base?: I): AccountBudget {
+    return AccountBudget.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountBudget>, I>>(object: I): AccountBudget {
+    const message = createBaseAccountBudget();
+    message.id = object.id ?? 0;
+    message.budget_id = object.budget_id ?? "";
+    message.erp_account = (object.erp_account !== undefined && object.erp_account !== null)
+      ? ErpAccount.fromPartial(object.erp_account)
+      : undefined;
+    message.start_date = object.start_date ?? "";
+    message.end_date = object.end_date ?? "";
+    message.start_amount = object.start_amount ?? "";
+    message.calculated_amount = object.calculated_amount ?? "";
+    return message;
+  },
+};
+
+function createBaseListAccountBudgetsRequest(): ListAccountBudgetsRequest {
+  return { page: undefined, budget_id: undefined };
+}
+
+export const ListAccountBudgetsRequest: MessageFns<ListAccountBudgetsRequest> = {
+  encode(message: ListAccountBudgetsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.budget_id !== undefined) {
+      writer.uint32(18).string(message.budget_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountBudgetsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountBudgetsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.budget_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountBudgetsRequest {
+    return {
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      budget_id: isSet(object.budgetId)
+        ? globalThis.String(object.budgetId)
+        : isSet(object.budget_id)
+        ? globalThis.String(object.budget_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListAccountBudgetsRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.budget_id !== undefined) {
+      obj.budgetId = message.budget_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountBudgetsRequest>, I>>(base?: I): ListAccountBudgetsRequest {
+    return ListAccountBudgetsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountBudgetsRequest>, I>>(object: I): ListAccountBudgetsRequest {
+    const message = createBaseListAccountBudgetsRequest();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.budget_id = object.budget_id ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListAccountBudgetsResponse(): ListAccountBudgetsResponse {
+  return { count: 0, account_budgets: [] };
+}
+
+export const ListAccountBudgetsResponse: MessageFns<ListAccountBudgetsResponse> = {
+  encode(message: ListAccountBudgetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    for (const v of message.account_budgets) {
+      AccountBudget.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountBudgetsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountBudgetsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.account_budgets.push(AccountBudget.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountBudgetsResponse {
+    return {
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      account_budgets: globalThis.Array.isArray(object?.accountBudgets)
+        ? object.accountBudgets.map((e: any) => AccountBudget.fromJSON(e))
+        : globalThis.Array.isArray(object?.account_budgets)
+        ? object.account_budgets.map((e: any) => AccountBudget.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListAccountBudgetsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.account_budgets?.length) {
+      obj.accountBudgets = message.account_budgets.map((e) => AccountBudget.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountBudgetsResponse>, I>>(base?: I): ListAccountBudgetsResponse {
+    return ListAccountBudgetsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountBudgetsResponse>, I>>(object: I): ListAccountBudgetsResponse {
+    const message = createBaseListAccountBudgetsResponse();
+    message.count = object.count ?? 0;
+    message.account_budgets = object.account_budgets?.map((e) => AccountBudget.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetAccountBudgetRequest(): GetAccountBudgetRequest {
+  return { id: 0 };
+}
+
+export const GetAccountBudgetRequest: MessageFns<GetAccountBudgetRequest> = {
+  encode(message: GetAccountBudgetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int32(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountBudgetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountBudgetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountBudgetRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: GetAccountBudgetRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountBudgetRequest>, I>>(base?: I): GetAccountBudgetRequest {
+    return GetAccountBudgetRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountBudgetRequest>, I>>(object: I): GetAccountBudgetRequest {
+    const message = createBaseGetAccountBudgetRequest();
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetAccountBudgetResponse(): GetAccountBudgetResponse {
+  return { account_budget: undefined };
+}
+
+export const GetAccountBudgetResponse: MessageFns<GetAccountBudgetResponse> = {
+  encode(message: GetAccountBudgetResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account_budget !== undefined) {
+      AccountBudget.encode(message.account_budget, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountBudgetResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountBudgetResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account_budget = AccountBudget.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountBudgetResponse {
+    return {
+      account_budget: isSet(object.accountBudget)
+        ? AccountBudget.fromJSON(object.accountBudget)
+        : isSet(object.account_budget)
+        ? AccountBudget.fromJSON(object.account_budget)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetAccountBudgetResponse): unknown {
+    const obj: any = {};
+    if (message.account_budget !== undefined) {
+      obj.accountBudget = AccountBudget.toJSON(message.account_budget);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountBudgetResponse>, I>>(base?: I): GetAccountBudgetResponse {
+    return GetAccountBudgetResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountBudgetResponse>, I>>(object: I): GetAccountBudgetResponse {
+    const message = createBaseGetAccountBudgetResponse();
+    message.account_budget = (object.account_budget !== undefined && object.account_budget !== null)
+      ? AccountBudget.fromPartial(object.account_budget)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseEinvoiceFieldMapping(): EinvoiceFieldMapping {
+  return {
+    uuid: "",
+    format: "",
+    target_field: "",
+    source_type: "",
+    source_builtin_field: "",
+    source_custom_field: undefined,
+  };
+}
+
+export const EinvoiceFieldMapping: MessageFns<EinvoiceFieldMapping> = {
+  encode(message: EinvoiceFieldMapping, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.format !== "") {
+      writer.uint32(18).string(message.format);
+    }
+    if (message.target_field !== "") {
+      writer.uint32(26).string(message.target_field);
+    }
+    if (message.source_type !== "") {
+      writer.uint32(34).string(message.source_type);
+    }
+    if (message.source_builtin_field !== "") {
+      writer.uint32(42).string(message.source_builtin_field);
+    }
+    if (message.source_custom_field !== undefined) {
+      writer.uint32(50).string(message.source_custom_field);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EinvoiceFieldMapping {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEinvoiceFieldMapping();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target_field = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.source_type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.source_builtin_field = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.source_custom_field = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EinvoiceFieldMapping {
+    return {
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      target_field: isSet(object.targetField)
+        ? globalThis.String(object.targetField)
+        : isSet(object.target_field)
+        ? globalThis.String(object.target_field)
+        : "",
+      source_type: isSet(object.sourceType)
+        ? globalThis.String(object.sourceType)
+        : isSet(object.source_type)
+        ? globalThis.String(object.source_type)
+        : "",
+      source_builtin_field: isSet(object.sourceBuiltinField)
+        ? globalThis.String(object.sourceBuiltinField)
+        : isSet(object.source_builtin_field)
+        ? globalThis.String(object.source_builtin_field)
+        : "",
+      source_custom_field: isSet(object.sourceCustomField)
+        ? globalThis.String(object.sourceCustomField)
+        : isSet(object.source_custom_field)
+        ? globalThis.String(object.source_custom_field)
+        : undefined,
+    };
+  },
+
+  toJSON(message: EinvoiceFieldMapping): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.target_field !== "") {
+      obj.targetField = message.target_field;
+    }
+    if (message.source_type !== "") {
+      obj.sourceType = message.source_type;
+    }
+    if (message.source_builtin_field !== "") {
+      obj.sourceBuiltinField = message.source_builtin_field;
+    }
+    if (message.source_custom_field !== undefined) {
+      obj.sourceCustomField = message.source_custom_field;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EinvoiceFieldMapping>, I>>(base?: I): EinvoiceFieldMapping {
+    return EinvoiceFieldMapping.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EinvoiceFieldMapping>, I>>(object: I): EinvoiceFieldMapping {
+    const message = createBaseEinvoiceFieldMapping();
+    message.uuid = object.uuid ?? "";
+    message.format = object.format ?? "";
+    message.target_field = object.target_field ?? "";
+    message.source_type = object.source_type ?? "";
+    message.source_builtin_field = object.source_builtin_field ?? "";
+    message.source_custom_field = object.source_custom_field ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListEinvoiceFieldMappingsRequest(): ListEinvoiceFieldMappingsRequest {
+  return { page: undefined };
+}
+
+export const ListEinvoiceFieldMappingsRequest: MessageFns<ListEinvoiceFieldMappingsRequest> = {
+  encode(message: ListEinvoiceFieldMappingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEinvoiceFieldMappingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEinvoiceFieldMappingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListEinvoiceFieldMappingsRequest {
+    return { page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined };
+  },
+
+  toJSON(message: ListEinvoiceFieldMappingsRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListEinvoiceFieldMappingsRequest>, I>>(
+    base?: I,
+  ): ListEinvoiceFieldMappingsRequest {
+    return ListEinvoiceFieldMappingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListEinvoiceFieldMappingsRequest>, I>>(
+    object: I,
+  ): ListEinvoiceFieldMappingsRequest {
+    const message = createBaseListEinvoiceFieldMappingsRequest();
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListEinvoiceFieldMappingsResponse(): ListEinvoiceFieldMappingsResponse {
+  return { count: 0, einvoice_field_mappings: [] };
+}
+
+export const ListEinvoiceFieldMappingsResponse: MessageFns<ListEinvoiceFieldMappingsResponse> = {
+  encode(message: ListEinvoiceFieldMappingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    for (const v of message.einvoice_field_mappings) {
+      EinvoiceFieldMapping.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEinvoiceFieldMappingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEinvoiceFieldMappingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.einvoice_field_mappings.push(EinvoiceFieldMapping.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListEinvoiceFieldMappingsResponse {
+    return {
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      einvoice_field_mappings: globalThis.Array.isArray(object?.einvoiceFieldMappings)
+        ? object.einvoiceFieldMappings.map((e: any) => EinvoiceFieldMapping.fromJSON(e))
+        : globalThis.Array.isArray(object?.einvoice_field_mappings)
+        ? object.einvoice_field_mappings.map((e: any) => EinvoiceFieldMapping.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListEinvoiceFieldMappingsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.einvoice_field_mappings?.length) {
+      obj.einvoiceFieldMappings = message.einvoice_field_mappings.map((e) => EinvoiceFieldMapping.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListEinvoiceFieldMappingsResponse>, I>>(
+    base?: I,
+  ): ListEinvoiceFieldMappingsResponse {
+    return ListEinvoiceFieldMappingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListEinvoiceFieldMappingsResponse>, I>>(
+    object: I,
+  ): ListEinvoiceFieldMappingsResponse {
+    const message = createBaseListEinvoiceFieldMappingsResponse();
+    message.count = object.count ?? 0;
+    message.einvoice_field_mappings = object.einvoice_field_mappings?.map((e) => EinvoiceFieldMapping.fromPartial(e)) ||
+      [];
+    return message;
+  },
+};
+
 /**
  * Customers of an organization, their e-mail recipients and payment gateway accounts.
  * The organization comes from call metadata (x-organization-id), never from a message.
@@ -9366,6 +10804,144 @@ export const ChurnReasonServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ChurnReasonServiceClient;
   service: typeof ChurnReasonServiceService;
+  serviceName: string;
+};
+
+/**
+ * The calling organization's members (its API users) and the data it imports with the admin
+ * command line (ERP account budgets, e-invoice field mappings). Read-only over gRPC.
+ */
+export type OrganizationDataServiceService = typeof OrganizationDataServiceService;
+export const OrganizationDataServiceService = {
+  listMembers: {
+    path: "/billing.accounts.v1.OrganizationDataService/ListMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMembersRequest): Buffer => Buffer.from(ListMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMembersRequest => ListMembersRequest.decode(value),
+    responseSerialize: (value: ListMembersResponse): Buffer => Buffer.from(ListMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
+  },
+  listAccountBudgets: {
+    path: "/billing.accounts.v1.OrganizationDataService/ListAccountBudgets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAccountBudgetsRequest): Buffer =>
+      Buffer.from(ListAccountBudgetsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountBudgetsRequest => ListAccountBudgetsRequest.decode(value),
+    responseSerialize: (value: ListAccountBudgetsResponse): Buffer =>
+      Buffer.from(ListAccountBudgetsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountBudgetsResponse => ListAccountBudgetsResponse.decode(value),
+  },
+  /** NOT_FOUND for an id of another organization or none. */
+  getAccountBudget: {
+    path: "/billing.accounts.v1.OrganizationDataService/GetAccountBudget" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountBudgetRequest): Buffer =>
+      Buffer.from(GetAccountBudgetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountBudgetRequest => GetAccountBudgetRequest.decode(value),
+    responseSerialize: (value: GetAccountBudgetResponse): Buffer =>
+      Buffer.from(GetAccountBudgetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountBudgetResponse => GetAccountBudgetResponse.decode(value),
+  },
+  listEinvoiceFieldMappings: {
+    path: "/billing.accounts.v1.OrganizationDataService/ListEinvoiceFieldMappings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListEinvoiceFieldMappingsRequest): Buffer =>
+      Buffer.from(ListEinvoiceFieldMappingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListEinvoiceFieldMappingsRequest =>
+      ListEinvoiceFieldMappingsRequest.decode(value),
+    responseSerialize: (value: ListEinvoiceFieldMappingsResponse): Buffer =>
+      Buffer.from(ListEinvoiceFieldMappingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListEinvoiceFieldMappingsResponse =>
+      ListEinvoiceFieldMappingsResponse.decode(value),
+  },
+} as const;
+
+export interface OrganizationDataServiceServer extends UntypedServiceImplementation {
+  listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
+  listAccountBudgets: handleUnaryCall<ListAccountBudgetsRequest, ListAccountBudgetsResponse>;
+  /** NOT_FOUND for an id of another organization or none. */
+  getAccountBudget: handleUnaryCall<GetAccountBudgetRequest, GetAccountBudgetResponse>;
+  listEinvoiceFieldMappings: handleUnaryCall<ListEinvoiceFieldMappingsRequest, ListEinvoiceFieldMappingsResponse>;
+}
+
+export interface OrganizationDataServiceClient extends Client {
+  listMembers(
+    request: ListMembersRequest,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listAccountBudgets(
+    request: ListAccountBudgetsRequest,
+    callback: (error: ServiceError | null, response: ListAccountBudgetsResponse) => void,
+  ): ClientUnaryCall;
+  listAccountBudgets(
+    request: ListAccountBudgetsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAccountBudgetsResponse) => void,
+  ): ClientUnaryCall;
+  listAccountBudgets(
+    request: ListAccountBudgetsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAccountBudgetsResponse) => void,
+  ): ClientUnaryCall;
+  /** NOT_FOUND for an id of another organization or none. */
+  getAccountBudget(
+    request: GetAccountBudgetRequest,
+    callback: (error: ServiceError | null, response: GetAccountBudgetResponse) => void,
+  ): ClientUnaryCall;
+  getAccountBudget(
+    request: GetAccountBudgetRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountBudgetResponse) => void,
+  ): ClientUnaryCall;
+  getAccountBudget(
+    request: GetAccountBudgetRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountBudgetResponse) => void,
+  ): ClientUnaryCall;
+  listEinvoiceFieldMappings(
+    request: ListEinvoiceFieldMappingsRequest,
+    callback: (error: ServiceError | null, response: ListEinvoiceFieldMappingsResponse) => void,
+  ): ClientUnaryCall;
+  listEinvoiceFieldMappings(
+    request: ListEinvoiceFieldMappingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListEinvoiceFieldMappingsResponse) => void,
+  ): ClientUnaryCall;
+  listEinvoiceFieldMappings(
+    request: ListEinvoiceFieldMappingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListEinvoiceFieldMappingsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const OrganizationDataServiceClient = makeGenericClientConstructor(
+  OrganizationDataServiceService,
+  "billing.accounts.v1.OrganizationDataService",
+) as unknown as {
+  new (
+    address: string,
+    credentials: ChannelCredentials,
+    options?: Partial<ClientOptions>,
+  ): OrganizationDataServiceClient;
+  service: typeof OrganizationDataServiceService;
   serviceName: string;
 };
 

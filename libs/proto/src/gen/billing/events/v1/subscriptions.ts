@@ -65,6 +65,11 @@ export interface SubscriptionChanged {
    * its way to an invoice (docs/architecture.md "Invoices and account deletion").
    */
   charges: string[];
+  /**
+   * The pricing once the waiting term or quantity change (subscription.scheduled_changes) has
+   * taken effect; unset when none waits. Analytics dates the change's activity ahead with it.
+   */
+  scheduled_pricing?: SubscriptionPricing | undefined;
 }
 
 /** Payload of subscriptions.charge.created. */
@@ -322,6 +327,7 @@ function createBaseSubscriptionChanged(): SubscriptionChanged {
     change_type: "",
     cancellation_type: "",
     charges: [],
+    scheduled_pricing: undefined,
   };
 }
 
@@ -350,6 +356,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     }
     for (const v of message.charges) {
       writer.uint32(66).string(v!);
+    }
+    if (message.scheduled_pricing !== undefined) {
+      SubscriptionPricing.encode(message.scheduled_pricing, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -431,6 +440,14 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
             message.charges.push(reader.string());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.scheduled_pricing = SubscriptionPricing.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -475,6 +492,11 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
       charges: globalThis.Array.isArray(object?.charges)
         ? object.charges.map((e: any) => globalThis.String(e))
         : [],
+      scheduled_pricing: isSet(object.scheduledPricing)
+        ? SubscriptionPricing.fromJSON(object.scheduledPricing)
+        : isSet(object.scheduled_pricing)
+        ? SubscriptionPricing.fromJSON(object.scheduled_pricing)
+        : undefined,
     };
   },
 
@@ -504,6 +526,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     if (message.charges?.length) {
       obj.charges = message.charges;
     }
+    if (message.scheduled_pricing !== undefined) {
+      obj.scheduledPricing = SubscriptionPricing.toJSON(message.scheduled_pricing);
+    }
     return obj;
   },
 
@@ -526,6 +551,9 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     message.change_type = object.change_type ?? "";
     message.cancellation_type = object.cancellation_type ?? "";
     message.charges = object.charges?.map((e) => e) || [];
+    message.scheduled_pricing = (object.scheduled_pricing !== undefined && object.scheduled_pricing !== null)
+      ? SubscriptionPricing.fromPartial(object.scheduled_pricing)
+      : undefined;
     return message;
   },
 };
