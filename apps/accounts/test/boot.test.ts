@@ -10,6 +10,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       health: 'SERVING',
       tables: [
         'account',
+        'account_budget',
         'account_charge',
         'account_draft_line',
         'account_invoice',
@@ -19,6 +20,9 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'bank_account',
         'churn_reason',
+        'einvoice_field_mapping',
+        'export_job',
+        'export_page',
         'inbox',
         'mikro_orm_migrations',
         'organization',

@@ -66,8 +66,8 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         },
         startGroupedInvoiceIssuer(invoicing, interval, deps.logger),
         startInvoiceMailSender(invoicing, mailer, interval, deps.logger),
-        startReadModelBackfill(invoicing, interval, deps.logger),
         exports(deps).worker(deps, interval),
+        startReadModelBackfill(invoicing, interval, deps.logger),
       ];
       if (!deps.bus) {
         deps.logger.warn('no event bus configured: charges are not invoiced');

@@ -23,17 +23,36 @@ export async function findAccountPage(
   page: PageSpec,
 ): Promise<{ rows: AccountRow[]; count: number }> {
   const where = await buildWhere(em, organizationId, filter);
-  const { column, direction } = resolveOrdering(
-    page.ordering || DEFAULT_ACCOUNT_ORDERING,
-    ACCOUNT_ORDERING,
-    DEFAULT_ACCOUNT_ORDERING,
-  );
   const [rows, count] = await em.findAndCount(AccountEntity, where, {
-    orderBy: [{ [column]: direction }, { id: 'asc' }],
+    orderBy: accountListOrder(page.ordering),
     limit: page.pageSize,
     offset: (page.page - 1) * page.pageSize,
   });
   return { rows, count };
+}
+
+/**
+ * Every account of the organization matching the list filters, in the list's order, read with a
+ * cursor, and their number: the export reads both in one snapshot.
+ */
+export async function streamAccounts(
+  em: EntityManager,
+  organizationId: string,
+  filter: CheckedAccountListFilter,
+  ordering: string,
+): Promise<{ count: number; rows: AsyncIterable<AccountRow> }> {
+  const where = await buildWhere(em, organizationId, filter);
+  const count = await em.count(AccountEntity, where);
+  return { count, rows: em.stream(AccountEntity, { where, orderBy: accountListOrder(ordering), chunkSize: 1000 }) };
+}
+
+function accountListOrder(ordering: string) {
+  const { column, direction } = resolveOrdering(
+    ordering || DEFAULT_ACCOUNT_ORDERING,
+    ACCOUNT_ORDERING,
+    DEFAULT_ACCOUNT_ORDERING,
+  );
+  return [{ [column]: direction }, { id: 'asc' as const }];
 }
 
 export async function buildWhere(

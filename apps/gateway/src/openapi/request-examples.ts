@@ -135,5 +135,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
 
   exportInvoices: { status: 'open', date__gte: '2026-01-01', ordering: '-invoice_number' },
   exportInvoiceVat: { export_countries: 'eu_countries', export_granularity: 'account' },
+  exportAccounts: { legal_country: 'DK', is_archived: false, ordering: 'code' },
   exportSubscriptions: { status: 'active', account: 'acme', ordering: '-start_date' },
 };

@@ -148,6 +148,7 @@ it('accepts every request example at its documented path with the documented sta
   await send(api, 'exportInvoices');
   await send(api, 'exportInvoiceVat');
   await send(api, 'exportSubscriptions');
+  await send(api, 'exportAccounts');
 
   // The test clock belongs to test-mode organizations.
   const sandbox = await newOrganization(platform(), { test_clock_time: '2026-01-15T09:00:00Z' });

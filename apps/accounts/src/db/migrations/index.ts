@@ -8,6 +8,7 @@ import { Migration20261125183926_organization_email_bank_accounts_features } fro
 import { Migration20261125184408_invoice_read_model_and_payment_means } from './Migration20261125184408_invoice_read_model_and_payment_means.js';
 import { Migration20261125220120_imported_budgets_and_einvoice_mappings } from './Migration20261125220120_imported_budgets_and_einvoice_mappings.js';
 import { Migration20261125220430_expired_subscription_charges } from './Migration20261125220430_expired_subscription_charges.js';
+import { Migration20261125223429_export_jobs } from './Migration20261125223429_export_jobs.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -19,4 +20,5 @@ export const migrations = [
   Migration20261125184408_invoice_read_model_and_payment_means,
   Migration20261125220120_imported_budgets_and_einvoice_mappings,
   Migration20261125220430_expired_subscription_charges,
+  Migration20261125223429_export_jobs,
 ];
