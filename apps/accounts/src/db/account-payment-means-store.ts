@@ -1,6 +1,6 @@
 import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
 import { type PaymentMeans, type PaymentMethod, paymentMethodCondition } from '../domain/payment-means.js';
-import type { AccountIdConstraint } from './account-id-constraint.js';
+import { type AccountIdConstraint, accountIdsWhere } from './account-id-constraint.js';
 import { AccountPaymentMeansEntity, type AccountPaymentMeansRow } from './entities/account-payment-means.entity.js';
 
 /** The account list filters answered by this model (docs/api.md, accounts list filters). */
@@ -26,12 +26,7 @@ export function paymentMeansFilterConstraints(
 ): AccountIdConstraint[] {
   const constraints: AccountIdConstraint[] = [];
   const accountsWith = (where: QBFilterQuery<AccountPaymentMeansRow>) =>
-    em
-      .createQueryBuilder(AccountPaymentMeansEntity, 'account_payment_means')
-      .select('account_id')
-      .where({ organization_id: organizationId })
-      .andWhere(where)
-      .toRaw();
+    accountIdsWhere(em, AccountPaymentMeansEntity, organizationId, where);
   if (filter.active_payment_method !== undefined) {
     const condition = paymentMethodCondition(filter.active_payment_method);
     const giving: QBFilterQuery<AccountPaymentMeansRow> = { $or: condition.means.map(whereMeans) };

@@ -5,7 +5,7 @@ import {
   type SubscriptionState,
   supersedes,
 } from '../domain/subscription-state.js';
-import type { AccountIdConstraint } from './account-id-constraint.js';
+import { type AccountIdConstraint, accountIdsWhere } from './account-id-constraint.js';
 import { AccountSubscriptionEntity, type AccountSubscriptionRow } from './entities/account-subscription.entity.js';
 import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
 
@@ -74,12 +74,7 @@ export function subscriptionFilterConstraints(
 ): AccountIdConstraint[] {
   const constraints: AccountIdConstraint[] = [];
   const accountsWith = (where: QBFilterQuery<AccountSubscriptionRow>) =>
-    em
-      .createQueryBuilder(AccountSubscriptionEntity, 'account_subscription')
-      .select('account_id')
-      .where({ organization_id: organizationId })
-      .andWhere(where)
-      .toRaw();
+    accountIdsWhere(em, AccountSubscriptionEntity, organizationId, where);
   if (filter.subscription_status !== undefined) {
     constraints.push({ in: accountsWith({ status: filter.subscription_status }) });
   }

@@ -40,12 +40,17 @@ export async function confirmInvoices(
   invoiceIds: readonly string[],
 ): Promise<string[]> {
   const organizationId = requireOrganization(context);
-  const bad = invoiceIds.find((id) => !isUuid(id));
-  if (bad !== undefined) throw AppError.invalidField('uuids', `"${bad}" is not a valid UUID.`);
-  const ids = [...new Set(invoiceIds.map((id) => id.toLowerCase()))];
+  const ids = askedUuids(invoiceIds);
   if (ids.length === 0) return [];
   return inTransaction(deps.orm, async (em) => {
     await lockInvoiceIds(em, ids);
     return existingInvoiceIds(em, organizationId, ids);
   });
+}
+
+/** The uuids a Confirm* call names, each once and lower-cased; 400 on `uuids` for one that is not a uuid. */
+export function askedUuids(uuids: readonly string[]): string[] {
+  const bad = uuids.find((id) => !isUuid(id));
+  if (bad !== undefined) throw AppError.invalidField('uuids', `"${bad}" is not a valid UUID.`);
+  return [...new Set(uuids.map((id) => id.toLowerCase()))];
 }

@@ -1,8 +1,7 @@
-import { isUuid } from '@billing/domain-kit';
-import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { requireOrganization } from '@billing/runtime';
 import { invoicedChargeIds } from '../db/invoice-store.js';
+import { askedUuids } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 
 /**
@@ -16,8 +15,5 @@ export async function confirmCharges(
   chargeIds: readonly string[],
 ): Promise<string[]> {
   const organizationId = requireOrganization(context);
-  const bad = chargeIds.find((id) => !isUuid(id));
-  if (bad !== undefined) throw AppError.invalidField('uuids', `"${bad}" is not a valid UUID.`);
-  const ids = [...new Set(chargeIds.map((id) => id.toLowerCase()))];
-  return invoicedChargeIds(deps.orm.em.fork(), organizationId, ids);
+  return invoicedChargeIds(deps.orm.em.fork(), organizationId, askedUuids(chargeIds));
 }
