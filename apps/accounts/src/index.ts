@@ -1,4 +1,4 @@
-export { accountsModule } from './service.js';
+export { type AccountsModuleOptions, accountsModule, createAccountsModule } from './service.js';
 export type { AccountsDeps } from './use-cases/deps.js';
 export {
   type ApiTokenListing,

@@ -1,34 +1,83 @@
-import type { ServiceModule } from '@billing/runtime';
+import { serviceExports } from '@billing/exports';
+import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { startWebhookConsumers } from './events/webhook-consumers.js';
+import { subscriptionSnapshotData } from './events/webhook-data.js';
+import { webhookFeeds } from './events/webhook-feeds.js';
 import { accountsWorkers } from './events/workers.js';
+import { accountListExport } from './grpc/account-exports.js';
 import { accountsService } from './grpc/accounts-service.js';
 import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
 import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
+import { webhookService } from './grpc/webhook-service.js';
+import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
+import { loadWebhooksConfig, type WebhooksConfig } from './webhooks-config.js';
+import { startWebhookDispatcher, type WebhookDispatcher } from './workers/webhook-dispatcher.js';
+
+export interface AccountsModuleOptions {
+  webhooks?: Partial<WebhooksConfig>;
+}
+
+/** The account list's export (docs/architecture.md "Exports"). */
+const exportsOf = (deps: ServiceDeps) => serviceExports('accounts', [accountListExport(deps)]);
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
  * recipients, payment gateway accounts, members, imported ERP budgets and e-invoice field mappings,
- * and the read model of accounts' subscriptions and draft lines.
+ * the read model of accounts' subscriptions and draft lines, and the organizations' outbound
+ * webhooks (docs/architecture.md "Webhooks").
  */
-export const accountsModule: ServiceModule = {
-  name: 'accounts',
-  defaultGrpcPort: 50051,
-  entities: accountsEntities,
-  migrations,
-  publishesEvents: true,
-  grpcServices: (deps) => [
-    accountsService(deps),
-    identityService(deps),
-    churnReasonService(deps),
-    readModelService(deps),
-    organizationDataService(deps),
-  ],
-  /**
-   * The read models' consumers (subscriptions.subscription.changed, invoicing.draft_invoice_line.*);
-   * ReadModelService takes the same events straight from their producers.
-   */
-  workers: accountsWorkers,
-};
+export function createAccountsModule(options: AccountsModuleOptions = {}): ServiceModule {
+  // One dispatcher per started service (its ServiceDeps); the gRPC handlers and the event
+  // consumers wake it when deliveries fall due.
+  const dispatchers = new WeakMap<ServiceDeps, WebhookDispatcher>();
+  const webhooksDeps = (deps: ServiceDeps): WebhooksDeps => ({
+    orm: deps.orm,
+    pool: deps.pool,
+    clock: deps.clock,
+    webhooks: { ...loadWebhooksConfig(), ...options.webhooks },
+    wakeDispatcher: () => dispatchers.get(deps)?.wake(),
+    renderSubscription: (context, snapshot) => subscriptionSnapshotData(deps, context, snapshot),
+  });
+  return {
+    name: 'accounts',
+    defaultGrpcPort: 50051,
+    entities: accountsEntities,
+    migrations,
+    publishesEvents: true,
+    grpcServices: (deps) => [
+      accountsService(deps),
+      identityService(deps),
+      churnReasonService(deps),
+      readModelService(deps, webhookFeeds(webhooksDeps(deps))),
+      organizationDataService(deps),
+      webhookService(webhooksDeps(deps)),
+      exportsOf(deps).grpcService(deps),
+    ],
+    /**
+     * The read models' consumers (subscriptions.subscription.changed, invoicing.draft_invoice_line.*,
+     * invoicing.invoice.*; ReadModelService takes the same events straight from their producers),
+     * the webhook dispatcher and the export worker.
+     */
+    workers: async (deps) => {
+      const webhooks = webhooksDeps(deps);
+      const dispatcher = startWebhookDispatcher(webhooks, deps.logger);
+      dispatchers.set(deps, dispatcher);
+      const started: BackgroundWorker[] = [dispatcher];
+      try {
+        started.push(...(await accountsWorkers(deps)));
+        started.push(...(await startWebhookConsumers({ ...webhooks, logger: deps.logger, bus: deps.bus })));
+        started.push(exportsOf(deps).worker(deps));
+        return started;
+      } catch (error) {
+        for (const worker of started.reverse()) await worker.stop();
+        throw error;
+      }
+    },
+  };
+}
+
+export const accountsModule: ServiceModule = createAccountsModule();

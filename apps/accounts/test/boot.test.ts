@@ -11,6 +11,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
       tables: [
         'account',
         'account_budget',
+        'account_charge',
         'account_draft_line',
         'account_invoice',
         'account_payment_means',
@@ -20,12 +21,17 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'bank_account',
         'churn_reason',
         'einvoice_field_mapping',
+        'export_job',
+        'export_page',
         'inbox',
         'mikro_orm_migrations',
         'organization',
         'outbox',
         'payment_gateway_account',
         'recipient',
+        'webhook',
+        'webhook_attempt',
+        'webhook_delivery',
       ],
     });
   } finally {

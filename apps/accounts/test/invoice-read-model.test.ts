@@ -92,7 +92,13 @@ const apply = (context: RequestContext, ...events: EventEnvelope[]) =>
 const codesWithBalance = async (context: RequestContext, balance: string) =>
   (await accounts.call('listAccountUuids', { filter: { balance } }, { context })).uuids;
 
-const firstDelete = { existing_invoices: [], absent_invoices: [], last_round: false };
+const firstDelete = {
+  existing_invoices: [],
+  absent_invoices: [],
+  invoiced_charges: [],
+  uninvoiced_charges: [],
+  last_round: false,
+};
 
 describe('account_invoice fed by invoice events', () => {
   it('keeps the state of the greatest version, whichever path and order the events come by', async () => {
@@ -186,11 +192,13 @@ describe('announced invoices and the delete rule', () => {
     expect(await accounts.call('deleteAccount', { code: 'acme', ...firstDelete }, { context })).toEqual({
       deleted: false,
       unconfirmed_invoices: [first, second],
+      unconfirmed_charges: [],
     });
     const answer = { existing_invoices: [], absent_invoices: [first, second] };
     expect(await accounts.call('deleteAccount', { code: 'acme', ...firstDelete, ...answer }, { context })).toEqual({
       deleted: true,
       unconfirmed_invoices: [],
+      unconfirmed_charges: [],
     });
     await expect(accounts.call('getAccount', { code: 'acme' }, { context })).rejects.toMatchObject({
       code: StatusCode.NOT_FOUND,

@@ -1,10 +1,17 @@
-import type { ServiceModule } from '@billing/runtime';
+import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { analyticsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { startAnalyticsConsumers } from './events/consumers.js';
+import { activityService } from './grpc/activity-service.js';
+import { reportService } from './grpc/report-service.js';
+import type { AnalyticsDeps } from './use-cases/deps.js';
+
+const depsOf = (deps: ServiceDeps): AnalyticsDeps => ({ orm: deps.orm, clock: deps.clock });
 
 /**
- * The analytics service. It owns the `analytics` schema and answers the gRPC health check; its
- * capability arrives with its own issue (see docs/architecture.md).
+ * The analytics service. It owns the `analytics` schema: activities and account activities, each
+ * subscription's MRR and the organizations' totals, made only from other services' events
+ * (accounts.>, subscriptions.>, invoicing.invoice.*); see docs/analytics.md.
  */
 export const analyticsModule: ServiceModule = {
   name: 'analytics',
@@ -12,5 +19,13 @@ export const analyticsModule: ServiceModule = {
   entities: analyticsEntities,
   migrations,
   publishesEvents: false,
-  grpcServices: () => [],
+  grpcServices: (deps) => [activityService(depsOf(deps)), reportService(depsOf(deps))],
+  workers: async (deps) => {
+    if (!deps.bus) {
+      deps.logger.warn('no event bus configured: analytics receives no events');
+      return [];
+    }
+    const schema = deps.orm.config.get('schema') ?? 'analytics';
+    return startAnalyticsConsumers(depsOf(deps), { bus: deps.bus, logger: deps.logger, schema });
+  },
 };

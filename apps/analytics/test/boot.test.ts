@@ -8,7 +8,20 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
   try {
     expect(await bootCheck(analyticsModule, database)).toEqual({
       health: 'SERVING',
-      tables: ['audit_log', 'inbox', 'mikro_orm_migrations', 'outbox'],
+      tables: [
+        'account',
+        'account_activity',
+        'activity',
+        'audit_log',
+        'inbox',
+        'mikro_orm_migrations',
+        'mrr_totals',
+        'organization',
+        'outbox',
+        'plan',
+        'plan_terms',
+        'subscription_mrr',
+      ],
     });
   } finally {
     await database.drop();

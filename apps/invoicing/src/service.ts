@@ -1,3 +1,4 @@
+import { serviceExports } from '@billing/exports';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
@@ -7,6 +8,7 @@ import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from './events/accounts-hand-over.js'
 import { chargeConsumerName, startChargeConsumer } from './events/charge-consumer.js';
 import { HandOverTracker } from './events/hand-over-tracker.js';
 import { accountsDirectory } from './grpc/accounts-directory.js';
+import { invoiceListExport, vatExport } from './grpc/invoice-exports.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
@@ -14,6 +16,7 @@ import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
 import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
 import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';
+import { startReadModelBackfill } from './workers/read-model-backfill.js';
 
 export interface InvoicingModuleOptions {
   config?: Partial<InvoicingConfig>;
@@ -41,13 +44,14 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       handOvers,
     };
   };
+  const exports = (deps: ServiceDeps) => serviceExports('invoicing', [invoiceListExport, vatExport(depsOf(deps))]);
   return {
     name: 'invoicing',
     defaultGrpcPort: 50053,
     entities: invoicingEntities,
     migrations,
     publishesEvents: true,
-    grpcServices: (deps) => [invoicingService(depsOf(deps))],
+    grpcServices: (deps) => [invoicingService(depsOf(deps)), exports(deps).grpcService(deps)],
     workers: async (deps) => {
       const invoicing = depsOf(deps);
       const interval = config().workerIntervalMs;
@@ -62,6 +66,8 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         },
         startGroupedInvoiceIssuer(invoicing, interval, deps.logger),
         startInvoiceMailSender(invoicing, mailer, interval, deps.logger),
+        exports(deps).worker(deps, interval),
+        startReadModelBackfill(invoicing, interval, deps.logger),
       ];
       if (!deps.bus) {
         deps.logger.warn('no event bus configured: charges are not invoiced');

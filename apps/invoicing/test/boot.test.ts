@@ -12,14 +12,18 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'credit_application',
         'draft_invoice_line',
+        'export_job',
+        'export_page',
         'inbox',
         'invoice',
         'invoice_line',
         'invoice_number_counter',
+        'invoice_read_model_backfill',
         'invoiced_charge',
         'mail_job',
         'mikro_orm_migrations',
         'outbox',
+        'rejected_charge',
       ],
     });
   } finally {

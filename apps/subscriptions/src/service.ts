@@ -1,3 +1,4 @@
+import { serviceExports } from '@billing/exports';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
@@ -5,6 +6,7 @@ import { migrations } from './db/migrations/index.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from './events/accounts-hand-over.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { contractService } from './grpc/contract-service.js';
+import { subscriptionListExport } from './grpc/subscription-exports.js';
 import { subscriptionService } from './grpc/subscription-service.js';
 import { loadSubscriptionsConfig, type SubscriptionsConfig } from './subscriptions-config.js';
 import type { SubscriptionsDeps } from './use-cases/deps.js';
@@ -38,6 +40,7 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
     clock: deps.clock,
     committedEvents: readModelHandOver(readModelOf(deps), ACCOUNTS_READ_MODEL_EVENT_TYPES, deps.logger),
   });
+  const exports = serviceExports('subscriptions', [subscriptionListExport]);
   return {
     name: 'subscriptions',
     defaultGrpcPort: 50052,
@@ -46,12 +49,17 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
     publishesEvents: true,
     grpcServices: (deps) => {
       const subscriptions = depsOf(deps);
-      return [catalogService(subscriptions), contractService(subscriptions), subscriptionService(subscriptions)];
+      return [
+        catalogService(subscriptions),
+        contractService(subscriptions),
+        subscriptionService(subscriptions),
+        exports.grpcService(deps),
+      ];
     },
     workers: async (deps) => {
       const subscriptions = depsOf(deps);
       // Stopped in reverse order: the accounts client closes last, after everything that uses it.
-      const workers = [{ stop: async () => readModelOf(deps).close() }];
+      const workers = [{ stop: async () => readModelOf(deps).close() }, exports.worker(deps)];
       const scheduler = loadSchedulerConfig();
       if (!scheduler.enabled) return workers;
       return [

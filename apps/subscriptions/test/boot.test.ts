@@ -13,6 +13,8 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'charge',
         'contract',
         'contract_tier',
+        'export_job',
+        'export_page',
         'inbox',
         'mikro_orm_migrations',
         'outbox',

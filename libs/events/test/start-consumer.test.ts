@@ -10,6 +10,7 @@ import {
   InboxMessage,
   InProcessBus,
   type RunningConsumer,
+  type StartConsumerOptions,
   startConsumer,
   streamNameFor,
 } from '../src/index.js';
@@ -90,7 +91,7 @@ async function setup(handle: (em: EntityManager, event: EventEnvelope) => Promis
   const consumer = uniqueName('consumer');
   const logger = recordingLogger();
   await bus.ensureStream(producer);
-  const start = async (options: { maxAttempts?: number } = {}) => {
+  const start = async (options: Pick<StartConsumerOptions, 'maxAttempts' | 'onPoison'> = {}) => {
     running.push(
       await startConsumer({
         orm: db.orm,
@@ -219,6 +220,29 @@ describe('startConsumer', () => {
         fields: expect.objectContaining({ event_id: event.event_id, deliveries: 3 }),
       }),
     );
+  });
+
+  it('tells onPoison of an event it sets aside, and retries the event while recording it fails', async () => {
+    const { bus, start, publish } = await setup(async () => {
+      throw AppError.refused('UNKNOWN_PLAN', 'No such plan.');
+    });
+    const told: { eventId: string; reason: unknown }[] = [];
+    let failures = 1;
+    const event = envelope();
+    await start({
+      maxAttempts: 2,
+      onPoison: async (poisoned, error) => {
+        if (failures-- > 0) throw new Error('database down');
+        told.push({ eventId: poisoned.event_id, reason: (error as AppError).reason });
+      },
+    });
+    await publish(event);
+
+    await waitFor(() => bus.settlementsOf(event.event_id).includes('term'), { description: 'the poison verdict' });
+
+    // The second delivery's verdict could not be recorded: it came back once more.
+    expect(bus.settlementsOf(event.event_id)).toEqual(['nak', 'nak', 'term']);
+    expect(told).toEqual([{ eventId: event.event_id, reason: 'UNKNOWN_PLAN' }]);
   });
 
   it('refuses a subject filter outside the stream it names', async () => {

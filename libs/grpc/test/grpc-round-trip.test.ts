@@ -134,7 +134,14 @@ describe('a service and its client over gRPC', () => {
 
   it('carries a non-ASCII message and a business reason unchanged', async () => {
     const error = (await accounts
-      .call('deleteAccount', { code: 'A-1', existing_invoices: [], absent_invoices: [], last_round: false })
+      .call('deleteAccount', {
+        code: 'A-1',
+        existing_invoices: [],
+        absent_invoices: [],
+        last_round: false,
+        invoiced_charges: [],
+        uninvoiced_charges: [],
+      })
       .catch((caught: unknown) => caught)) as AppError;
 
     expect([error.code, error.reason, error.message, error.fieldViolations]).toEqual([

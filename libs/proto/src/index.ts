@@ -1,5 +1,7 @@
 // Generated protobuf code lives in ./gen (regenerate with `npm run proto`); this file only names it.
 export * as accountsV1 from './gen/billing/accounts/v1/accounts.js';
+export * as webhooksV1 from './gen/billing/accounts/v1/webhooks.js';
+export * as analyticsV1 from './gen/billing/analytics/v1/analytics.js';
 export * as commonV1 from './gen/billing/common/v1/common.js';
 export * as accountEventsV1 from './gen/billing/events/v1/accounts.js';
 export * as catalogEventsV1 from './gen/billing/events/v1/catalog.js';
@@ -7,6 +9,7 @@ export * as contractEventsV1 from './gen/billing/events/v1/contracts.js';
 export * as eventsV1 from './gen/billing/events/v1/envelope.js';
 export * as invoiceEventsV1 from './gen/billing/events/v1/invoicing.js';
 export * as subscriptionEventsV1 from './gen/billing/events/v1/subscriptions.js';
+export * as exportsV1 from './gen/billing/exports/v1/exports.js';
 export * as invoicingV1 from './gen/billing/invoicing/v1/invoicing.js';
 export * as catalogV1 from './gen/billing/subscriptions/v1/catalog.js';
 export * as chargesV1 from './gen/billing/subscriptions/v1/charges.js';

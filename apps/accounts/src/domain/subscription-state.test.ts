@@ -28,7 +28,10 @@ describe('subscription state from a subscription.changed payload', () => {
       lastModifiedAt: new Date('2026-03-01T10:00:00Z'),
       version: 3,
       createdAt: new Date('2026-02-01T08:00:00Z'),
+      nextRenewalAt: null,
     });
+    const renewing = { ...facts, status: 'active', next_renewal_date: new Date('2026-04-01T00:00:00Z') };
+    expect(subscriptionStateOf(ORG, renewing).nextRenewalAt).toEqual(new Date('2026-04-01T00:00:00Z'));
   });
 
   it('keeps no creation date when the payload has none (listed last by account reads)', () => {

@@ -23,6 +23,8 @@ export interface SubscriptionState {
   version: number;
   /** The subscription's `created_date`: account reads list subscriptions oldest first. */
   createdAt: Date | null;
+  /** Its next renewal, when it has one: the renew_subscription_soon webhook's notice is due before it. */
+  nextRenewalAt: Date | null;
 }
 
 /** The fields of a `subscription.changed` payload's subscription this model reads. */
@@ -33,6 +35,7 @@ export interface SubscriptionFacts {
   collection_method: string;
   last_modified_date?: Date | undefined;
   created_date?: Date | undefined;
+  next_renewal_date?: Date | undefined;
   version: number;
 }
 
@@ -63,6 +66,8 @@ export function subscriptionStateOf(organizationId: string, facts: SubscriptionF
     throw new InvalidSubscriptionEvent(`Unusable subscription ${facts.uuid}: ${problems.join('; ')}`);
   }
   const createdAt = facts.created_date && !Number.isNaN(facts.created_date.getTime()) ? facts.created_date : null;
+  const nextRenewalAt =
+    facts.next_renewal_date && !Number.isNaN(facts.next_renewal_date.getTime()) ? facts.next_renewal_date : null;
   return {
     subscriptionId: facts.uuid.toLowerCase(),
     organizationId,
@@ -72,7 +77,18 @@ export function subscriptionStateOf(organizationId: string, facts: SubscriptionF
     lastModifiedAt,
     version: facts.version,
     createdAt,
+    nextRenewalAt,
   };
+}
+
+/**
+ * The charges an expiring subscription's event names (they hold its account's delete back until
+ * invoiced), lower-cased and each once; a name that is not a uuid makes the event unusable.
+ */
+export function chargeIdsOf(charges: readonly string[]): string[] {
+  const bad = charges.find((id) => !isUuid(id));
+  if (bad !== undefined) throw new InvalidSubscriptionEvent(`charge "${bad}" is not a uuid`);
+  return [...new Set(charges.map((id) => id.toLowerCase()))];
 }
 
 /**

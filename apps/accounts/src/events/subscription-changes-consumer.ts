@@ -1,8 +1,9 @@
 import type { Clock } from '@billing/clock';
 import { type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
 import { subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
+import { recordExpiredSubscriptionCharges } from '../db/account-charge-store.js';
 import { recordSubscriptionState } from '../db/account-subscription-store.js';
-import { InvalidSubscriptionEvent, subscriptionStateOf } from '../domain/subscription-state.js';
+import { chargeIdsOf, InvalidSubscriptionEvent, subscriptionStateOf } from '../domain/subscription-state.js';
 import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-model-consumer.js';
 import {
   type ApplyReadModelEvent,
@@ -58,5 +59,16 @@ const applySubscriptionChanged: ApplyReadModelEvent = async (em, envelope, now) 
   const state = subscriptionStateOf(envelope.organization_id, payload.subscription);
   // Re-encoded from the decoded message: the snapshot is exactly the Subscription, nothing else of the event.
   const snapshot = subscriptionsV1.Subscription.encode(payload.subscription!).finish();
+  // Even when this state is older than the stored one: a charge named stays until confirmed invoiced.
+  await recordExpiredSubscriptionCharges(
+    em,
+    {
+      organizationId: state.organizationId,
+      accountId: state.accountId,
+      subscriptionId: state.subscriptionId,
+      ids: chargeIdsOf(payload.charges),
+    },
+    now,
+  );
   return recordSubscriptionState(em, state, snapshot, now);
 };

@@ -52,9 +52,17 @@ export function accountsService(deps: AccountsDeps): GrpcService {
         code: request.code,
         existingInvoices: request.existing_invoices,
         absentInvoices: request.absent_invoices,
+        invoicedCharges: request.invoiced_charges,
+        uninvoicedCharges: request.uninvoiced_charges,
         lastRound: request.last_round,
       });
-      return { deleted: outcome.deleted, unconfirmed_invoices: outcome.deleted ? [] : outcome.unconfirmedInvoices };
+      return outcome.deleted
+        ? { deleted: true, unconfirmed_invoices: [], unconfirmed_charges: [] }
+        : {
+            deleted: false,
+            unconfirmed_invoices: outcome.unconfirmedInvoices,
+            unconfirmed_charges: outcome.unconfirmedCharges,
+          };
     },
     listPaymentGatewayAccounts: async (request, context) => ({
       payment_gateway_accounts: (await listPaymentGatewayAccounts(deps, context, request.account_code)).map(

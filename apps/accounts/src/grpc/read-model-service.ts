@@ -7,8 +7,11 @@ import { applyReadModelEvents, type ReadModelDeps } from '../use-cases/apply-rea
  * Transport only: producers hand over the events of a change they just committed; invoicing
  * announces the invoices it is about to commit.
  */
-export function readModelService(deps: ReadModelDeps): GrpcService {
-  const applyEvents = applyReadModelEvents(deps);
+export function readModelService(
+  deps: ReadModelDeps,
+  moreFeeds?: Parameters<typeof applyReadModelEvents>[1],
+): GrpcService {
+  const applyEvents = applyReadModelEvents(deps, moreFeeds);
   return unaryService(accountsV1.ReadModelServiceService, {
     applyEvents: async (request, context) => ({ applied: await applyEvents(context, request.envelopes) }),
     announceInvoices: async (request, context) => {

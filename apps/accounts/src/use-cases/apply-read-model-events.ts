@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { InvalidDraftLineEvent } from '../domain/draft-line-state.js';
 import { InvalidInvoiceEvent } from '../domain/invoice-state.js';
 import { InvalidSubscriptionEvent } from '../domain/subscription-state.js';
-import { readModelFeeds } from '../events/read-model-feeds.js';
+import { type ReadModelFeed, readModelFeeds } from '../events/read-model-feeds.js';
 import { requireOrganization } from './change-transaction.js';
 
 export interface ReadModelDeps {
@@ -22,10 +22,13 @@ export interface ReadModelDeps {
  *
  * Every envelope must be of the calling organization: a service may only hand over its caller's
  * events. All are checked before any is applied. Events of a kind no read model here reads are
- * ignored. Returns how many were applied now.
+ * ignored. Returns how many were applied now to a read model. `moreFeeds` (the webhooks') take the
+ * same events through their own inbox names.
  */
 export function applyReadModelEvents(
   deps: ReadModelDeps,
+  /** Feeds beside the read models (the webhooks'), by envelope: the same events, their own inbox. */
+  moreFeeds: (envelope: EventEnvelope) => ReadModelFeed[] = () => [],
 ): (context: RequestContext, encoded: readonly Uint8Array[]) => Promise<number> {
   const feeds = readModelFeeds(deps);
   return async (context, encoded) => {
@@ -34,12 +37,15 @@ export function applyReadModelEvents(
     let applied = 0;
     for (const [index, envelope] of envelopes.entries()) {
       const feed = feeds.get(envelope.payload_type);
-      if (!feed) continue;
       try {
         if (
-          await handleEventOnce({ orm: deps.orm, consumer: feed.consumer, clock: deps.clock }, envelope, feed.handle)
+          feed &&
+          (await handleEventOnce({ orm: deps.orm, consumer: feed.consumer, clock: deps.clock }, envelope, feed.handle))
         ) {
           applied += 1;
+        }
+        for (const more of moreFeeds(envelope)) {
+          await handleEventOnce({ orm: deps.orm, consumer: more.consumer, clock: deps.clock }, envelope, more.handle);
         }
       } catch (error) {
         if (

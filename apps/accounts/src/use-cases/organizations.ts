@@ -17,6 +17,7 @@ import {
   validateOrganization,
   validateRateLimit,
 } from '../domain/organization.js';
+import { publishOrganizationEvent } from '../events/organization-events.js';
 import { requireOrganization } from './change-transaction.js';
 import type { IdentityDeps } from './deps.js';
 
@@ -107,6 +108,7 @@ export async function createOrganization(
       organization.id,
       testClockTime ? { test_clock_time: testClockTime.toISOString() } : {},
     );
+    publishOrganizationEvent(em, 'organization.created', organization, now);
     await em.flush();
     return { organization, token };
   });
@@ -229,6 +231,7 @@ export async function updateOrganization(
       audit(em, organizationId, deps.clock.now(), 'organization.update', 'organization', organizationId, {
         changes: update.changed,
       });
+      publishOrganizationEvent(em, 'organization.updated', organization, deps.clock.now());
       await em.flush();
     }
     return recordOf(em, organization);

@@ -1,7 +1,7 @@
 import { TestClock } from '@billing/clock';
 import { createGrpcClient, type GrpcClient, type GrpcClientConstructor } from '@billing/grpc';
 import { createLogger, type RequestContext } from '@billing/observability';
-import { type RunningService, startService } from '@billing/runtime';
+import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
 import { createTestSchema, type TestSchema } from '@billing/testing';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { afterAll, beforeAll } from 'vitest';
@@ -10,9 +10,13 @@ import { createOrganization, type NewOrganization } from '../../src/use-cases/or
 
 /**
  * The accounts service on a throwaway schema for one test file, with a gRPC client of `Client`
- * and a way to make organizations; started before the file's tests, stopped after.
+ * and a way to make organizations; started before the file's tests, stopped after. `module` is
+ * the accounts module as configured for the file (e.g. createAccountsModule with webhook settings).
  */
-export function useAccountsService<S extends ServiceDefinition>(Client: GrpcClientConstructor<S>) {
+export function useAccountsService<S extends ServiceDefinition>(
+  Client: GrpcClientConstructor<S>,
+  module: ServiceModule = accountsModule,
+) {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   let database: TestSchema;
   let service: RunningService;
@@ -20,7 +24,7 @@ export function useAccountsService<S extends ServiceDefinition>(Client: GrpcClie
 
   beforeAll(async () => {
     database = await createTestSchema('accounts');
-    service = await startService(accountsModule, {
+    service = await startService(module, {
       databaseUrl: database.databaseUrl,
       schema: database.schema,
       grpcHost: '127.0.0.1',
@@ -47,6 +51,7 @@ export function useAccountsService<S extends ServiceDefinition>(Client: GrpcClie
   return {
     clock,
     service: () => service,
+    database: () => database,
     client: lazyClient,
     /** A new organization (with `settings`), the call context of its API user, and its token. */
     async organization(settings: Partial<NewOrganization> & { name?: string } = {}) {

@@ -19,6 +19,8 @@ export interface SubscriptionEventInput {
   paymentTerms?: number;
   /** The `change` field: what the subscriptions service did. */
   change?: string;
+  /** SubscriptionChanged.charges: set by the producer when the change leaves it expired. */
+  charges?: string[];
   eventId?: string;
 }
 
@@ -54,6 +56,7 @@ export function subscriptionChanged(input: SubscriptionEventInput): EventEnvelop
       },
       change: input.change ?? 'updated',
       effective_at: lastModified,
+      charges: input.charges ?? [],
     }),
   ).finish();
   return {

@@ -21,7 +21,14 @@ import { draftLineChanged } from './draft-line-events.js';
 import { type SubscriptionEventInput, subscriptionChanged } from './subscription-events.js';
 
 /** A first delete call: nothing confirmed by invoicing yet. */
-const deleteRequest = (code: string) => ({ code, existingInvoices: [], absentInvoices: [], lastRound: false });
+const deleteRequest = (code: string) => ({
+  code,
+  existingInvoices: [],
+  absentInvoices: [],
+  invoicedCharges: [],
+  uninvoicedCharges: [],
+  lastRound: false,
+});
 
 export interface ReadModelHarness {
   deps: AccountsDeps;
@@ -190,6 +197,45 @@ export function describeSubscriptionReadModel(bus: string, start: () => Promise<
       );
       expect(await deleteAccount(harness.deps, context, deleteRequest('subscribed'))).toEqual({ deleted: true });
       expect(await codes(context, { code: 'subscribed' })).toEqual([]);
+    });
+
+    it('refuses to delete while a charge the expiring event named is not invoiced, and deletes once it is', async () => {
+      const { context, event } = await newOrganization();
+      const account = await newAccount(context, 'leaving');
+      const subscription = randomUUID();
+      const [renewal, last] = [randomUUID(), randomUUID()].sort() as [string, string];
+      await deliver(
+        event({ subscription, account, status: 'expired', lastModified: '2026-02-05T10:00:00Z', version: 2 }),
+        // An older state naming the charges counts too: a named charge stays until confirmed invoiced.
+        event({
+          subscription,
+          account,
+          status: 'expired',
+          lastModified: '2026-02-04T10:00:00Z',
+          version: 1,
+          charges: [last, renewal],
+        }),
+      );
+      expect(await deleteAccount(harness.deps, context, deleteRequest('leaving'))).toEqual({
+        deleted: false,
+        unconfirmedInvoices: [],
+        unconfirmedCharges: [renewal, last],
+      });
+      const onItsWay = { ...deleteRequest('leaving'), invoicedCharges: [renewal], uninvoicedCharges: [last] };
+      await expect(deleteAccount(harness.deps, context, onItsWay)).rejects.toMatchObject({
+        code: StatusCode.FAILED_PRECONDITION,
+        reason: 'ACCOUNT_HAS_INVOICES',
+        message: 'An account with invoices cannot be deleted.',
+      });
+      // The refusal forgot nothing: both are asked about again.
+      expect(await deleteAccount(harness.deps, context, deleteRequest('leaving'))).toEqual({
+        deleted: false,
+        unconfirmedInvoices: [],
+        unconfirmedCharges: [renewal, last],
+      });
+      const invoiced = { ...deleteRequest('leaving'), invoicedCharges: [renewal, last] };
+      expect(await deleteAccount(harness.deps, context, invoiced)).toEqual({ deleted: true });
+      expect(await codes(context, { code: 'leaving' })).toEqual([]);
     });
 
     it('ignores a state of an older version, so late events never move it backwards', async () => {

@@ -1,12 +1,27 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
-import { accountsV1, catalogV1, contractsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import {
+  accountsV1,
+  analyticsV1,
+  catalogV1,
+  contractsV1,
+  exportsV1,
+  invoicingV1,
+  subscriptionsV1,
+  webhooksV1,
+} from '@billing/proto';
 
 /** Where each backing service listens (host:port). */
 export interface ServiceAddresses {
   accounts: string;
   subscriptions: string;
   invoicing: string;
+  analytics: string;
 }
+
+/** The services that export lists, each serving ExportService for its own jobs (docs/architecture.md "Exports"). */
+export const EXPORTING_SERVICES = ['accounts', 'subscriptions', 'invoicing'] as const;
+export type ExportingService = (typeof EXPORTING_SERVICES)[number];
+export type ExportClient = GrpcClient<typeof exportsV1.ExportServiceService>;
 
 /** The gateway's only way to data: one gRPC client per service. */
 export interface ServiceClients {
@@ -18,6 +33,10 @@ export interface ServiceClients {
   contracts: GrpcClient<typeof contractsV1.ContractServiceService>;
   subscriptions: GrpcClient<typeof subscriptionsV1.SubscriptionServiceService>;
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
+  webhooks: GrpcClient<typeof webhooksV1.WebhookServiceService>;
+  exports: Record<ExportingService, ExportClient>;
+  activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
+  mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
   close(): void;
 }
 
@@ -34,6 +53,16 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     defaultDeadlineMs,
   });
   const invoicing = createGrpcClient(invoicingV1.InvoicingServiceClient, addresses.invoicing, { defaultDeadlineMs });
+  const webhooks = createGrpcClient(webhooksV1.WebhookServiceClient, addresses.accounts, { defaultDeadlineMs });
+  const exportClient = (address: string) =>
+    createGrpcClient(exportsV1.ExportServiceClient, address, { defaultDeadlineMs });
+  const exports: Record<ExportingService, ExportClient> = {
+    accounts: exportClient(addresses.accounts),
+    subscriptions: exportClient(addresses.subscriptions),
+    invoicing: exportClient(addresses.invoicing),
+  };
+  const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
+  const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -43,6 +72,10 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     contracts,
     subscriptions,
     invoicing,
+    webhooks,
+    exports,
+    activities,
+    mrrReports,
     close() {
       accounts.close();
       identity.close();
@@ -52,6 +85,10 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       contracts.close();
       subscriptions.close();
       invoicing.close();
+      webhooks.close();
+      for (const client of Object.values(exports)) client.close();
+      activities.close();
+      mrrReports.close();
     },
   };
 }

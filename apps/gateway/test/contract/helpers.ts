@@ -33,10 +33,10 @@ const EU_COUNTRIES = new Set(
  * Starts one platform for the calling test file (beforeAll) and stops it afterwards (afterAll).
  * Returns an accessor, because the platform exists only once beforeAll has run.
  */
-export function usePlatform(): () => TestPlatform {
+export function usePlatform(options?: Parameters<typeof startTestPlatform>[0]): () => TestPlatform {
   let platform: TestPlatform | undefined;
   beforeAll(async () => {
-    platform = await startTestPlatform();
+    platform = await startTestPlatform(options);
   });
   afterAll(async () => {
     await platform?.stop();

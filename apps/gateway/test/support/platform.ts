@@ -1,9 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { accountsModule, createApiToken, createOrganization, disableApiToken } from '@billing/accounts';
+import {
+  type AccountsModuleOptions,
+  createAccountsModule,
+  createApiToken,
+  createOrganization,
+  disableApiToken,
+} from '@billing/accounts';
+import { analyticsModule } from '@billing/analytics';
 import { TestClock } from '@billing/clock';
-import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
+import { decodeEnvelope, InboxMessage, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
 import { createInvoicingModule } from '@billing/invoicing';
 import { createLogger } from '@billing/observability';
 import {
@@ -76,6 +83,8 @@ export interface TestPlatform {
   mailOutbox: string;
   /** The invoicing service's database and schema, for tests that hold its locks to order a race. */
   invoicingDatabase: { databaseUrl: string; schema: string };
+  /** The accounts service's database and schema, for tests that damage its data to provoke a fault. */
+  accountsDatabase: { databaseUrl: string; schema: string };
   clock: TestClock;
   createOrganization(settings?: {
     name?: string;
@@ -115,6 +124,11 @@ export interface TestPlatform {
   invoiceEvents(organizationId: string): Promise<Array<{ event_type: string; invoice: invoicingV1.Invoice }>>;
   /** subscription.changed events of one organization, in publish order. */
   subscriptionChanges(organizationId: string): Promise<subscriptionEventsV1.SubscriptionChanged[]>;
+  /**
+   * Once every event committed so far by accounts, subscriptions and invoicing has been handled by
+   * the analytics service's consumers (activities, MRR): what a test waits for before reading them.
+   */
+  analyticsCaughtUp(): Promise<void>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
   eventRequestIds(): Promise<Array<{ event_type: string; aggregate_id: string; request_id: string }>>;
   stop(): Promise<void>;
@@ -126,18 +140,23 @@ export interface TestPlatform {
  * durable consumer reading the account events back. Only the clock is a test clock. Invoice
  * e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
-export async function startTestPlatform(options: { smtpUrl?: string } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  options: { smtpUrl?: string; webhooks?: AccountsModuleOptions['webhooks'] } = {},
+): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const accountsSchema = await createTestSchema('accounts');
   const subscriptionsSchema = await createTestSchema('subscriptions');
   const invoicingSchema = await createTestSchema('invoicing');
   const gatewaySchema = await createTestSchema('gateway');
+  const analyticsSchema = await createTestSchema('analytics');
   // A private JetStream server per platform: durable consumers start on an empty history, never on
   // the events other test files left on a shared server (a charge of an organization this platform
   // does not know would be retried, then set aside, holding the consumer up meanwhile).
   const nats = await startNatsServer();
   const bus = await JetStreamBus.connect({ servers: nats.url, name: 'contract-tests' });
+  // Webhook deliveries: polled every 100 ms besides being woken; the rest as configured.
+  const accountsModule = createAccountsModule({ webhooks: { pollIntervalMs: 100, ...options.webhooks } });
   const accounts = await startService(accountsModule, {
     databaseUrl: accountsSchema.databaseUrl,
     schema: accountsSchema.schema,
@@ -179,10 +198,26 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
+  // Analytics reads the three producers' streams (activities, MRR).
+  const analytics = await startService(analyticsModule, {
+    databaseUrl: analyticsSchema.databaseUrl,
+    schema: analyticsSchema.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger,
+    bus,
+    migrateOnStart: true,
+  });
   const gateway = await startGateway({
     host: '127.0.0.1',
     port: 0,
-    services: { accounts: accounts.address, subscriptions: subscriptions.address, invoicing: invoicing.address },
+    services: {
+      accounts: accounts.address,
+      subscriptions: subscriptions.address,
+      invoicing: invoicing.address,
+      analytics: analytics.address,
+    },
     databaseUrl: gatewaySchema.databaseUrl,
     schema: gatewaySchema.schema,
     clock,
@@ -271,7 +306,8 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
   const accountEvents = async (): Promise<AccountEvent[]> => {
     const relayed = await accounts.relay!.drainOnce();
     if (relayed.error) throw relayed.error;
-    const committed = await accounts.orm.em.fork().count(OutboxMessage, {});
+    // Organization events (organization.*) are not account events.
+    const committed = await accounts.orm.em.fork().count(OutboxMessage, { subject: { $like: 'accounts.account.%' } });
     await waitFor(() => received.size >= committed, { timeoutMs: 30_000, description: `${committed} account events` });
     return [...received.values()];
   };
@@ -296,6 +332,7 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
     natsUrl: nats.url,
     mailOutbox,
     invoicingDatabase: { databaseUrl: invoicingSchema.databaseUrl, schema: invoicingSchema.schema },
+    accountsDatabase: { databaseUrl: accountsSchema.databaseUrl, schema: accountsSchema.schema },
     clock,
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {
@@ -348,6 +385,22 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
         event.organization_id === organizationId && event.subscription_changed ? [event.subscription_changed] : [],
       );
     },
+    async analyticsCaughtUp() {
+      const feeds: Array<[RunningService, string, string]> = [
+        [accounts, 'accounts.%', `${analyticsSchema.schema}-accounts`],
+        [subscriptions, 'subscriptions.%', `${analyticsSchema.schema}-subscriptions`],
+        [invoicing, 'invoicing.invoice.%', `${analyticsSchema.schema}-invoices`],
+      ];
+      for (const [producer, subjects, consumer] of feeds) {
+        const relayed = await producer.relay!.drainOnce();
+        if (relayed.error) throw relayed.error;
+        const committed = await producer.orm.em.fork().count(OutboxMessage, { subject: { $like: subjects } });
+        await waitFor(async () => (await analytics.orm.em.fork().count(InboxMessage, { consumer })) >= committed, {
+          timeoutMs: 30_000,
+          description: `analytics has handled ${committed} ${subjects} events`,
+        });
+      }
+    },
     async eventRequestIds() {
       return (await accountEvents()).map(({ event_type, aggregate_id, request_id }) => ({
         event_type,
@@ -360,6 +413,7 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
       await consumer.stop();
       await catalogConsumer.stop();
       await invoiceConsumer.stop();
+      await analytics.stop();
       await invoicing.stop();
       await rm(mailOutbox, { recursive: true, force: true });
       await subscriptions.stop();
@@ -370,6 +424,7 @@ export async function startTestPlatform(options: { smtpUrl?: string } = {}): Pro
       await subscriptionsSchema.drop();
       await accountsSchema.drop();
       await gatewaySchema.drop();
+      await analyticsSchema.drop();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { InvoiceLineListFilter, InvoiceListFilter } from '../domain/invoice-list.js';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
+import { invoicesWithLinesOf } from './invoice-store.js';
 
 const NOTHING = '00000000-0000-0000-0000-000000000000';
 const uuidOrNothing = (value: string): string => (isUuid(value) ? value : NOTHING);
@@ -24,6 +25,39 @@ export async function findInvoices(
   filter: InvoiceListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: InvoiceRow[] }> {
+  const [rows, count] = await em.findAndCount(InvoiceEntity, await invoiceListWhere(em, organizationId, filter), {
+    orderBy: invoiceListOrder(page.ordering),
+    limit: page.pageSize,
+    offset: (page.page - 1) * page.pageSize,
+  });
+  return { count, rows };
+}
+
+/**
+ * Every issued invoice of the organization matching the list filters, in the list's order, read
+ * with a cursor (`chunkSize` rows a fetch), and their number: the export reads both in one snapshot.
+ */
+export async function streamInvoices(
+  em: EntityManager,
+  organizationId: string,
+  filter: InvoiceListFilter,
+  ordering: string,
+): Promise<{ count: number; rows: AsyncIterable<InvoiceRow> }> {
+  const where = await invoiceListWhere(em, organizationId, filter);
+  const count = await em.count(InvoiceEntity, where);
+  return { count, rows: em.stream(InvoiceEntity, { where, orderBy: invoiceListOrder(ordering), chunkSize: 1000 }) };
+}
+
+function invoiceListOrder(ordering: string) {
+  const { column, direction } = resolveOrdering(ordering || '-invoice_number', INVOICE_ORDERING, '-invoice_number');
+  return [{ [column]: direction }, { id: 'asc' as const }];
+}
+
+async function invoiceListWhere(
+  em: EntityManager,
+  organizationId: string,
+  filter: InvoiceListFilter,
+): Promise<FilterQuery<InvoiceRow>> {
   const and: FilterQuery<InvoiceRow>[] = [{ organization_id: organizationId }, { status: { $ne: 'pending' } }];
   if (filter.uuid !== undefined) and.push({ id: uuidOrNothing(filter.uuid) });
   if (filter.invoice_number !== undefined) and.push({ invoice_number: Number(filter.invoice_number) });
@@ -48,14 +82,11 @@ export async function findInvoices(
   // Nothing is handed to debt collection by this platform: true matches no invoice.
   if (filter.debt_collection === true) and.push({ id: NOTHING });
   if (filter.subscription_uuid !== undefined) {
-    const lines = isUuid(filter.subscription_uuid)
-      ? await em.find(
-          InvoiceLineEntity,
-          { organization_id: organizationId, subscription_id: filter.subscription_uuid },
-          { fields: ['invoice_id'] },
-        )
-      : [];
-    and.push({ id: { $in: [...new Set(lines.map((line) => line.invoice_id))] } });
+    and.push(
+      isUuid(filter.subscription_uuid)
+        ? { id: { $in: invoicesWithLinesOf(em, organizationId, filter.subscription_uuid) } }
+        : { id: NOTHING },
+    );
   }
   const ranges: [keyof InvoiceRow, unknown, unknown][] = [
     ['date', filter.date_lte, filter.date_gte],
@@ -67,21 +98,7 @@ export async function findInvoices(
     if (lte !== undefined) and.push({ [column]: { $lte: lte } } as FilterQuery<InvoiceRow>);
     if (gte !== undefined) and.push({ [column]: { $gte: gte } } as FilterQuery<InvoiceRow>);
   }
-  const { column, direction } = resolveOrdering(
-    page.ordering || '-invoice_number',
-    INVOICE_ORDERING,
-    '-invoice_number',
-  );
-  const [rows, count] = await em.findAndCount(
-    InvoiceEntity,
-    { $and: and },
-    {
-      orderBy: [{ [column]: direction }, { id: 'asc' }],
-      limit: page.pageSize,
-      offset: (page.page - 1) * page.pageSize,
-    },
-  );
-  return { count, rows };
+  return { $and: and };
 }
 
 /** One page of the organization's invoice lines (issued invoices only), filters invoice, account, subscription. */
@@ -117,4 +134,30 @@ export async function invoicedMonths(em: EntityManager, organizationId: string):
     `select distinct substr(date, 1, 7) as month from invoice where organization_id = ? and status <> 'pending' order by month desc`,
     [organizationId],
   );
+}
+
+/**
+ * The organization's issued invoices and credit notes of one month (YYYY-MM; null: every month)
+ * for the VAT export, read with a cursor, and their number: by invoice number, or grouped by
+ * account code, account and currency (`byAccount`) so each group's invoices come together.
+ */
+export async function streamVatInvoices(
+  em: EntityManager,
+  organizationId: string,
+  month: string | null,
+  byAccount: boolean,
+): Promise<{ count: number; rows: AsyncIterable<InvoiceRow> }> {
+  const where: FilterQuery<InvoiceRow> = {
+    organization_id: organizationId,
+    status: { $ne: 'pending' },
+    ...(month === null ? {} : { date: { $like: `${month}-%` } }),
+  };
+  const orderBy = byAccount
+    ? [{ account_code: 'asc' as const }, { account_id: 'asc' as const }, { currency: 'asc' as const }]
+    : [];
+  const count = await em.count(InvoiceEntity, where);
+  return {
+    count,
+    rows: em.stream(InvoiceEntity, { where, orderBy: [...orderBy, { invoice_number: 'asc' }], chunkSize: 1000 }),
+  };
 }

@@ -1,9 +1,10 @@
 import { isUuid } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type RawQueryFragment } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
+import { InvoicedChargeEntity } from './entities/invoiced-charge.entity.js';
 
 /** The organization's issued invoice (pending ones are not visible), or 404. */
 export async function requireInvoice(
@@ -61,22 +62,30 @@ export async function openInvoicesOfSubscription(
   subscriptionId: string,
   currency: string,
 ): Promise<InvoiceRow[]> {
-  const lines = await em.find(
-    InvoiceLineEntity,
-    { organization_id: organizationId, subscription_id: subscriptionId },
-    { fields: ['invoice_id'] },
-  );
   return em.find(
     InvoiceEntity,
     {
       organization_id: organizationId,
-      id: { $in: [...new Set(lines.map((line) => line.invoice_id))] },
+      id: { $in: invoicesWithLinesOf(em, organizationId, subscriptionId) },
       is_credit_note: false,
       status: 'open',
       currency,
     },
     { orderBy: [{ invoice_number: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
+}
+
+/** The ids of the invoices holding lines of the subscription, as a subquery (never a list sent back). */
+export function invoicesWithLinesOf(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+): RawQueryFragment {
+  return em
+    .createQueryBuilder(InvoiceLineEntity, 'subscription_line')
+    .select('invoice_id')
+    .where({ organization_id: organizationId, subscription_id: subscriptionId })
+    .toRaw();
 }
 
 /**
@@ -109,4 +118,19 @@ export async function existingInvoiceIds(
     { fields: ['id'], orderBy: { id: 'asc' } },
   );
   return rows.map((row) => row.id);
+}
+
+/** The charges among `chargeIds` of the organization that are on an invoice (committed). */
+export async function invoicedChargeIds(
+  em: EntityManager,
+  organizationId: string,
+  chargeIds: readonly string[],
+): Promise<string[]> {
+  if (chargeIds.length === 0) return [];
+  const rows = await em.find(
+    InvoicedChargeEntity,
+    { organization_id: organizationId, charge_id: { $in: [...chargeIds] } },
+    { fields: ['charge_id'], orderBy: { charge_id: 'asc' } },
+  );
+  return rows.map((row) => row.charge_id);
 }

@@ -1,3 +1,5 @@
+import { inTransaction } from '@billing/db';
+import { isUuid } from '@billing/domain-kit';
 import {
   type EventBus,
   type EventEnvelope,
@@ -9,6 +11,7 @@ import {
 } from '@billing/events';
 import { subscriptionEventsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordRejectedCharge } from '../db/rejected-charge-store.js';
 import { receivedCharge } from '../grpc/charge-mapper.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
 import { invoiceCharge } from '../use-cases/invoice-charge.js';
@@ -47,5 +50,29 @@ export function startChargeConsumer(
     stream: streamNameFor('subscriptions'),
     filterSubject: subjectFor('subscriptions', 'charge.created'),
     handle: (em, envelope) => invoiceChargeCreated(deps, em, envelope),
+    onPoison: (envelope, error) => recordChargeSetAside(deps, envelope, error),
   });
+}
+
+/**
+ * A charge.created the consumer sets aside is recorded (rejected_charge), so that a test clock
+ * advance waiting for the charge fails at once rather than at its timeout. An event without a
+ * usable charge names nothing to record.
+ */
+async function recordChargeSetAside(deps: InvoicingDeps, envelope: EventEnvelope, error: unknown): Promise<void> {
+  let chargeId: string | undefined;
+  try {
+    chargeId = subscriptionEventsV1.ChargeCreated.decode(envelope.payload).charge?.uuid;
+  } catch {
+    return;
+  }
+  if (!chargeId || !isUuid(chargeId) || !isUuid(envelope.organization_id)) return;
+  const reason = error instanceof Error ? error.message : String(error);
+  await inTransaction(deps.orm, (em) =>
+    recordRejectedCharge(
+      em,
+      { chargeId, organizationId: envelope.organization_id, eventId: envelope.event_id, reason },
+      deps.clock.now(),
+    ),
+  );
 }

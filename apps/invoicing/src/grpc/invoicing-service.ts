@@ -3,6 +3,7 @@ import { type GrpcService, unaryService } from '@billing/grpc';
 import { invoicingV1 } from '@billing/proto';
 import { confirmInvoices } from '../use-cases/announce-invoices.js';
 import { awaitCharges } from '../use-cases/await-charges.js';
+import { confirmCharges } from '../use-cases/confirm-charges.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
 import { generateInvoice } from '../use-cases/generate-invoice.js';
 import {
@@ -50,13 +51,7 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
     },
     listVatBillingPeriods: async (_request, context) => ({ periods: await listVatBillingPeriods(deps, context) }),
     updateKickbackStatus: async (request, context) => {
-      const status = await updateKickbackStatus(
-        deps,
-        context,
-        request.uuid,
-        request.kickback_status ?? null,
-        request.kickback_enabled,
-      );
+      const status = await updateKickbackStatus(deps, context, request.uuid, request.kickback_status ?? null);
       return status === null ? {} : { kickback_status: status };
     },
     registerPayment: async (request, context) => ({
@@ -79,6 +74,7 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
       return {};
     },
     confirmInvoices: async (request, context) => ({ existing: await confirmInvoices(deps, context, request.uuids) }),
+    confirmCharges: async (request, context) => ({ invoiced: await confirmCharges(deps, context, request.uuids) }),
     generateInvoice: async (request, context) => {
       const invoices = await generateInvoice(deps, context, {
         account: request.account,

@@ -2,6 +2,7 @@ import { AppError, StatusCode } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { requireOrganization } from '@billing/runtime';
 import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
+import { rejectedCharges } from '../db/rejected-charge-store.js';
 import type { InvoicingDeps } from './deps.js';
 import { issuePendingNow } from './issue-pending.js';
 
@@ -11,7 +12,8 @@ const POLL_MS = 25;
  * The test clock's wait (its advance answers after it): returns once every named charge is on an
  * invoice, every pending (grouped renewal) invoice of the organization is issued (it does not wait
  * for its group window: the advance has just made every charge of that moment) and the read model
- * hand-overs of that work have ended. Times out with UNAVAILABLE after `timeoutMs`.
+ * hand-overs of that work have ended. Times out with UNAVAILABLE after `timeoutMs`; fails at once
+ * (INTERNAL, naming them) when one of the charges was set aside as poison by the charge consumer.
  */
 export async function awaitCharges(
   deps: InvoicingDeps,
@@ -34,6 +36,7 @@ export async function awaitCharges(
       await deps.handOvers?.idle();
       return;
     }
+    await failOnChargesSetAside(deps, organizationId, wanted);
     if (Date.now() >= deadline) {
       throw new AppError({
         code: StatusCode.UNAVAILABLE,
@@ -43,4 +46,18 @@ export async function awaitCharges(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** A charge set aside will never be invoiced: waiting on would only end at the timeout. */
+async function failOnChargesSetAside(
+  deps: InvoicingDeps,
+  organizationId: string,
+  chargeIds: readonly string[],
+): Promise<void> {
+  const rejected = await rejectedCharges(deps.orm.em.fork(), organizationId, chargeIds);
+  if (rejected.length === 0) return;
+  throw AppError.internal(
+    `${rejected.length} charges could not be invoiced and were set aside: ` +
+      rejected.map(({ chargeId, reason }) => `${chargeId} (${reason})`).join('; '),
+  );
 }

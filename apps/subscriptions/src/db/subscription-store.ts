@@ -76,6 +76,42 @@ export async function findSubscriptions(
   f: SubscriptionListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: SubscriptionRow[] }> {
+  const [rows, count] = await em.findAndCount(SubscriptionEntity, await subscriptionListWhere(em, organizationId, f), {
+    orderBy: subscriptionListOrder(page.ordering),
+    limit: page.pageSize,
+    offset: (page.page - 1) * page.pageSize,
+  });
+  return { count, rows };
+}
+
+/**
+ * Every subscription of the organization matching the list filters, in the list's order, read
+ * with a cursor, and their number: the export reads both in one snapshot.
+ */
+export async function streamSubscriptions(
+  em: EntityManager,
+  organizationId: string,
+  f: SubscriptionListFilter,
+  ordering: string,
+): Promise<{ count: number; rows: AsyncIterable<SubscriptionRow> }> {
+  const where = await subscriptionListWhere(em, organizationId, f);
+  const count = await em.count(SubscriptionEntity, where);
+  return {
+    count,
+    rows: em.stream(SubscriptionEntity, { where, orderBy: subscriptionListOrder(ordering), chunkSize: 1000 }),
+  };
+}
+
+function subscriptionListOrder(ordering: string) {
+  const { column, direction } = resolveOrdering(ordering, SUBSCRIPTION_ORDERING, 'created_date');
+  return [{ [column]: direction }, { created_at: 'asc' as const }, { id: 'asc' as const }];
+}
+
+async function subscriptionListWhere(
+  em: EntityManager,
+  organizationId: string,
+  f: SubscriptionListFilter,
+): Promise<FilterQuery<SubscriptionRow>> {
   const and: FilterQuery<SubscriptionRow>[] = [{ organization_id: organizationId }];
   const uuidOrNothing = (value: string) => (isUuid(value) ? value : '00000000-0000-0000-0000-000000000000');
   if (f.account !== undefined) and.push({ account_id: uuidOrNothing(f.account) });
@@ -100,17 +136,7 @@ export async function findSubscriptions(
   ];
   for (const [column, condition] of ranges)
     if (condition) and.push({ [column]: condition } as FilterQuery<SubscriptionRow>);
-  const { column, direction } = resolveOrdering(page.ordering, SUBSCRIPTION_ORDERING, 'created_date');
-  const [rows, count] = await em.findAndCount(
-    SubscriptionEntity,
-    { $and: and },
-    {
-      orderBy: [{ [column]: direction }, { created_at: 'asc' }, { id: 'asc' }],
-      limit: page.pageSize,
-      offset: (page.page - 1) * page.pageSize,
-    },
-  );
-  return { count, rows };
+  return { $and: and };
 }
 
 /** The organization's charges no test clock advance has seen invoiced yet, in id order. */
@@ -119,6 +145,22 @@ export async function chargeIdsAwaitingInvoice(em: EntityManager, organizationId
     ChargeEntity,
     { organization_id: organizationId, awaiting_invoice: true },
     { fields: ['id'], orderBy: { id: 'asc' } },
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Every charge of the subscription committed so far, oldest first (a plain query: it neither
+ * flushes nor sees charges the running change has not written yet).
+ */
+export async function chargeIdsOfSubscription(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    'select id from charge where organization_id = ? and subscription_id = ? order by created_at, id',
+    [organizationId, subscriptionId],
   );
   return rows.map((row) => row.id);
 }

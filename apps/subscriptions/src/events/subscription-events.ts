@@ -3,6 +3,7 @@ import type { ChangeScope } from '@billing/runtime';
 import type { ChargeView } from '../domain/charge-view.js';
 import {
   type LifecycleEvent,
+  type PendingChange,
   pricingFigures,
   type SubscriptionPricing,
   type SubscriptionStatus,
@@ -33,15 +34,20 @@ function pricingMessage(
 /**
  * subscription.changed: one per thing that happened, in order, each with the pricing before and
  * after it, and the subscription's state after the whole change (whose pricing and status are
- * `final`).
+ * `final`). `charges`: when the change leaves it expired, all its charges (for accounts' delete rule).
  */
 export function publishSubscriptionChanges(
   scope: ChangeScope,
   subscription: SubscriptionView,
   events: readonly Pick<LifecycleEvent, 'change' | 'effective_at' | 'old' | 'change_type' | 'cancellation_type'>[],
-  final: { pricing: SubscriptionPricing; status: SubscriptionStatus },
+  final: { pricing: SubscriptionPricing; status: SubscriptionStatus; change: PendingChange | null },
+  charges: readonly string[] = [],
 ): void {
   const snapshot = subscriptionMessage(subscription);
+  // The waiting change as committed by the whole change (the snapshot's scheduled_changes).
+  const scheduled = final.change
+    ? pricingMessage({ ...final.pricing, terms: final.change.terms, quantity: final.change.quantity }, final.status)
+    : undefined;
   events.forEach((event, index) => {
     const after = events[index + 1]?.old ?? final;
     const payload: subscriptionEventsV1.SubscriptionChanged = {
@@ -52,6 +58,8 @@ export function publishSubscriptionChanges(
       effective_at: event.effective_at,
       change_type: event.change_type ?? '',
       cancellation_type: event.cancellation_type ?? '',
+      charges: [...charges],
+      scheduled_pricing: scheduled,
     };
     scope.publish({
       eventType: 'subscription.changed',

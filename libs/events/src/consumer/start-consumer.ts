@@ -28,6 +28,12 @@ export interface StartConsumerOptions {
   /** Delay before redelivering after a failure (default: 1 s doubling up to 60 s). */
   retryDelayMs?: (deliveryCount: number) => number;
   ackWaitMs?: number;
+  /**
+   * Told of an event about to be set aside because its handler keeps failing, so the service can
+   * record it (and whoever waits for its effect can stop waiting). When it fails, the event is
+   * retried instead, and set aside at a later delivery.
+   */
+  onPoison?: (envelope: EventEnvelope, error: unknown) => Promise<void>;
 }
 
 const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
@@ -68,7 +74,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       try {
         handled = await handleOnce(options, envelope);
       } catch (error) {
-        await settleFailure(message, error, { ...log, event_id: envelope.event_id });
+        await settleFailure(message, envelope, error, { ...log, event_id: envelope.event_id });
         return;
       }
       try {
@@ -81,10 +87,15 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     });
   };
 
-  const settleFailure = async (message: DeliveredMessage, error: unknown, log: Record<string, unknown>) => {
+  const settleFailure = async (
+    message: DeliveredMessage,
+    envelope: EventEnvelope,
+    error: unknown,
+    log: Record<string, unknown>,
+  ) => {
     const transient = isTransientFailure(error);
     const deliveries = message.deliveryCount;
-    if (!transient && deliveries >= maxAttempts) {
+    if (!transient && deliveries >= maxAttempts && (await poisonRecorded(envelope, error, log))) {
       options.logger.error({ ...log, deliveries, err: error }, 'poison event: handler keeps failing; terminated');
       await message.term();
       return;
@@ -95,6 +106,17 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       'event handling failed; will retry',
     );
     await message.nak(delayMs);
+  };
+
+  const poisonRecorded = async (envelope: EventEnvelope, error: unknown, log: Record<string, unknown>) => {
+    if (!options.onPoison) return true;
+    try {
+      await options.onPoison(envelope, error);
+      return true;
+    } catch (recordError) {
+      options.logger.warn({ ...log, err: recordError }, 'recording a poison event failed; will retry the event');
+      return false;
+    }
   };
 
   return options.bus.consume({

@@ -12,6 +12,7 @@ export const AccountSubscriptionEntity = defineEntity({
   indexes: [
     { name: 'account_subscription_organization_account_idx', properties: ['organization_id', 'account_id'] },
     { name: 'account_subscription_organization_status_idx', properties: ['organization_id', 'status'] },
+    { name: 'account_subscription_status_renewal_idx', properties: ['status', 'next_renewal_at'] },
   ],
   properties: {
     /** The subscription's uuid. */
@@ -31,6 +32,10 @@ export const AccountSubscriptionEntity = defineEntity({
      * account reads. Null on rows stored before snapshots were kept (until their next event).
      */
     snapshot: p.blob().nullable(),
+    /** The stored state's next renewal (null when it has none). */
+    next_renewal_at: p.datetime().nullable(),
+    /** The renewal whose renew_subscription_soon notice was made (webhooks), so it is made once. */
+    renewal_noticed_for: p.datetime().nullable(),
     /** When this service last applied an event to the row. */
     updated_at: p.datetime(),
   },

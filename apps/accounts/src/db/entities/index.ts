@@ -1,7 +1,9 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { AccountEntity } from './account.entity.js';
 import { AccountBudgetEntity } from './account-budget.entity.js';
+import { AccountChargeEntity } from './account-charge.entity.js';
 import { AccountDraftLineEntity } from './account-draft-line.entity.js';
 import { AccountInvoiceEntity } from './account-invoice.entity.js';
 import { AccountPaymentMeansEntity } from './account-payment-means.entity.js';
@@ -13,6 +15,9 @@ import { EinvoiceFieldMappingEntity } from './einvoice-field-mapping.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
+import { WebhookEntity } from './webhook.entity.js';
+import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 
 /** Every table of the accounts schema (migrations are generated from this list). */
 export const accountsEntities = [
@@ -26,10 +31,15 @@ export const accountsEntities = [
   AccountSubscriptionEntity,
   AccountDraftLineEntity,
   AccountInvoiceEntity,
+  AccountChargeEntity,
   ChurnReasonEntity,
+  WebhookEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
   AccountBudgetEntity,
   EinvoiceFieldMappingEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
+  ...exportEntities,
 ];

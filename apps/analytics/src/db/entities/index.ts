@@ -1,5 +1,24 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { AccountActivityEntity, ActivityEntity } from './activity.entity.js';
+import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from './read-models.entity.js';
+import { MrrTotalsEntity, SubscriptionMrrEntity } from './subscription-mrr.entity.js';
 
-/** The analytics schema so far: the audit log, outbox and inbox every service keeps. */
-export const analyticsEntities = [AuditLogEntry, OutboxMessage, InboxMessage];
+export * from './activity.entity.js';
+export * from './read-models.entity.js';
+export * from './subscription-mrr.entity.js';
+
+/** The analytics schema: read models of its producers' data, MRR per subscription, activities. */
+export const analyticsEntities = [
+  AuditLogEntry,
+  OutboxMessage,
+  InboxMessage,
+  OrganizationEntity,
+  AccountEntity,
+  PlanEntity,
+  PlanTermsEntity,
+  SubscriptionMrrEntity,
+  MrrTotalsEntity,
+  ActivityEntity,
+  AccountActivityEntity,
+];

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { runWithContext } from '@billing/observability';
 import type { Request, RequestHandler, Response } from 'express';
 import { type GuardDependencies, guardRequest } from '../auth/guard-request.js';
@@ -53,7 +55,7 @@ export function routeHandler(route: Route, template: string, dependencies: Pipel
           req,
           page,
         });
-        sendResult(req, res, route, result, page);
+        await sendResult(req, res, route, result, page);
       });
     } catch (error) {
       sendError(req, res, error, dependencies.logger, { refusalBodyKey: route.refusalBodyKey, input: rawBody });
@@ -104,9 +106,15 @@ function parseParams(schema: Route['params'], params: Request['params']): unknow
   }
 }
 
-function sendResult(req: Request, res: Response, route: Route, result: unknown, page: PageRequest | undefined): void {
+async function sendResult(
+  req: Request,
+  res: Response,
+  route: Route,
+  result: unknown,
+  page: PageRequest | undefined,
+): Promise<void> {
   if (result instanceof HttpResponse) {
-    sendExplicit(req, res, result);
+    await sendExplicit(req, res, result);
     return;
   }
   const fields = route.fieldsHeader ? parseFieldsHeader(req.get('Fields')) : null;
@@ -125,9 +133,14 @@ function sendResult(req: Request, res: Response, route: Route, result: unknown, 
   sendJson(req, res, route.response.status, body);
 }
 
-function sendExplicit(req: Request, res: Response, response: HttpResponse): void {
+async function sendExplicit(req: Request, res: Response, response: HttpResponse): Promise<void> {
   res.status(response.status).set(response.options.headers ?? {});
-  if (response.body === undefined) {
+  if (response.body instanceof Readable) {
+    res.type(response.options.contentType ?? 'application/octet-stream');
+    // Once streaming has begun a failure can only cut the response short (the client sees an
+    // incomplete body); the error is logged by the caller.
+    await pipeline(response.body, res);
+  } else if (response.body === undefined) {
     res.end();
   } else if (typeof response.body === 'string' || Buffer.isBuffer(response.body)) {
     res.type(response.options.contentType ?? 'text/plain').send(response.body);

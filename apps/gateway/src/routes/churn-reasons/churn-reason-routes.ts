@@ -1,10 +1,10 @@
 import type { accountsV1 } from '@billing/proto';
+import { presentChurnReason } from '@billing/rest-representation';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineListRoute, defineRoute, filterField, type Route } from '../../http/index.js';
 import { pageOf } from '../shared/page-of.js';
 import { UuidParams } from '../shared/path-params.js';
-import { tagged } from '../shared/representation.js';
 import { ChurnReasonBody, ChurnReasonPatchBody, ChurnReasonSchema } from './churn-reason-schemas.js';
 
 const REASONS = '/api/v1/churn-reasons/';
@@ -14,10 +14,7 @@ const REASONS_TWIN = '/api/v1/churn_reasons/';
 const REASON_TWIN = `${REASONS_TWIN}{uuid}/`;
 const TAGS = ['churn reasons'];
 
-/** The churn reason as the API shows it, alone and embedded (e.g. `churn_reason` of a subscription). */
-export function presentChurnReason(reason: accountsV1.ChurnReason) {
-  return tagged('churn_reason', { uuid: reason.uuid, name: reason.name, is_active: reason.is_active });
-}
+export { presentChurnReason };
 
 function churnReasonInput(body: z.output<typeof ChurnReasonPatchBody>) {
   return { churn_reason: body as accountsV1.ChurnReasonInput, present_fields: Object.keys(body) };

@@ -1,13 +1,12 @@
 import { COLLECTION_METHODS, CURRENCY_CODES } from '@billing/reference-data';
+import { INVOICE_STATUSES, KICKBACK_STATUSES } from '@billing/rest-representation';
 import { z } from 'zod';
 import { field, filterField, rangeFilters } from '../../http/index.js';
 import { instantFilter } from '../subscriptions/instant-filter.js';
 import { EmbeddedAccountSchema } from '../subscriptions/subscription-schemas.js';
 
 /** gaps.md §7. */
-export const INVOICE_STATUSES = ['open', 'paid', 'credited'] as const;
-/** api-spec "States": kickback_status is one of these or null. */
-export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as const;
+export { INVOICE_STATUSES, KICKBACK_STATUSES };
 
 /** Orderable fields of the invoice list; the default is newest invoice number first. */
 export const INVOICE_ORDERING = ['invoice_number', 'date', 'due_date', 'total', 'created_date'] as const;

@@ -1,9 +1,15 @@
+import type { RequestContext } from '@billing/observability';
 import type { subscriptionsV1 } from '@billing/proto';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { instantRange } from '../../http/index.js';
 import { SUBSCRIPTION_DATE_FILTERS, type SubscriptionQuery } from './subscription-schemas.js';
 
 type FilterClients = Pick<ServiceClients, 'accounts'>;
+
+/** The organization's time zone, asked of the accounts service only when the call's context lacks it. */
+export const organizationTimeZoneOf =
+  (clients: Pick<ServiceClients, 'identity'>, context: RequestContext) => async (): Promise<string> =>
+    context.organizationTimeZone ?? (await clients.identity.call('getOrganization', {})).organization!.time_zone;
 
 /** The subscription list's filter as the service takes it, or null when nothing can match. */
 export type ResolvedFilter = subscriptionsV1.SubscriptionFilter | null;

@@ -7,7 +7,7 @@ import { pageOf } from '../shared/page-of.js';
 import { CodeParams, UuidParams } from '../shared/path-params.js';
 import { type KnownEmbeds, presentSubscriptions } from './subscription-embeds.js';
 import { createInput, resolveWriteReferences, updateInput, type WriteReferences } from './subscription-input.js';
-import { resolveSubscriptionFilter } from './subscription-list-filter.js';
+import { organizationTimeZoneOf, resolveSubscriptionFilter } from './subscription-list-filter.js';
 import {
   CancelBody,
   SUBSCRIPTION_ORDERING,
@@ -28,11 +28,10 @@ const TAGS = ['subscriptions'];
  * plan, terms and churn reason (docs/api.md "Subscriptions").
  */
 export function subscriptionRoutes(clients: ServiceClients): Route[] {
-  const { subscriptions, identity } = clients;
+  const { subscriptions } = clients;
   const present = async (subscription: subscriptionsV1.Subscription | undefined, known: KnownEmbeds = {}) =>
     (await presentSubscriptions(clients, [subscription!], known))[0]!;
-  const organizationTimeZone = (context: RequestContext) => async () =>
-    context.organizationTimeZone ?? (await identity.call('getOrganization', {})).organization!.time_zone;
+  const organizationTimeZone = (context: RequestContext) => organizationTimeZoneOf(clients, context);
 
   const list = defineListRoute({
     path: SUBSCRIPTIONS,

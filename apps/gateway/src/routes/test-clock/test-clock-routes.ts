@@ -16,7 +16,7 @@ export const PROCESS_DUE_DEADLINE_MS = 120_000;
  * in call metadata (x-organization-time), set by authentication; organizations on the real clock
  * have none, and these endpoints answer 404 for them.
  */
-export function testClockRoutes({ identity, subscriptions, invoicing }: ServiceClients): Route[] {
+export function testClockRoutes({ identity, subscriptions, invoicing, webhooks }: ServiceClients): Route[] {
   const get = defineRoute({
     method: 'get',
     path: '/api/v1/test-clock/',
@@ -41,7 +41,7 @@ export function testClockRoutes({ identity, subscriptions, invoicing }: ServiceC
       '`to` must not be before the current test clock time; equal re-runs processing. The clock is moved first ' +
       '(one transaction with an audit row), then every service processes what is due up to `to`; the answer ' +
       'comes after that, and after every charge of the organization (also those of calls made before the ' +
-      'advance) is on an issued invoice. 404 outside test mode.',
+      'advance) is on an issued invoice, and every webhook delivery due by then has been attempted. 404 outside test mode.',
     tags: TAGS,
     body: AdvanceBody,
     response: { status: 200, schema: TestClockSchema },
@@ -72,6 +72,14 @@ export function testClockRoutes({ identity, subscriptions, invoicing }: ServiceC
           { context: atNewTime },
         );
       }
+      // Last, so the deliveries of what the advance made (its invoices' events, handed to accounts
+      // before awaitCharges answered) are among them: every webhook delivery due on the new time
+      // (new ones and retries) is attempted before the answer.
+      await webhooks.call(
+        'deliverDueWebhooks',
+        { timeout_ms: PROCESS_DUE_DEADLINE_MS - 5_000 },
+        { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
+      );
       return { time: time.toISOString(), time_zone: moved.time_zone };
     },
   });

@@ -5,6 +5,9 @@ import { Migration20261122074003_draft_line_version } from './Migration202611220
 import { Migration20261125184008_invoice_version } from './Migration20261125184008_invoice_version.js';
 import { Migration20261125190614_invoice_bank_account } from './Migration20261125190614_invoice_bank_account.js';
 import { Migration20261125192338_mail_job_reply_to } from './Migration20261125192338_mail_job_reply_to.js';
+import { Migration20261125220506_export_jobs } from './Migration20261125220506_export_jobs.js';
+import { Migration20261125221827_rejected_charges } from './Migration20261125221827_rejected_charges.js';
+import { Migration20261125222456_invoice_read_model_backfill } from './Migration20261125222456_invoice_read_model_backfill.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -13,4 +16,7 @@ export const migrations = [
   Migration20261125184008_invoice_version,
   Migration20261125190614_invoice_bank_account,
   Migration20261125192338_mail_job_reply_to,
+  Migration20261125220506_export_jobs,
+  Migration20261125221827_rejected_charges,
+  Migration20261125222456_invoice_read_model_backfill,
 ];

@@ -1,5 +1,6 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { ChargeEntity } from './charge.entity.js';
 import { ContractEntity } from './contract.entity.js';
 import { ContractTierEntity } from './contract-tier.entity.js';
@@ -18,4 +19,5 @@ export const subscriptionsEntities = [
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
+  ...exportEntities,
 ];

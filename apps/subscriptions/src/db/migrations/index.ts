@@ -6,6 +6,7 @@ import { Migration20261122050317_subscriptions } from './Migration20261122050317
 import { Migration20261122053845_subscription_due_claim_order } from './Migration20261122053845_subscription_due_claim_order.js';
 import { Migration20261122074134_subscription_version } from './Migration20261122074134_subscription_version.js';
 import { Migration20261125190123_charge_awaiting_invoice } from './Migration20261125190123_charge_awaiting_invoice.js';
+import { Migration20261125222353_export_jobs } from './Migration20261125222353_export_jobs.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -15,4 +16,5 @@ export const migrations = [
   Migration20261122053845_subscription_due_claim_order,
   Migration20261122074134_subscription_version,
   Migration20261125190123_charge_awaiting_invoice,
+  Migration20261125222353_export_jobs,
 ];

@@ -12,6 +12,7 @@ import {
   termsSnapshot,
 } from '../../db/subscription-catalog.js';
 import { stateColumns, stateOf } from '../../db/subscription-state.js';
+import { chargeIdsOfSubscription } from '../../db/subscription-store.js';
 import { changedProperties, countChange } from '../../db/subscription-version.js';
 import { subscriptionView } from '../../db/subscription-view.js';
 import {
@@ -26,6 +27,8 @@ import {
 } from '../../domain/lifecycle/index.js';
 import { publishChargeCreated, publishSubscriptionChanges } from '../../events/subscription-events.js';
 import type { ChangeScope } from '../change-transaction.js';
+
+const EXPIRED: SubscriptionState['status'] = 'expired';
 
 /** The pieces of a subscription's world an engine run needs, loaded in a few queries. */
 export interface EngineWorld {
@@ -94,8 +97,24 @@ export async function runLoadedEngine(
   } catch (error) {
     throw asAppError(error);
   }
-  persistEngine(scope, row, engine, world, writes);
+  persistEngine(scope, row, engine, world, writes, await earlierChargesToName(scope, row, engine));
   return engine;
+}
+
+/**
+ * A change that leaves the subscription expired names all its charges in its events: accounts keeps
+ * them and does not delete the account while one is still on its way to an invoice (an earlier
+ * renewal's charge may be as much in flight as this change's last one). docs/architecture.md
+ * "Invoices and account deletion".
+ */
+async function earlierChargesToName(
+  scope: ChangeScope,
+  row: SubscriptionRow,
+  engine: SubscriptionEngine,
+): Promise<string[]> {
+  const { state, events } = engine.outcome();
+  if (events.length === 0 || state.status !== EXPIRED) return [];
+  return chargeIdsOfSubscription(scope.em, scope.organizationId, row.id);
 }
 
 /** Where an engine run's row changes and charges go: the unit of work, or a batch writer (the scheduler). */
@@ -126,6 +145,8 @@ export function persistEngine(
   engine: SubscriptionEngine,
   world: EngineWorld,
   writes: EngineWrites = unitOfWork(scope.em),
+  /** Charges of the subscription committed before (named when it ends expired: earlierChargesToName). */
+  earlierCharges: readonly string[] = [],
 ): void {
   const { state, charges, events } = engine.outcome();
   const columns = stateColumns(state, engine.nextDueAt());
@@ -136,6 +157,7 @@ export function persistEngine(
   }
   // Before the events are built: their snapshot carries the version this change gives the row.
   writes.update(row, { ...columns, updated_at: scope.now }, true);
+  const chargeIds = [...earlierCharges];
   for (const draft of charges) {
     const charge = writes.insertCharge({
       id: randomUUID(),
@@ -155,8 +177,9 @@ export function persistEngine(
       created_at: scope.now,
     });
     publishChargeCreated(scope, chargeView(charge, row, world.entry));
+    chargeIds.push(charge.id);
   }
-  publishEvents(scope, row, state, events, world);
+  publishEvents(scope, row, state, events, world, state.status === EXPIRED ? chargeIds : []);
 }
 
 export function publishEvents(
@@ -165,7 +188,8 @@ export function publishEvents(
   state: SubscriptionState,
   events: readonly LifecycleEvent[],
   world: EngineWorld,
+  charges: readonly string[] = [],
 ): void {
   if (events.length === 0) return;
-  publishSubscriptionChanges(scope, subscriptionView(row, state, world.entry), events, state);
+  publishSubscriptionChanges(scope, subscriptionView(row, state, world.entry), events, state, charges);
 }

@@ -275,16 +275,25 @@ export interface DeleteAccountRequest {
    * the delete as invoices do, instead of being returned.
    */
   last_round: boolean;
+  /**
+   * The answer of InvoicingService.ConfirmCharges about the charges a previous call returned as
+   * unconfirmed_charges: invoiced ones no longer hold the delete back; the others are on their way
+   * to an invoice and refuse it.
+   */
+  invoiced_charges: string[];
+  uninvoiced_charges: string[];
 }
 
 export interface DeleteAccountResponse {
   /**
-   * False only while invoices announced for the account (ReadModelService.AnnounceInvoices) are
-   * not confirmed yet: the caller asks InvoicingService.ConfirmInvoices about
-   * unconfirmed_invoices and calls again with its answer.
+   * False only while invoices announced for the account (ReadModelService.AnnounceInvoices) or
+   * charges of its expired subscriptions (SubscriptionChanged.charges) are not confirmed yet: the
+   * caller asks InvoicingService.ConfirmInvoices about unconfirmed_invoices and
+   * InvoicingService.ConfirmCharges about unconfirmed_charges, and calls again with the answers.
    */
   deleted: boolean;
   unconfirmed_invoices: string[];
+  unconfirmed_charges: string[];
 }
 
 export interface ListPaymentGatewayAccountsRequest {
@@ -4400,7 +4409,14 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
 };
 
 function createBaseDeleteAccountRequest(): DeleteAccountRequest {
-  return { code: "", existing_invoices: [], absent_invoices: [], last_round: false };
+  return {
+    code: "",
+    existing_invoices: [],
+    absent_invoices: [],
+    last_round: false,
+    invoiced_charges: [],
+    uninvoiced_charges: [],
+  };
 }
 
 export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
@@ -4416,6 +4432,12 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
     }
     if (message.last_round !== false) {
       writer.uint32(32).bool(message.last_round);
+    }
+    for (const v of message.invoiced_charges) {
+      writer.uint32(42).string(v!);
+    }
+    for (const v of message.uninvoiced_charges) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -4465,6 +4487,22 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
             message.last_round = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.invoiced_charges.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.uninvoiced_charges.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4495,6 +4533,16 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
         : isSet(object.last_round)
         ? globalThis.Boolean(object.last_round)
         : false,
+      invoiced_charges: globalThis.Array.isArray(object?.invoicedCharges)
+        ? object.invoicedCharges.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.invoiced_charges)
+        ? object.invoiced_charges.map((e: any) => globalThis.String(e))
+        : [],
+      uninvoiced_charges: globalThis.Array.isArray(object?.uninvoicedCharges)
+        ? object.uninvoicedCharges.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.uninvoiced_charges)
+        ? object.uninvoiced_charges.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -4512,6 +4560,12 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
     if (message.last_round !== false) {
       obj.lastRound = message.last_round;
     }
+    if (message.invoiced_charges?.length) {
+      obj.invoicedCharges = message.invoiced_charges;
+    }
+    if (message.uninvoiced_charges?.length) {
+      obj.uninvoicedCharges = message.uninvoiced_charges;
+    }
     return obj;
   },
 
@@ -4524,12 +4578,14 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
     message.existing_invoices = object.existing_invoices?.map((e) => e) || [];
     message.absent_invoices = object.absent_invoices?.map((e) => e) || [];
     message.last_round = object.last_round ?? false;
+    message.invoiced_charges = object.invoiced_charges?.map((e) => e) || [];
+    message.uninvoiced_charges = object.uninvoiced_charges?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseDeleteAccountResponse(): DeleteAccountResponse {
-  return { deleted: false, unconfirmed_invoices: [] };
+  return { deleted: false, unconfirmed_invoices: [], unconfirmed_charges: [] };
 }
 
 export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
@@ -4539,6 +4595,9 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     }
     for (const v of message.unconfirmed_invoices) {
       writer.uint32(18).string(v!);
+    }
+    for (const v of message.unconfirmed_charges) {
+      writer.uint32(26).string(v!);
     }
     return writer;
   },
@@ -4572,6 +4631,14 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
             message.unconfirmed_invoices.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.unconfirmed_charges.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4592,6 +4659,11 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
         : globalThis.Array.isArray(object?.unconfirmed_invoices)
         ? object.unconfirmed_invoices.map((e: any) => globalThis.String(e))
         : [],
+      unconfirmed_charges: globalThis.Array.isArray(object?.unconfirmedCharges)
+        ? object.unconfirmedCharges.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.unconfirmed_charges)
+        ? object.unconfirmed_charges.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -4603,6 +4675,9 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     if (message.unconfirmed_invoices?.length) {
       obj.unconfirmedInvoices = message.unconfirmed_invoices;
     }
+    if (message.unconfirmed_charges?.length) {
+      obj.unconfirmedCharges = message.unconfirmed_charges;
+    }
     return obj;
   },
 
@@ -4613,6 +4688,7 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     const message = createBaseDeleteAccountResponse();
     message.deleted = object.deleted ?? false;
     message.unconfirmed_invoices = object.unconfirmed_invoices?.map((e) => e) || [];
+    message.unconfirmed_charges = object.unconfirmed_charges?.map((e) => e) || [];
     return message;
   },
 };

@@ -20,6 +20,29 @@ export interface AccountChanged {
   account?: Account | undefined;
 }
 
+/**
+ * An exchange rate of the organization: `rate` units of the base currency for one unit of
+ * `currency` (decimal as text), applying from `valid_from` (YYYY-MM-DD, organization's time zone).
+ */
+export interface ExchangeRate {
+  currency: string;
+  rate: string;
+  valid_from: string;
+}
+
+/**
+ * Payload of accounts.organization.created and accounts.organization.updated: what other services
+ * keep of an organization (analytics: the base currency, time zone and exchange rates of MRR).
+ */
+export interface OrganizationChanged {
+  id: string;
+  name: string;
+  base_currency: string;
+  time_zone: string;
+  /** Oldest valid_from first, per currency. */
+  exchange_rates: ExchangeRate[];
+}
+
 function createBaseAccountChanged(): AccountChanged {
   return { account: undefined };
 }
@@ -85,6 +108,256 @@ export const AccountChanged: MessageFns<AccountChanged> = {
     message.account = (object.account !== undefined && object.account !== null)
       ? Account.fromPartial(object.account)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseExchangeRate(): ExchangeRate {
+  return { currency: "", rate: "", valid_from: "" };
+}
+
+export const ExchangeRate: MessageFns<ExchangeRate> = {
+  encode(message: ExchangeRate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.currency !== "") {
+      writer.uint32(10).string(message.currency);
+    }
+    if (message.rate !== "") {
+      writer.uint32(18).string(message.rate);
+    }
+    if (message.valid_from !== "") {
+      writer.uint32(26).string(message.valid_from);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExchangeRate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExchangeRate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rate = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.valid_from = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExchangeRate {
+    return {
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      rate: isSet(object.rate) ? globalThis.String(object.rate) : "",
+      valid_from: isSet(object.validFrom)
+        ? globalThis.String(object.validFrom)
+        : isSet(object.valid_from)
+        ? globalThis.String(object.valid_from)
+        : "",
+    };
+  },
+
+  toJSON(message: ExchangeRate): unknown {
+    const obj: any = {};
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.rate !== "") {
+      obj.rate = message.rate;
+    }
+    if (message.valid_from !== "") {
+      obj.validFrom = message.valid_from;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExchangeRate>, I>>(base?: I): ExchangeRate {
+    return ExchangeRate.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExchangeRate>, I>>(object: I): ExchangeRate {
+    const message = createBaseExchangeRate();
+    message.currency = object.currency ?? "";
+    message.rate = object.rate ?? "";
+    message.valid_from = object.valid_from ?? "";
+    return message;
+  },
+};
+
+function createBaseOrganizationChanged(): OrganizationChanged {
+  return { id: "", name: "", base_currency: "", time_zone: "", exchange_rates: [] };
+}
+
+export const OrganizationChanged: MessageFns<OrganizationChanged> = {
+  encode(message: OrganizationChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.base_currency !== "") {
+      writer.uint32(26).string(message.base_currency);
+    }
+    if (message.time_zone !== "") {
+      writer.uint32(34).string(message.time_zone);
+    }
+    for (const v of message.exchange_rates) {
+      ExchangeRate.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrganizationChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrganizationChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.base_currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.time_zone = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.exchange_rates.push(ExchangeRate.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrganizationChanged {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      base_currency: isSet(object.baseCurrency)
+        ? globalThis.String(object.baseCurrency)
+        : isSet(object.base_currency)
+        ? globalThis.String(object.base_currency)
+        : "",
+      time_zone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+      exchange_rates: globalThis.Array.isArray(object?.exchangeRates)
+        ? object.exchangeRates.map((e: any) => ExchangeRate.fromJSON(e))
+        : globalThis.Array.isArray(object?.exchange_rates)
+        ? object.exchange_rates.map((e: any) => ExchangeRate.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: OrganizationChanged): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.base_currency !== "") {
+      obj.baseCurrency = message.base_currency;
+    }
+    if (message.time_zone !== "") {
+      obj.timeZone = message.time_zone;
+    }
+    if (message.exchange_rates?.length) {
+      obj.exchangeRates = message.exchange_rates.map((e) => ExchangeRate.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrganizationChanged>, I>>(base?: I): OrganizationChanged {
+    return OrganizationChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrganizationChanged>, I>>(object: I): OrganizationChanged {
+    const message = createBaseOrganizationChanged();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.base_currency = object.base_currency ?? "";
+    message.time_zone = object.time_zone ?? "";
+    message.exchange_rates = object.exchange_rates?.map((e) => ExchangeRate.fromPartial(e)) || [];
     return message;
   },
 };

@@ -59,6 +59,17 @@ export interface SubscriptionChanged {
   change_type: string;
   /** For cancellations: full_refund, at_renewal, today, at_specified_time, cancel_invalid. */
   cancellation_type: string;
+  /**
+   * Set only when the subscription is expired after the change: the uuids of all its charges. The
+   * accounts service keeps them so that the account is not deleted while one of them is still on
+   * its way to an invoice (docs/architecture.md "Invoices and account deletion").
+   */
+  charges: string[];
+  /**
+   * The pricing once the waiting term or quantity change (subscription.scheduled_changes) has
+   * taken effect; unset when none waits. Analytics dates the change's activity ahead with it.
+   */
+  scheduled_pricing?: SubscriptionPricing | undefined;
 }
 
 /** Payload of subscriptions.charge.created. */
@@ -315,6 +326,8 @@ function createBaseSubscriptionChanged(): SubscriptionChanged {
     effective_at: undefined,
     change_type: "",
     cancellation_type: "",
+    charges: [],
+    scheduled_pricing: undefined,
   };
 }
 
@@ -340,6 +353,12 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     }
     if (message.cancellation_type !== "") {
       writer.uint32(58).string(message.cancellation_type);
+    }
+    for (const v of message.charges) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.scheduled_pricing !== undefined) {
+      SubscriptionPricing.encode(message.scheduled_pricing, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -413,6 +432,22 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
             message.cancellation_type = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.charges.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.scheduled_pricing = SubscriptionPricing.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -454,6 +489,14 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
         : isSet(object.cancellation_type)
         ? globalThis.String(object.cancellation_type)
         : "",
+      charges: globalThis.Array.isArray(object?.charges)
+        ? object.charges.map((e: any) => globalThis.String(e))
+        : [],
+      scheduled_pricing: isSet(object.scheduledPricing)
+        ? SubscriptionPricing.fromJSON(object.scheduledPricing)
+        : isSet(object.scheduled_pricing)
+        ? SubscriptionPricing.fromJSON(object.scheduled_pricing)
+        : undefined,
     };
   },
 
@@ -480,6 +523,12 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     if (message.cancellation_type !== "") {
       obj.cancellationType = message.cancellation_type;
     }
+    if (message.charges?.length) {
+      obj.charges = message.charges;
+    }
+    if (message.scheduled_pricing !== undefined) {
+      obj.scheduledPricing = SubscriptionPricing.toJSON(message.scheduled_pricing);
+    }
     return obj;
   },
 
@@ -501,6 +550,10 @@ export const SubscriptionChanged: MessageFns<SubscriptionChanged> = {
     message.effective_at = object.effective_at ?? undefined;
     message.change_type = object.change_type ?? "";
     message.cancellation_type = object.cancellation_type ?? "";
+    message.charges = object.charges?.map((e) => e) || [];
+    message.scheduled_pricing = (object.scheduled_pricing !== undefined && object.scheduled_pricing !== null)
+      ? SubscriptionPricing.fromPartial(object.scheduled_pricing)
+      : undefined;
     return message;
   },
 };

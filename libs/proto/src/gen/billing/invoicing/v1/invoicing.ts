@@ -232,12 +232,8 @@ export interface ListVatBillingPeriodsResponse {
 
 export interface UpdateKickbackStatusRequest {
   uuid: string;
-  /** Unset: null. */
-  kickback_status?:
-    | string
-    | undefined;
-  /** The organization's kickback feature (the gateway knows the organization's features). */
-  kickback_enabled: boolean;
+  /** Unset: null. Refused (FAILED_PRECONDITION) while the organization's kickback feature is off. */
+  kickback_status?: string | undefined;
 }
 
 export interface UpdateKickbackStatusResponse {
@@ -306,6 +302,15 @@ export interface ConfirmInvoicesRequest {
 export interface ConfirmInvoicesResponse {
   /** The uuids named that are invoices of the calling organization (pending ones included). */
   existing: string[];
+}
+
+export interface ConfirmChargesRequest {
+  uuids: string[];
+}
+
+export interface ConfirmChargesResponse {
+  /** The uuids named that are charges of the calling organization on a committed invoice. */
+  invoiced: string[];
 }
 
 export interface DraftLineInput {
@@ -431,6 +436,52 @@ export interface UpcomingInvoiceRequest {
 export interface UpcomingInvoiceResponse {
   /** Unset when nothing renews. */
   invoice?: Invoice | undefined;
+}
+
+/** The VAT export's parameters (POST /api/v1/invoices/vat-export/; the export kind "vat"). */
+export interface VatExportRequest {
+  /** A VAT billing period's uuid (ListVatBillingPeriods); unset: every invoice. */
+  export_period?:
+    | string
+    | undefined;
+  /** world_wide, or eu_countries: buyers in EU countries other than the seller's. */
+  export_countries: string;
+  /** invoice (a row per invoice or credit note) or account (a row per account, currency and VAT rate). */
+  export_granularity: string;
+}
+
+/** One row of the VAT export. Parties as the invoices state them (their buyer and seller when issued). */
+export interface VatExportRow {
+  /** Unset on a row per account. */
+  invoice_number?:
+    | string
+    | undefined;
+  /** YYYY-MM-DD; "" on a row per account. */
+  date: string;
+  account_code: string;
+  account_name: string;
+  country: string;
+  vat_number: string;
+  currency: string;
+  subtotal: string;
+  vat: string;
+  total: string;
+  /** Percent; an invoice with several rates lists them separated by ";". */
+  vat_rate: string;
+  reverse_charge: boolean;
+  base_currency: string;
+  /** Base currency per unit of `currency`. */
+  exchange_rate: string;
+  subtotal_base: string;
+  vat_base: string;
+  total_base: string;
+  is_credit_note: boolean;
+  /** Invoices and credit notes summed in a row per account; 1 on a row per invoice. */
+  invoices: number;
+}
+
+export interface VatExportPage {
+  rows: VatExportRow[];
 }
 
 function createBaseVatBreakdown(): VatBreakdown {
@@ -3635,7 +3686,7 @@ export const ListVatBillingPeriodsResponse: MessageFns<ListVatBillingPeriodsResp
 };
 
 function createBaseUpdateKickbackStatusRequest(): UpdateKickbackStatusRequest {
-  return { uuid: "", kickback_status: undefined, kickback_enabled: false };
+  return { uuid: "", kickback_status: undefined };
 }
 
 export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest> = {
@@ -3645,9 +3696,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
     }
     if (message.kickback_status !== undefined) {
       writer.uint32(18).string(message.kickback_status);
-    }
-    if (message.kickback_enabled !== false) {
-      writer.uint32(24).bool(message.kickback_enabled);
     }
     return writer;
   },
@@ -3681,14 +3729,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
             message.kickback_status = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.kickback_enabled = reader.bool();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3709,11 +3749,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
         : isSet(object.kickback_status)
         ? globalThis.String(object.kickback_status)
         : undefined,
-      kickback_enabled: isSet(object.kickbackEnabled)
-        ? globalThis.Boolean(object.kickbackEnabled)
-        : isSet(object.kickback_enabled)
-        ? globalThis.Boolean(object.kickback_enabled)
-        : false,
     };
   },
 
@@ -3725,9 +3760,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
     if (message.kickback_status !== undefined) {
       obj.kickbackStatus = message.kickback_status;
     }
-    if (message.kickback_enabled !== false) {
-      obj.kickbackEnabled = message.kickback_enabled;
-    }
     return obj;
   },
 
@@ -3738,7 +3770,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
     const message = createBaseUpdateKickbackStatusRequest();
     message.uuid = object.uuid ?? "";
     message.kickback_status = object.kickback_status ?? undefined;
-    message.kickback_enabled = object.kickback_enabled ?? false;
     return message;
   },
 };
@@ -4875,6 +4906,142 @@ export const ConfirmInvoicesResponse: MessageFns<ConfirmInvoicesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ConfirmInvoicesResponse>, I>>(object: I): ConfirmInvoicesResponse {
     const message = createBaseConfirmInvoicesResponse();
     message.existing = object.existing?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConfirmChargesRequest(): ConfirmChargesRequest {
+  return { uuids: [] };
+}
+
+export const ConfirmChargesRequest: MessageFns<ConfirmChargesRequest> = {
+  encode(message: ConfirmChargesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmChargesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmChargesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmChargesRequest {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ConfirmChargesRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmChargesRequest>, I>>(base?: I): ConfirmChargesRequest {
+    return ConfirmChargesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmChargesRequest>, I>>(object: I): ConfirmChargesRequest {
+    const message = createBaseConfirmChargesRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConfirmChargesResponse(): ConfirmChargesResponse {
+  return { invoiced: [] };
+}
+
+export const ConfirmChargesResponse: MessageFns<ConfirmChargesResponse> = {
+  encode(message: ConfirmChargesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.invoiced) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmChargesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmChargesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.invoiced.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmChargesResponse {
+    return {
+      invoiced: globalThis.Array.isArray(object?.invoiced) ? object.invoiced.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ConfirmChargesResponse): unknown {
+    const obj: any = {};
+    if (message.invoiced?.length) {
+      obj.invoiced = message.invoiced;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmChargesResponse>, I>>(base?: I): ConfirmChargesResponse {
+    return ConfirmChargesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmChargesResponse>, I>>(object: I): ConfirmChargesResponse {
+    const message = createBaseConfirmChargesResponse();
+    message.invoiced = object.invoiced?.map((e) => e) || [];
     return message;
   },
 };
@@ -6968,6 +7135,613 @@ export const UpcomingInvoiceResponse: MessageFns<UpcomingInvoiceResponse> = {
   },
 };
 
+function createBaseVatExportRequest(): VatExportRequest {
+  return { export_period: undefined, export_countries: "", export_granularity: "" };
+}
+
+export const VatExportRequest: MessageFns<VatExportRequest> = {
+  encode(message: VatExportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.export_period !== undefined) {
+      writer.uint32(10).string(message.export_period);
+    }
+    if (message.export_countries !== "") {
+      writer.uint32(18).string(message.export_countries);
+    }
+    if (message.export_granularity !== "") {
+      writer.uint32(26).string(message.export_granularity);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VatExportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVatExportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.export_period = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.export_countries = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.export_granularity = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VatExportRequest {
+    return {
+      export_period: isSet(object.exportPeriod)
+        ? globalThis.String(object.exportPeriod)
+        : isSet(object.export_period)
+        ? globalThis.String(object.export_period)
+        : undefined,
+      export_countries: isSet(object.exportCountries)
+        ? globalThis.String(object.exportCountries)
+        : isSet(object.export_countries)
+        ? globalThis.String(object.export_countries)
+        : "",
+      export_granularity: isSet(object.exportGranularity)
+        ? globalThis.String(object.exportGranularity)
+        : isSet(object.export_granularity)
+        ? globalThis.String(object.export_granularity)
+        : "",
+    };
+  },
+
+  toJSON(message: VatExportRequest): unknown {
+    const obj: any = {};
+    if (message.export_period !== undefined) {
+      obj.exportPeriod = message.export_period;
+    }
+    if (message.export_countries !== "") {
+      obj.exportCountries = message.export_countries;
+    }
+    if (message.export_granularity !== "") {
+      obj.exportGranularity = message.export_granularity;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VatExportRequest>, I>>(base?: I): VatExportRequest {
+    return VatExportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VatExportRequest>, I>>(object: I): VatExportRequest {
+    const message = createBaseVatExportRequest();
+    message.export_period = object.export_period ?? undefined;
+    message.export_countries = object.export_countries ?? "";
+    message.export_granularity = object.export_granularity ?? "";
+    return message;
+  },
+};
+
+function createBaseVatExportRow(): VatExportRow {
+  return {
+    invoice_number: undefined,
+    date: "",
+    account_code: "",
+    account_name: "",
+    country: "",
+    vat_number: "",
+    currency: "",
+    subtotal: "",
+    vat: "",
+    total: "",
+    vat_rate: "",
+    reverse_charge: false,
+    base_currency: "",
+    exchange_rate: "",
+    subtotal_base: "",
+    vat_base: "",
+    total_base: "",
+    is_credit_note: false,
+    invoices: 0,
+  };
+}
+
+export const VatExportRow: MessageFns<VatExportRow> = {
+  encode(message: VatExportRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.invoice_number !== undefined) {
+      writer.uint32(8).int64(message.invoice_number);
+    }
+    if (message.date !== "") {
+      writer.uint32(18).string(message.date);
+    }
+    if (message.account_code !== "") {
+      writer.uint32(26).string(message.account_code);
+    }
+    if (message.account_name !== "") {
+      writer.uint32(34).string(message.account_name);
+    }
+    if (message.country !== "") {
+      writer.uint32(42).string(message.country);
+    }
+    if (message.vat_number !== "") {
+      writer.uint32(50).string(message.vat_number);
+    }
+    if (message.currency !== "") {
+      writer.uint32(58).string(message.currency);
+    }
+    if (message.subtotal !== "") {
+      writer.uint32(66).string(message.subtotal);
+    }
+    if (message.vat !== "") {
+      writer.uint32(74).string(message.vat);
+    }
+    if (message.total !== "") {
+      writer.uint32(82).string(message.total);
+    }
+    if (message.vat_rate !== "") {
+      writer.uint32(90).string(message.vat_rate);
+    }
+    if (message.reverse_charge !== false) {
+      writer.uint32(96).bool(message.reverse_charge);
+    }
+    if (message.base_currency !== "") {
+      writer.uint32(106).string(message.base_currency);
+    }
+    if (message.exchange_rate !== "") {
+      writer.uint32(114).string(message.exchange_rate);
+    }
+    if (message.subtotal_base !== "") {
+      writer.uint32(122).string(message.subtotal_base);
+    }
+    if (message.vat_base !== "") {
+      writer.uint32(130).string(message.vat_base);
+    }
+    if (message.total_base !== "") {
+      writer.uint32(138).string(message.total_base);
+    }
+    if (message.is_credit_note !== false) {
+      writer.uint32(144).bool(message.is_credit_note);
+    }
+    if (message.invoices !== 0) {
+      writer.uint32(152).int32(message.invoices);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VatExportRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVatExportRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.invoice_number = reader.int64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.account_code = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.account_name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.vat_number = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.subtotal = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.vat = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.total = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.vat_rate = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.reverse_charge = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.base_currency = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.exchange_rate = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.subtotal_base = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.vat_base = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.total_base = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.is_credit_note = reader.bool();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.invoices = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VatExportRow {
+    return {
+      invoice_number: isSet(object.invoiceNumber)
+        ? globalThis.String(object.invoiceNumber)
+        : isSet(object.invoice_number)
+        ? globalThis.String(object.invoice_number)
+        : undefined,
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      account_code: isSet(object.accountCode)
+        ? globalThis.String(object.accountCode)
+        : isSet(object.account_code)
+        ? globalThis.String(object.account_code)
+        : "",
+      account_name: isSet(object.accountName)
+        ? globalThis.String(object.accountName)
+        : isSet(object.account_name)
+        ? globalThis.String(object.account_name)
+        : "",
+      country: isSet(object.country) ? globalThis.String(object.country) : "",
+      vat_number: isSet(object.vatNumber)
+        ? globalThis.String(object.vatNumber)
+        : isSet(object.vat_number)
+        ? globalThis.String(object.vat_number)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      subtotal: isSet(object.subtotal) ? globalThis.String(object.subtotal) : "",
+      vat: isSet(object.vat) ? globalThis.String(object.vat) : "",
+      total: isSet(object.total) ? globalThis.String(object.total) : "",
+      vat_rate: isSet(object.vatRate)
+        ? globalThis.String(object.vatRate)
+        : isSet(object.vat_rate)
+        ? globalThis.String(object.vat_rate)
+        : "",
+      reverse_charge: isSet(object.reverseCharge)
+        ? globalThis.Boolean(object.reverseCharge)
+        : isSet(object.reverse_charge)
+        ? globalThis.Boolean(object.reverse_charge)
+        : false,
+      base_currency: isSet(object.baseCurrency)
+        ? globalThis.String(object.baseCurrency)
+        : isSet(object.base_currency)
+        ? globalThis.String(object.base_currency)
+        : "",
+      exchange_rate: isSet(object.exchangeRate)
+        ? globalThis.String(object.exchangeRate)
+        : isSet(object.exchange_rate)
+        ? globalThis.String(object.exchange_rate)
+        : "",
+      subtotal_base: isSet(object.subtotalBase)
+        ? globalThis.String(object.subtotalBase)
+        : isSet(object.subtotal_base)
+        ? globalThis.String(object.subtotal_base)
+        : "",
+      vat_base: isSet(object.vatBase)
+        ? globalThis.String(object.vatBase)
+        : isSet(object.vat_base)
+        ? globalThis.String(object.vat_base)
+        : "",
+      total_base: isSet(object.totalBase)
+        ? globalThis.String(object.totalBase)
+        : isSet(object.total_base)
+        ? globalThis.String(object.total_base)
+        : "",
+      is_credit_note: isSet(object.isCreditNote)
+        ? globalThis.Boolean(object.isCreditNote)
+        : isSet(object.is_credit_note)
+        ? globalThis.Boolean(object.is_credit_note)
+        : false,
+      invoices: isSet(object.invoices) ? globalThis.Number(object.invoices) : 0,
+    };
+  },
+
+  toJSON(message: VatExportRow): unknown {
+    const obj: any = {};
+    if (message.invoice_number !== undefined) {
+      obj.invoiceNumber = message.invoice_number;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.account_code !== "") {
+      obj.accountCode = message.account_code;
+    }
+    if (message.account_name !== "") {
+      obj.accountName = message.account_name;
+    }
+    if (message.country !== "") {
+      obj.country = message.country;
+    }
+    if (message.vat_number !== "") {
+      obj.vatNumber = message.vat_number;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.subtotal !== "") {
+      obj.subtotal = message.subtotal;
+    }
+    if (message.vat !== "") {
+      obj.vat = message.vat;
+    }
+    if (message.total !== "") {
+      obj.total = message.total;
+    }
+    if (message.vat_rate !== "") {
+      obj.vatRate = message.vat_rate;
+    }
+    if (message.reverse_charge !== false) {
+      obj.reverseCharge = message.reverse_charge;
+    }
+    if (message.base_currency !== "") {
+      obj.baseCurrency = message.base_currency;
+    }
+    if (message.exchange_rate !== "") {
+      obj.exchangeRate = message.exchange_rate;
+    }
+    if (message.subtotal_base !== "") {
+      obj.subtotalBase = message.subtotal_base;
+    }
+    if (message.vat_base !== "") {
+      obj.vatBase = message.vat_base;
+    }
+    if (message.total_base !== "") {
+      obj.totalBase = message.total_base;
+    }
+    if (message.is_credit_note !== false) {
+      obj.isCreditNote = message.is_credit_note;
+    }
+    if (message.invoices !== 0) {
+      obj.invoices = Math.round(message.invoices);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VatExportRow>, I>>(base?: I): VatExportRow {
+    return VatExportRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VatExportRow>, I>>(object: I): VatExportRow {
+    const message = createBaseVatExportRow();
+    message.invoice_number = object.invoice_number ?? undefined;
+    message.date = object.date ?? "";
+    message.account_code = object.account_code ?? "";
+    message.account_name = object.account_name ?? "";
+    message.country = object.country ?? "";
+    message.vat_number = object.vat_number ?? "";
+    message.currency = object.currency ?? "";
+    message.subtotal = object.subtotal ?? "";
+    message.vat = object.vat ?? "";
+    message.total = object.total ?? "";
+    message.vat_rate = object.vat_rate ?? "";
+    message.reverse_charge = object.reverse_charge ?? false;
+    message.base_currency = object.base_currency ?? "";
+    message.exchange_rate = object.exchange_rate ?? "";
+    message.subtotal_base = object.subtotal_base ?? "";
+    message.vat_base = object.vat_base ?? "";
+    message.total_base = object.total_base ?? "";
+    message.is_credit_note = object.is_credit_note ?? false;
+    message.invoices = object.invoices ?? 0;
+    return message;
+  },
+};
+
+function createBaseVatExportPage(): VatExportPage {
+  return { rows: [] };
+}
+
+export const VatExportPage: MessageFns<VatExportPage> = {
+  encode(message: VatExportPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.rows) {
+      VatExportRow.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VatExportPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVatExportPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rows.push(VatExportRow.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VatExportPage {
+    return {
+      rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => VatExportRow.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: VatExportPage): unknown {
+    const obj: any = {};
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => VatExportRow.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VatExportPage>, I>>(base?: I): VatExportPage {
+    return VatExportPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VatExportPage>, I>>(object: I): VatExportPage {
+    const message = createBaseVatExportPage();
+    message.rows = object.rows?.map((e) => VatExportRow.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Invoices, credit notes and draft invoice lines (api-spec "Invoice", "Invoices", gaps.md §3 and
  * §7). The organization comes from call metadata (x-organization-id). Accounts are named by uuid;
@@ -7123,6 +7897,21 @@ export const InvoicingServiceService = {
       Buffer.from(ConfirmInvoicesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmInvoicesResponse => ConfirmInvoicesResponse.decode(value),
   },
+  /**
+   * Which of the named charges of the subscription engine are on an invoice (committed), for an
+   * account delete: a charge not yet invoiced is on its way and holds the delete back.
+   */
+  confirmCharges: {
+    path: "/billing.invoicing.v1.InvoicingService/ConfirmCharges" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmChargesRequest): Buffer =>
+      Buffer.from(ConfirmChargesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmChargesRequest => ConfirmChargesRequest.decode(value),
+    responseSerialize: (value: ConfirmChargesResponse): Buffer =>
+      Buffer.from(ConfirmChargesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmChargesResponse => ConfirmChargesResponse.decode(value),
+  },
   createDraftLine: {
     path: "/billing.invoicing.v1.InvoicingService/CreateDraftLine" as const,
     requestStream: false as const,
@@ -7230,6 +8019,11 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
    * docs/architecture.md "Invoices and account deletion").
    */
   confirmInvoices: handleUnaryCall<ConfirmInvoicesRequest, ConfirmInvoicesResponse>;
+  /**
+   * Which of the named charges of the subscription engine are on an invoice (committed), for an
+   * account delete: a charge not yet invoiced is on its way and holds the delete back.
+   */
+  confirmCharges: handleUnaryCall<ConfirmChargesRequest, ConfirmChargesResponse>;
   createDraftLine: handleUnaryCall<CreateDraftLineRequest, CreateDraftLineResponse>;
   getDraftLine: handleUnaryCall<GetDraftLineRequest, GetDraftLineResponse>;
   listDraftLines: handleUnaryCall<ListDraftLinesRequest, ListDraftLinesResponse>;
@@ -7449,6 +8243,25 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which of the named charges of the subscription engine are on an invoice (committed), for an
+   * account delete: a charge not yet invoiced is on its way and holds the delete back.
+   */
+  confirmCharges(
+    request: ConfirmChargesRequest,
+    callback: (error: ServiceError | null, response: ConfirmChargesResponse) => void,
+  ): ClientUnaryCall;
+  confirmCharges(
+    request: ConfirmChargesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmChargesResponse) => void,
+  ): ClientUnaryCall;
+  confirmCharges(
+    request: ConfirmChargesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmChargesResponse) => void,
   ): ClientUnaryCall;
   createDraftLine(
     request: CreateDraftLineRequest,

@@ -1,10 +1,6 @@
 import type { accountsV1, subscriptionsV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
-import {
-  needsOrganizationPaymentTerms,
-  presentSubscription,
-  type SubscriptionEmbeds,
-} from './subscription-representation.js';
+import { needsOrganizationPaymentTerms, presentSubscription, type SubscriptionEmbeds } from './subscription.js';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const REASON = '22222222-2222-4222-8222-222222222222';

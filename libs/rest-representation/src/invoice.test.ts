@@ -7,7 +7,7 @@ import {
   presentInvoiceListItem,
   presentKickback,
   shownKickbackStatus,
-} from './invoice-representation.js';
+} from './invoice.js';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const INVOICE = '22222222-2222-4222-8222-222222222222';

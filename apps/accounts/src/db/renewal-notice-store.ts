@@ -1,0 +1,60 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RENEWING_STATUS } from '../domain/webhooks/renewal-notice.js';
+
+/** A renewal whose notice is due and not made yet. */
+export interface DueRenewalNotice {
+  subscriptionId: string;
+  organizationId: string;
+  renewalAt: Date;
+  /** The encoded Subscription of the stored state. */
+  snapshot: Uint8Array;
+}
+
+/**
+ * Renewing subscriptions (of one organization or all) whose next renewal is within 7 days on
+ * their organization's clock (and not past), noticed for no earlier renewal than this one;
+ * locked (SKIP LOCKED) so that two replicas do not both render the same notice.
+ */
+export async function claimDueRenewalNotices(
+  em: EntityManager,
+  options: { now: Date; noticeMs: number; organizationId: string | null; limit: number },
+): Promise<DueRenewalNotice[]> {
+  const rows = await em.execute<
+    Array<{ id: string; organization_id: string; next_renewal_at: Date | string; snapshot: Buffer }>
+  >(
+    `select s.id, s.organization_id, s.next_renewal_at, s.snapshot
+       from account_subscription s join organization o on o.id = s.organization_id
+      where s.status = ? and s.snapshot is not null and s.next_renewal_at is not null
+        and s.next_renewal_at > coalesce(o.test_clock_time, ?::timestamptz)
+        and s.next_renewal_at <= coalesce(o.test_clock_time, ?::timestamptz) + (? * interval '1 millisecond')
+        and s.renewal_noticed_for is distinct from s.next_renewal_at
+        and (?::uuid is null or s.organization_id = ?::uuid)
+      order by s.next_renewal_at
+      limit ?
+      for update of s skip locked`,
+    [
+      RENEWING_STATUS,
+      options.now,
+      options.now,
+      options.noticeMs,
+      options.organizationId,
+      options.organizationId,
+      options.limit,
+    ],
+  );
+  return rows.map((row) => ({
+    subscriptionId: row.id,
+    organizationId: row.organization_id,
+    renewalAt: new Date(row.next_renewal_at),
+    snapshot: row.snapshot,
+  }));
+}
+
+/** Records that the renewal's notice was made. */
+export async function markRenewalNoticed(em: EntityManager, notice: DueRenewalNotice): Promise<void> {
+  await em.execute('update account_subscription set renewal_noticed_for = ? where id = ? and organization_id = ?', [
+    notice.renewalAt,
+    notice.subscriptionId,
+    notice.organizationId,
+  ]);
+}

@@ -1,0 +1,51 @@
+import { isUuid } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WebhookEventName } from '../domain/webhooks/event-names.js';
+import type { WebhookView } from '../domain/webhooks/webhook-fields.js';
+import { WebhookEntity, type WebhookRow } from './entities/webhook.entity.js';
+
+export function webhookView(row: WebhookRow): WebhookView {
+  return {
+    uuid: row.id,
+    endpoint: row.endpoint,
+    basic_auth_username: row.basic_auth_username,
+    enabled: row.enabled,
+    events: row.events as WebhookEventName[],
+    created_date: row.created_at,
+    last_modified_date: row.updated_at,
+  };
+}
+
+/** The organization's webhook with that uuid, or 404 (also for another organization's, or no uuid). */
+export async function requireWebhook(em: EntityManager, organizationId: string, uuid: string): Promise<WebhookRow> {
+  const row = isUuid(uuid) ? await em.findOne(WebhookEntity, { organization_id: organizationId, id: uuid }) : null;
+  if (!row) throw AppError.notFound();
+  return row;
+}
+
+export function findWebhookPage(
+  em: EntityManager,
+  organizationId: string,
+  page: { column: string; direction: 'asc' | 'desc'; limit: number; offset: number },
+): Promise<[WebhookRow[], number]> {
+  return em.findAndCount(
+    WebhookEntity,
+    { organization_id: organizationId },
+    { orderBy: [{ [page.column]: page.direction }, { id: 'asc' }], limit: page.limit, offset: page.offset },
+  );
+}
+
+/** The organization's enabled webhooks that take this event (an organization has a handful). */
+export async function findSubscribedWebhooks(
+  em: EntityManager,
+  organizationId: string,
+  event: WebhookEventName,
+): Promise<WebhookRow[]> {
+  const enabled = await em.find(
+    WebhookEntity,
+    { organization_id: organizationId, enabled: true },
+    { orderBy: { id: 'asc' } },
+  );
+  return enabled.filter((row) => row.events.includes(event));
+}

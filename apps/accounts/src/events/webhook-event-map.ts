@@ -1,0 +1,57 @@
+import type { EventEnvelope } from '@billing/events';
+import { subscriptionEventsV1 } from '@billing/proto';
+import type { WebhookEventName } from '../domain/webhooks/event-names.js';
+import { accountData, invoiceData, planTermsData, subscriptionData, type WebhookDataRenderer } from './webhook-data.js';
+
+/** Which internal event becomes which public webhook event, and how its data is rendered. */
+export interface WebhookEventMapping {
+  producer: string;
+  eventType: string;
+  name: WebhookEventName;
+  /** Only events this accepts become deliveries (e.g. only cancellations of subscription.changed). */
+  when?: (envelope: EventEnvelope) => boolean;
+  data: WebhookDataRenderer;
+}
+
+/** subscription.changed's `change` values that the cancel action produces. */
+const CANCELLATIONS = new Set(['cancelled', 'cancellation_scheduled']);
+const isCancellation = (envelope: EventEnvelope): boolean =>
+  CANCELLATIONS.has(subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload).change);
+
+/**
+ * The public events made from other services' events, one line each. renew_subscription_soon is
+ * made from the read model of subscriptions instead (use-cases/webhooks/renewal-notices). Not yet
+ * wired (their producers do not publish them yet): new_activity, payment.authentication_required,
+ * payment.declined, card_expires_this_month, payment_card.activated, payment_card.deactivated.
+ * Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object); a new
+ * producer also gets its durable consumer from WEBHOOK_PRODUCERS.
+ */
+export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
+  { producer: 'accounts', eventType: 'account.created', name: 'account.created', data: accountData },
+  { producer: 'accounts', eventType: 'account.updated', name: 'account.updated', data: accountData },
+  { producer: 'subscriptions', eventType: 'plan_terms.created', name: 'plan_terms.created', data: planTermsData },
+  { producer: 'subscriptions', eventType: 'plan_terms.updated', name: 'plan_terms.updated', data: planTermsData },
+  {
+    producer: 'subscriptions',
+    eventType: 'subscription.changed',
+    name: 'cancel_subscription',
+    when: isCancellation,
+    data: subscriptionData,
+  },
+  { producer: 'invoicing', eventType: 'invoice.issued', name: 'new_invoice', data: invoiceData },
+  { producer: 'invoicing', eventType: 'invoice.paid', name: 'paid_invoice', data: invoiceData },
+];
+
+/** The producers whose streams the webhook consumers read. */
+export const WEBHOOK_PRODUCERS = [...new Set(WEBHOOK_EVENT_MAP.map((mapping) => mapping.producer))];
+
+/** An event type becomes at most one public event: a delivery is keyed by (webhook, event id). */
+const BY_EVENT_TYPE = new Map(WEBHOOK_EVENT_MAP.map((mapping) => [mapping.eventType, mapping]));
+if (BY_EVENT_TYPE.size !== WEBHOOK_EVENT_MAP.length) throw new Error('an event type is mapped twice');
+
+/** The mapping of an event when it becomes a public webhook event, else null. */
+export function webhookMappingOf(envelope: EventEnvelope): WebhookEventMapping | null {
+  const mapping = BY_EVENT_TYPE.get(envelope.event_type);
+  if (!mapping || (mapping.when && !mapping.when(envelope))) return null;
+  return mapping;
+}

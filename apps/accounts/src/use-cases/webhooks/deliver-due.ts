@@ -1,0 +1,90 @@
+import { inTransaction } from '@billing/db';
+import type { RequestContext } from '@billing/observability';
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  hasLeasedDueDeliveries,
+  releaseLeases,
+} from '../../db/webhook-delivery-store.js';
+import { requireOrganization } from '../change-transaction.js';
+import { attemptDelivery } from './attempt-delivery.js';
+import { recordDueRenewalNotices } from './renewal-notices.js';
+import type { WebhooksDeps } from './webhooks-deps.js';
+
+/** Deliveries of one webhook claimed at once; they are attempted one after the other. */
+export const CLAIM_PER_WEBHOOK = 10;
+
+/** How long a claim holds its deliveries: every attempt of a claim timing out, and a margin. */
+export const leaseMs = (deps: WebhooksDeps): number =>
+  CLAIM_PER_WEBHOOK * (deps.webhooks.attemptTimeoutMs + 1_000) + 60_000;
+
+/** Claimed deliveries by webhook, each webhook's in due order. */
+export function byWebhook(claimed: readonly ClaimedDelivery[]): ClaimedDelivery[][] {
+  const groups = new Map<string, ClaimedDelivery[]>();
+  for (const delivery of claimed) groups.set(delivery.webhookId, [...(groups.get(delivery.webhookId) ?? []), delivery]);
+  return [...groups.values()];
+}
+
+/**
+ * Claims due deliveries: of every webhook but the `busy` ones, at most `webhooks` webhooks (the
+ * claims of others are released at once), of one organization or of all.
+ */
+export async function claimDue(
+  deps: WebhooksDeps,
+  options: { busy: readonly string[]; webhooks: number; organizationId: string | null },
+): Promise<ClaimedDelivery[][]> {
+  const now = deps.clock.now();
+  const claimed = await inTransaction(deps.orm, (em) =>
+    claimDueDeliveries(em, {
+      now,
+      leaseUntil: new Date(now.getTime() + leaseMs(deps)),
+      limit: options.webhooks * CLAIM_PER_WEBHOOK,
+      perWebhook: CLAIM_PER_WEBHOOK,
+      busy: options.busy,
+      organizationId: options.organizationId,
+    }),
+  );
+  const groups = byWebhook(claimed);
+  const extra = groups.slice(options.webhooks).flat();
+  if (extra.length > 0)
+    await inTransaction(deps.orm, (em) =>
+      releaseLeases(
+        em,
+        extra.map((delivery) => delivery.id),
+      ),
+    );
+  return groups.slice(0, options.webhooks);
+}
+
+/** A webhook's claimed deliveries, one at a time: an endpoint never gets two at once from here. */
+export async function attemptInOrder(deps: WebhooksDeps, deliveries: readonly ClaimedDelivery[]): Promise<void> {
+  for (const delivery of deliveries) await attemptDelivery(deps, delivery);
+}
+
+/**
+ * The test clock's advance: makes the renewal notices that fell due, then attempts every delivery of the calling organization due on its clock
+ * and answers once none is left due; deliveries another dispatcher is attempting are waited for
+ * (up to `timeoutMs`). Each endpoint gets its deliveries one at a time, endpoints side by side.
+ */
+export async function deliverDueWebhooks(
+  deps: WebhooksDeps,
+  context: RequestContext,
+  timeoutMs: number,
+): Promise<number> {
+  const organizationId = requireOrganization(context);
+  const deadline = Date.now() + timeoutMs;
+  await recordDueRenewalNotices(deps, organizationId);
+  let attempted = 0;
+  for (;;) {
+    const groups = await claimDue(deps, { busy: [], webhooks: deps.webhooks.maxConcurrency, organizationId });
+    if (groups.length > 0) {
+      await Promise.all(groups.map((group) => attemptInOrder(deps, group)));
+      attempted += groups.flat().length;
+      continue;
+    }
+    const others = await hasLeasedDueDeliveries(deps.orm.em.fork(), organizationId, deps.clock.now());
+    if (!others || Date.now() >= deadline) return attempted;
+    // Another dispatcher holds some: their attempt ends within the timeout.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

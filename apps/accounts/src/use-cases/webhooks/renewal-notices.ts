@@ -1,0 +1,38 @@
+import { inTransaction } from '@billing/db';
+import { claimDueRenewalNotices, markRenewalNoticed } from '../../db/renewal-notice-store.js';
+import { RENEWAL_NOTICE_MS, renewalNoticeId } from '../../domain/webhooks/renewal-notice.js';
+import { recordWebhookDeliveries } from './record-deliveries.js';
+import type { WebhooksDeps } from './webhooks-deps.js';
+
+/** Notices made per pass; the rest follow in the next passes. */
+const NOTICES_PER_PASS = 200;
+
+/**
+ * renew_subscription_soon: for each renewing subscription (of one organization, or of all) whose
+ * next renewal is at most 7 days ahead on its organization's clock, the deliveries of one notice
+ * per renewal, from the accounts read model of subscriptions (no event announces it), in one
+ * transaction with the mark that it was made. Returns how many deliveries were new.
+ */
+export async function recordDueRenewalNotices(deps: WebhooksDeps, organizationId: string | null): Promise<number> {
+  return inTransaction(deps.orm, async (em) => {
+    const due = await claimDueRenewalNotices(em, {
+      now: deps.clock.now(),
+      noticeMs: RENEWAL_NOTICE_MS,
+      organizationId,
+      limit: NOTICES_PER_PASS,
+    });
+    let created = 0;
+    for (const notice of due) {
+      const eventId = renewalNoticeId(notice.subscriptionId, notice.renewalAt);
+      const context = { requestId: eventId, organizationId: notice.organizationId };
+      created += await recordWebhookDeliveries(
+        em,
+        deps.clock,
+        { organizationId: notice.organizationId, eventId, name: 'renew_subscription_soon' },
+        () => deps.renderSubscription(context, notice.snapshot),
+      );
+      await markRenewalNoticed(em, notice);
+    }
+    return created;
+  });
+}

@@ -1,0 +1,12 @@
+import type { RequestContext } from '@billing/observability';
+import type { WebhooksConfig } from '../../webhooks-config.js';
+import type { AccountsDeps } from '../deps.js';
+
+/** What the webhook use cases need besides the accounts database and clock. */
+export interface WebhooksDeps extends AccountsDeps {
+  webhooks: WebhooksConfig;
+  /** Tells this process's dispatcher that deliveries may have fallen due (others poll). */
+  wakeDispatcher: () => void;
+  /** A stored subscription snapshot (the read model's) as its REST representation (events/). */
+  renderSubscription: (context: RequestContext, snapshot: Uint8Array) => Promise<unknown>;
+}

@@ -1,0 +1,43 @@
+import { loadConfig } from '@billing/config';
+import { z } from 'zod';
+import { ATTEMPT_TIMEOUT_MS } from './domain/webhooks/retry-schedule.js';
+
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1');
+
+const schema = z.object({
+  /**
+   * Refuse webhook endpoints on loopback or private networks, at registration and at every
+   * delivery (the address actually connected to is checked): the Helm chart turns it on.
+   */
+  WEBHOOKS_FORBID_PRIVATE_ENDPOINTS: flag,
+  /** How often the dispatcher looks for due deliveries besides being woken by new ones. */
+  WEBHOOKS_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+  /** How long a receiver has to answer (gaps.md §12: 10 s). */
+  WEBHOOKS_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(ATTEMPT_TIMEOUT_MS),
+  /** Deliveries attempted at once, over all endpoints (each endpoint gets one at a time). */
+  WEBHOOKS_MAX_CONCURRENCY: z.coerce.number().int().positive().default(50),
+  /** The gateway's public URL: the absolute links in webhook data (an invoice's invoice_api_url). */
+  PUBLIC_API_URL: z.url().default('http://127.0.0.1:8000'),
+});
+
+export interface WebhooksConfig {
+  forbidPrivateEndpoints: boolean;
+  pollIntervalMs: number;
+  attemptTimeoutMs: number;
+  maxConcurrency: number;
+  publicApiUrl: string;
+}
+
+export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksConfig {
+  const config = loadConfig('accounts', schema, env);
+  return {
+    forbidPrivateEndpoints: config.WEBHOOKS_FORBID_PRIVATE_ENDPOINTS,
+    pollIntervalMs: config.WEBHOOKS_POLL_INTERVAL_MS,
+    attemptTimeoutMs: config.WEBHOOKS_ATTEMPT_TIMEOUT_MS,
+    maxConcurrency: config.WEBHOOKS_MAX_CONCURRENCY,
+    publicApiUrl: config.PUBLIC_API_URL,
+  };
+}

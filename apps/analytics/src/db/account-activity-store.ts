@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { type Decimal, money } from '@billing/money';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type AccountActivityDraft, deriveAccountActivities, type MrrMovement } from '../domain/account-activities.js';
+import { AccountActivityEntity, type AccountActivityRow } from './entities/activity.entity.js';
+
+/** Activity types that move no MRR (they carry an invoice). */
+export const INVOICE_ACTIVITY_TYPES = ['invoice_sent', 'invoice_paid', 'payment_made'];
+
+/**
+ * Derives the account's activities again from its subscriptions' activities that count (not
+ * deleted, not dropped, with MRR), and stores the difference: a derived row per causing activity,
+ * rows no longer derived marked dropped. Manual account activities are left alone.
+ */
+export async function rederiveAccountActivities(
+  em: EntityManager,
+  organizationId: string,
+  accountId: string,
+  now: Date,
+): Promise<void> {
+  await em.flush();
+  const rows = await em.execute<
+    Array<{ id: string; subscription_id: string | null; date: Date; new_mrr: string | null; churn: string }>
+  >(
+    `select a.id, a.subscription_id, a.date, a.new_mrr,
+            coalesce(nullif(a.custom_churn_reason, ''), '') as churn
+       from activity a
+      where a.organization_id = ? and a.account_id = ? and not a.deleted and not a.dropped
+        and a.type not in (${INVOICE_ACTIVITY_TYPES.map(() => '?').join(', ')})
+      order by a.date, a.seq`,
+    [organizationId, accountId, ...INVOICE_ACTIVITY_TYPES],
+  );
+  const movements: MrrMovement[] = rows.map((row) => ({
+    source: row.id,
+    subscription: row.subscription_id,
+    date: new Date(row.date),
+    new_mrr: row.new_mrr === null ? null : money(row.new_mrr),
+    churn_reason: row.churn,
+  }));
+  const drafts = deriveAccountActivities(movements);
+  const [first] = await em.execute<Array<{ first: Date | null }>>(
+    'select min(original_start_date) as first from subscription_mrr where organization_id = ? and account_id = ?',
+    [organizationId, accountId],
+  );
+  const firstStart = first?.first ? new Date(first.first) : null;
+  const existing = await em.find(AccountActivityEntity, {
+    organization_id: organizationId,
+    account_id: accountId,
+    is_manual: false,
+  });
+  const bySource = new Map(existing.map((row) => [row.source_id, row]));
+  const derived = new Set<string>();
+  for (const draft of drafts) {
+    derived.add(draft.source);
+    const columns = columnsOf(draft, firstStart);
+    const row = bySource.get(draft.source);
+    if (row) em.assign(row, { ...columns, dropped: false });
+    else
+      em.create(AccountActivityEntity, {
+        id: randomUUID(),
+        organization_id: organizationId,
+        account_id: accountId,
+        source_id: draft.source,
+        created_date: now,
+        is_manual: false,
+        deleted: false,
+        dropped: false,
+        account_code: null,
+        company_name: null,
+        ...columns,
+      } as AccountActivityRow);
+  }
+  for (const row of existing) {
+    if (row.source_id && !derived.has(row.source_id) && !row.dropped) row.dropped = true;
+  }
+  await em.flush();
+}
+
+function columnsOf(draft: AccountActivityDraft, firstStart: Date | null) {
+  const fixed = (value: Decimal) => value.toFixed(2);
+  return {
+    subscription: draft.subscription,
+    type: draft.type,
+    date: draft.date,
+    old_mrr: fixed(draft.old_mrr),
+    new_mrr: fixed(draft.new_mrr),
+    mrr_change: fixed(draft.mrr_change),
+    churn_reason: draft.churn_reason,
+    account_first_subscription_start_date: firstStart,
+  };
+}

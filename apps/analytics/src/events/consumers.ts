@@ -1,0 +1,158 @@
+import {
+  type EventBus,
+  type EventEnvelope,
+  type EventsLogger,
+  type RunningConsumer,
+  startConsumer,
+  streamNameFor,
+} from '@billing/events';
+import {
+  accountEventsV1,
+  catalogEventsV1,
+  type catalogV1,
+  invoiceEventsV1,
+  subscriptionEventsV1,
+} from '@billing/proto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AnalyticsDeps } from '../use-cases/deps.js';
+import {
+  applyAccount,
+  applyOrganization,
+  applyPlan,
+  applyPlanTerms,
+  type PlanTermsState,
+} from '../use-cases/read-models.js';
+import { recordInvoiceActivity } from '../use-cases/record-invoice-activity.js';
+import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
+import { subscriptionChangeOf } from './subscription-change-mapper.js';
+
+/** The durable consumers of one analytics schema (`analytics-…` in production, shared by replicas). */
+export const consumerNames = (schema: string) => ({
+  accounts: `${schema}-accounts`,
+  subscriptions: `${schema}-subscriptions`,
+  invoices: `${schema}-invoices`,
+});
+
+const occurredAt = (envelope: EventEnvelope): Date => envelope.occurred_at ?? new Date(0);
+
+function termsState(terms: catalogV1.PlanTerms): PlanTermsState {
+  return {
+    uuid: terms.uuid,
+    plan: terms.plan,
+    code: terms.code,
+    currency: terms.currency,
+    interval_type: terms.interval_type,
+    interval_count: terms.interval_count,
+    revenue_group: terms.revenue_group ?? null,
+  };
+}
+
+/** accounts.organization.* and accounts.account.*: the organizations' MRR settings and the accounts' names. */
+export async function handleAccountsEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  if (envelope.payload_type === 'billing.events.v1.OrganizationChanged') {
+    const organization = accountEventsV1.OrganizationChanged.decode(envelope.payload);
+    await applyOrganization(em, {
+      id: organization.id,
+      base_currency: organization.base_currency,
+      time_zone: organization.time_zone,
+      exchange_rates: organization.exchange_rates.map(({ currency, rate, valid_from }) => ({
+        currency,
+        rate,
+        valid_from,
+      })),
+    });
+  } else if (envelope.payload_type === 'billing.events.v1.AccountChanged') {
+    const { account } = accountEventsV1.AccountChanged.decode(envelope.payload);
+    if (!account) throw new Error(`${envelope.event_type} ${envelope.event_id} has no account`);
+    await applyAccount(em, envelope.organization_id, {
+      uuid: account.uuid,
+      code: account.code,
+      company_name: account.company_name ?? '',
+      legal_country: account.legal_country,
+      ean_invoicing: account.ean_invoicing,
+    });
+  }
+}
+
+/** subscriptions.>: plans and terms (names), subscription.changed (activities, MRR); the rest is not analytics'. */
+export async function handleSubscriptionsEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  switch (envelope.payload_type) {
+    case 'billing.events.v1.PlanChanged': {
+      const { plan } = catalogEventsV1.PlanChanged.decode(envelope.payload);
+      if (plan)
+        await applyPlan(em, envelope.organization_id, {
+          uuid: plan.uuid,
+          name: plan.name,
+          terms: plan.planterms.map(termsState),
+        });
+      return;
+    }
+    case 'billing.events.v1.PlanTermsChanged': {
+      const { plan_terms: terms } = catalogEventsV1.PlanTermsChanged.decode(envelope.payload);
+      if (terms) await applyPlanTerms(em, envelope.organization_id, termsState(terms));
+      return;
+    }
+    case 'billing.events.v1.SubscriptionChanged': {
+      const { change, record } = subscriptionChangeOf(
+        subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload),
+      );
+      await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;
+
+/** invoicing.invoice.issued / .paid: invoice_sent / invoice_paid activities. */
+export async function handleInvoiceEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  const type = INVOICE_ACTIVITY[envelope.event_type as keyof typeof INVOICE_ACTIVITY];
+  if (!type) return;
+  const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
+  if (!invoice) throw new Error(`${envelope.event_type} ${envelope.event_id} has no invoice`);
+  const subscription = invoice.lines.find((line) => line.subscription)?.subscription ?? null;
+  await recordInvoiceActivity(
+    em,
+    envelope.organization_id,
+    type,
+    { uuid: invoice.uuid, account: invoice.account, subscription },
+    occurredAt(envelope),
+  );
+}
+
+/** A failed event is retried soon: most failures here are an organization not known yet. */
+const retryDelayMs = (deliveries: number) => Math.min(10_000, 100 * 2 ** (deliveries - 1));
+
+/** Starts analytics' three durable consumers (inbox: one transaction per message). */
+export async function startAnalyticsConsumers(
+  deps: AnalyticsDeps,
+  options: { bus: EventBus; logger: EventsLogger; schema: string },
+): Promise<RunningConsumer[]> {
+  const names = consumerNames(options.schema);
+  const common = { orm: deps.orm, bus: options.bus, logger: options.logger, clock: deps.clock, retryDelayMs };
+  return Promise.all([
+    startConsumer({
+      ...common,
+      consumer: names.accounts,
+      stream: streamNameFor('accounts'),
+      filterSubject: 'accounts.>',
+      handle: handleAccountsEvent,
+    }),
+    startConsumer({
+      ...common,
+      consumer: names.subscriptions,
+      stream: streamNameFor('subscriptions'),
+      filterSubject: 'subscriptions.>',
+      handle: handleSubscriptionsEvent,
+    }),
+    startConsumer({
+      ...common,
+      consumer: names.invoices,
+      stream: streamNameFor('invoicing'),
+      filterSubject: 'invoicing.invoice.*',
+      handle: handleInvoiceEvent,
+    }),
+  ]);
+}

@@ -1,0 +1,33 @@
+import { AppError, StatusCode } from '@billing/errors';
+import type { CurrencyCode, Decimal } from '@billing/money';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OrganizationEntity, type OrganizationRow } from '../db/entities/read-models.entity.js';
+import { localDay, rateOn } from '../domain/exchange-rates.js';
+
+/** An organization's MRR settings: base currency, time zone and the rate of a currency on a moment. */
+export interface OrganizationSettings {
+  row: OrganizationRow;
+  base: CurrencyCode;
+  rateAt(currency: string): (moment: Date) => Decimal | null;
+}
+
+/**
+ * The organization as accounts' events told it. Until its organization.created has arrived (another
+ * stream than the event being handled) the event is retried: UNAVAILABLE is transient to consumers.
+ */
+export async function organizationSettings(em: EntityManager, organizationId: string): Promise<OrganizationSettings> {
+  const row = await em.findOne(OrganizationEntity, { id: organizationId });
+  if (!row) {
+    throw new AppError({
+      code: StatusCode.UNAVAILABLE,
+      reason: 'ORGANIZATION_NOT_KNOWN_YET',
+      message: `Organization ${organizationId} is not known to analytics yet.`,
+    });
+  }
+  return {
+    row,
+    base: row.base_currency as CurrencyCode,
+    rateAt: (currency) => (moment) =>
+      rateOn(row.exchange_rates, currency, row.base_currency, localDay(moment, row.time_zone)),
+  };
+}

@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from '../db/entities/read-models.entity.js';
+import type { ExchangeRate } from '../domain/exchange-rates.js';
+
+export interface OrganizationState {
+  id: string;
+  base_currency: string;
+  time_zone: string;
+  exchange_rates: ExchangeRate[];
+}
+
+export interface AccountState {
+  uuid: string;
+  code: string;
+  company_name: string;
+  legal_country: string;
+  ean_invoicing: boolean;
+}
+
+export interface PlanTermsState {
+  uuid: string;
+  plan: string;
+  code: string;
+  currency: string;
+  interval_type: string;
+  interval_count: number;
+  revenue_group: string | null;
+}
+
+/** organization.created / .updated: the latest state replaces the stored one. */
+export async function applyOrganization(em: EntityManager, state: OrganizationState): Promise<void> {
+  await em.upsert(OrganizationEntity, {
+    id: state.id,
+    base_currency: state.base_currency,
+    time_zone: state.time_zone,
+    exchange_rates: state.exchange_rates,
+  });
+}
+
+/** account.created / .updated / .deleted: the code and names activities show (deleted accounts keep theirs). */
+export async function applyAccount(em: EntityManager, organizationId: string, state: AccountState): Promise<void> {
+  await em.upsert(AccountEntity, { id: state.uuid, organization_id: organizationId, ...withoutUuid(state) });
+}
+
+/** plan.created / .updated: the plan's name and its terms. */
+export async function applyPlan(
+  em: EntityManager,
+  organizationId: string,
+  plan: { uuid: string; name: string; terms: PlanTermsState[] },
+): Promise<void> {
+  await em.upsert(PlanEntity, { id: plan.uuid, organization_id: organizationId, name: plan.name });
+  for (const terms of plan.terms) await applyPlanTerms(em, organizationId, terms);
+}
+
+/** plan_terms.*: what activities and reports show of terms (deleted terms keep their row). */
+export async function applyPlanTerms(em: EntityManager, organizationId: string, terms: PlanTermsState): Promise<void> {
+  const { uuid, plan, ...rest } = terms;
+  await em.upsert(PlanTermsEntity, { id: uuid, organization_id: organizationId, plan_id: plan, ...rest });
+}
+
+function withoutUuid(state: AccountState) {
+  const { uuid: _uuid, ...rest } = state;
+  return rest;
+}

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '@billing/events';
+import { accountEventsV1, catalogEventsV1, subscriptionEventsV1 } from '@billing/proto';
+
+/** Envelopes as the producers' outboxes write them, for feeding analytics' handlers in tests. */
+function envelope(
+  organizationId: string,
+  eventType: string,
+  aggregate: { type: string; id: string },
+  payloadType: string,
+  payload: Uint8Array,
+  occurredAt: Date,
+): EventEnvelope {
+  return {
+    event_id: randomUUID(),
+    event_type: eventType,
+    schema_version: 1,
+    organization_id: organizationId,
+    occurred_at: occurredAt,
+    request_id: randomUUID(),
+    aggregate_type: aggregate.type,
+    aggregate_id: aggregate.id,
+    payload_type: `billing.events.v1.${payloadType}`,
+    payload: Buffer.from(payload),
+  };
+}
+
+export function organizationCreated(
+  id: string,
+  base = 'DKK',
+  rates: Array<{ currency: string; rate: string; valid_from: string }> = [],
+): EventEnvelope {
+  const payload = accountEventsV1.OrganizationChanged.encode({
+    id,
+    name: 'Org',
+    base_currency: base,
+    time_zone: 'Europe/Copenhagen',
+    exchange_rates: rates,
+  }).finish();
+  return envelope(id, 'organization.created', { type: 'organization', id }, 'OrganizationChanged', payload, new Date());
+}
+
+export function accountCreated(organizationId: string, uuid: string, code: string, companyName: string): EventEnvelope {
+  const payload = accountEventsV1.AccountChanged.encode(
+    accountEventsV1.AccountChanged.fromPartial({
+      account: { uuid, code, company_name: companyName, legal_country: 'DK' },
+    }),
+  ).finish();
+  return envelope(
+    organizationId,
+    'account.created',
+    { type: 'account', id: uuid },
+    'AccountChanged',
+    payload,
+    new Date(),
+  );
+}
+
+export function planCreated(
+  organizationId: string,
+  plan: string,
+  name: string,
+  terms: Array<{ uuid: string; code: string; currency?: string }>,
+): EventEnvelope {
+  const payload = catalogEventsV1.PlanChanged.encode(
+    catalogEventsV1.PlanChanged.fromPartial({
+      plan: {
+        uuid: plan,
+        name,
+        code: name.toLowerCase(),
+        planterms: terms.map((t) => ({
+          uuid: t.uuid,
+          plan,
+          code: t.code,
+          interval_type: 'month',
+          interval_count: 1,
+          price: '100.00',
+          currency: t.currency ?? 'DKK',
+          active: true,
+        })),
+      },
+    }),
+  ).finish();
+  return envelope(organizationId, 'plan.created', { type: 'plan', id: plan }, 'PlanChanged', payload, new Date());
+}
+
+export interface PricingInput {
+  terms: string;
+  plan: string;
+  status: string;
+  quantity: number;
+  unit_price: string;
+  currency?: string;
+}
+
+const pricing = (p: PricingInput): subscriptionEventsV1.SubscriptionPricing => {
+  const mrr = (Number(p.unit_price) * p.quantity).toString();
+  return {
+    terms: p.terms,
+    plan: p.plan,
+    status: p.status,
+    quantity: p.quantity,
+    currency: p.currency ?? 'DKK',
+    interval_type: 'month',
+    interval_count: 1,
+    unit_price: p.unit_price,
+    discounted_unit_price: p.unit_price,
+    mrr,
+  };
+};
+
+export interface ChangeInput {
+  organizationId: string;
+  subscription: string;
+  account: string;
+  change: string;
+  at: string;
+  version: number;
+  status: string;
+  old: PricingInput | null;
+  new: PricingInput;
+  scheduled?: PricingInput;
+  scheduledAt?: string;
+  cancelAt?: string;
+  startDate?: string;
+  changeType?: string;
+  cancellationType?: string;
+  customChurnReason?: string;
+  /** The envelope's occurred_at (when the change was made); default `at`. */
+  occurredAt?: string;
+}
+
+/** subscriptions.subscription.changed with the subscription's state after the change. */
+export function subscriptionChanged(input: ChangeInput): EventEnvelope {
+  const at = new Date(input.at);
+  const payload = subscriptionEventsV1.SubscriptionChanged.encode(
+    subscriptionEventsV1.SubscriptionChanged.fromPartial({
+      subscription: {
+        uuid: input.subscription,
+        account: input.account,
+        start_date: new Date(input.startDate ?? '2026-01-15T09:00:00Z'),
+        original_start_date: new Date(input.startDate ?? '2026-01-15T09:00:00Z'),
+        created_date: new Date('2026-01-15T09:00:00Z'),
+        last_modified_date: at,
+        quantity: input.new.quantity,
+        collection_method: 'invoice',
+        status: input.status,
+        version: input.version,
+        ...(input.cancelAt ? { cancel_at: new Date(input.cancelAt), cancellation_type: 'at_renewal' } : {}),
+        ...(input.customChurnReason ? { custom_churn_reason: input.customChurnReason } : {}),
+        scheduled_changes: input.scheduledAt
+          ? [
+              {
+                uuid: randomUUID(),
+                date: new Date(input.scheduledAt),
+                terms: input.scheduled!.terms,
+                quantity: input.scheduled!.quantity,
+                change_type: 'at_renewal',
+              },
+            ]
+          : [],
+      },
+      change: input.change,
+      old_pricing: input.old ? pricing(input.old) : undefined,
+      new_pricing: pricing(input.new),
+      scheduled_pricing: input.scheduled ? pricing(input.scheduled) : undefined,
+      effective_at: at,
+      change_type: input.changeType ?? '',
+      cancellation_type: input.cancellationType ?? '',
+    }),
+  ).finish();
+  return envelope(
+    input.organizationId,
+    'subscription.changed',
+    { type: 'subscription', id: input.subscription },
+    'SubscriptionChanged',
+    payload,
+    input.occurredAt ? new Date(input.occurredAt) : at,
+  );
+}

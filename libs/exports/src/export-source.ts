@@ -1,0 +1,86 @@
+import type { RequestContext } from '@billing/observability';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A stored page of rows: the kind's page message, encoded. */
+export interface ExportPage {
+  data: Uint8Array;
+  rows: number;
+  /** How many of the run's `total` the rows so far were made from (the progress). */
+  read: number;
+}
+
+/** What a source reads for one job. */
+export interface ExportRequest {
+  organizationId: string;
+  /** The kind's request message as StartExport received it. */
+  params: Uint8Array;
+  /** The context of the call that asked for the job (organization, time zone, test-clock time). */
+  context: RequestContext;
+}
+
+/**
+ * The rows of one run, read from one snapshot: how many records they are made from (rows, or the
+ * invoices rows per account sum up), and the pages that hold them.
+ */
+export interface ExportRun {
+  total: number;
+  pages: AsyncIterable<ExportPage>;
+}
+
+/**
+ * One snapshot of the service's schema on two connections, each a REPEATABLE READ, read-only
+ * transaction (the second imports the first's snapshot): the count and the rows agree, and what
+ * the rows need from other tables is read as of the same moment.
+ */
+export interface ExportSnapshot {
+  /** Counts, then reads the rows with a cursor (`em.stream`); nothing else may run on it while the cursor is open. */
+  cursor: EntityManager;
+  /** For the queries a batch of rows needs (their related rows) while the cursor is open. */
+  lookups: EntityManager;
+}
+
+/** One exportable list of a service (its "kind"): its rows read with a cursor, never the whole set at once. */
+export interface ExportSource {
+  kind: string;
+  /** Refuses bad params when the job is asked for (AppError INVALID_ARGUMENT naming the field). */
+  check?(params: Uint8Array): void;
+  open(snapshot: ExportSnapshot, request: ExportRequest): Promise<ExportRun>;
+}
+
+/** A row and how many of the run's `total` were read to make it and the rows before it. */
+export interface ReadRow<T> {
+  row: T;
+  read: number;
+}
+
+/** Encodes rows as pages of `size` rows (the last may be shorter) with the kind's page message. */
+export async function* pagesOf<T>(
+  rows: AsyncIterable<ReadRow<T>>,
+  size: number,
+  encode: (rows: T[]) => Uint8Array,
+): AsyncIterable<ExportPage> {
+  let batch: T[] = [];
+  let read = 0;
+  for await (const item of rows) {
+    batch.push(item.row);
+    read = item.read;
+    if (batch.length >= size) {
+      yield { data: encode(batch), rows: batch.length, read };
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield { data: encode(batch), rows: batch.length, read };
+}
+
+/** Groups a stream into arrays of `size` (the last may be shorter): rows a page's views are made from together. */
+export async function* inBatches<T>(items: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

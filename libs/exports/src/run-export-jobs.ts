@@ -1,0 +1,130 @@
+import type { Clock } from '@billing/clock';
+import type { Logger } from '@billing/observability';
+import { IsolationLevel } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import type { ClaimedJob, ExportJobStore } from './export-job-store.js';
+import type { ExportSnapshot, ExportSource } from './export-source.js';
+
+/** Runs of one job, interrupted ones included; a job whose worker ended this often fails. */
+export const MAX_RUNS = 3;
+
+export const INTERRUPTED_REASON = `The export was interrupted ${MAX_RUNS} times (its worker stopped before it ended).`;
+export const FAILED_REASON = 'The export failed on an internal error; start it again.';
+
+export interface ExportWorkerDeps {
+  orm: MikroORM;
+  pool: pg.Pool;
+  clock: Clock;
+  logger: Logger;
+  store: ExportJobStore;
+  sources: ReadonlyMap<string, ExportSource>;
+}
+
+/**
+ * A session-level advisory lock per job, held by the worker that runs it for the whole run, on
+ * a connection of its own. The lock ends with that connection, so when a worker's process dies
+ * its running jobs are free again: a worker that gets the lock of a `running` job knows nobody
+ * runs it, and runs it again from the start (MAX_RUNS). The key includes the schema: replicas
+ * of one service share it, other services' jobs (in the same database) do not.
+ */
+const LOCK = `select pg_try_advisory_lock(hashtext('export_job'), hashtext(current_schema() || $1)) as locked`;
+const UNLOCK = `select pg_advisory_unlock(hashtext('export_job'), hashtext(current_schema() || $1))`;
+
+/**
+ * One pass of the export worker: deletes expired jobs, then runs every job waiting for a worker
+ * (queued, or left running by a worker that ended) that no other worker holds. Returns how many
+ * it ran.
+ */
+export async function runExportJobs(deps: ExportWorkerDeps): Promise<number> {
+  await deps.store.purgeExpired(deps.clock.now());
+  let ran = 0;
+  for (const uuid of await deps.store.candidates(50)) {
+    if (await runIfFree(deps, uuid)) ran += 1;
+  }
+  return ran;
+}
+
+async function runIfFree(deps: ExportWorkerDeps, uuid: string): Promise<boolean> {
+  const lockConnection = await deps.pool.connect();
+  let broken: Error | undefined;
+  try {
+    const { rows } = await lockConnection.query<{ locked: boolean }>(LOCK, [uuid]);
+    if (!rows[0]?.locked) return false;
+    try {
+      const job = await deps.store.begin(uuid, deps.clock.now());
+      if (!job) return false;
+      if (job.attempts > MAX_RUNS) {
+        await deps.store.fail(job, INTERRUPTED_REASON, deps.clock.now());
+        deps.logger.warn({ job: uuid, kind: job.kind }, 'export interrupted too often; failed');
+        return true;
+      }
+      await runJob(deps, job);
+      return true;
+    } finally {
+      await lockConnection.query(UNLOCK, [uuid]);
+    }
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // A connection whose query failed may be gone: the pool must not hand it out again.
+    lockConnection.release(broken);
+  }
+}
+
+async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
+  const source = deps.sources.get(job.kind);
+  if (!source) {
+    await deps.store.fail(job, `This service does not export "${job.kind}".`, deps.clock.now());
+    return;
+  }
+  try {
+    await inSnapshot(deps.orm, async (snapshot) => {
+      const run = await source.open(snapshot, {
+        organizationId: job.organizationId,
+        params: job.params,
+        context: job.context,
+      });
+      let index = 0;
+      for await (const page of run.pages) {
+        if (!(await deps.store.addPage(job, index, page, progressOf(page.read, run.total)))) throw new Superseded();
+        index += 1;
+      }
+    });
+  } catch (error) {
+    if (error instanceof Superseded) {
+      deps.logger.warn({ job: job.uuid, kind: job.kind }, 'export run superseded by a later run; stopped');
+      return;
+    }
+    deps.logger.error({ err: error, job: job.uuid, kind: job.kind }, 'export failed');
+    await deps.store.fail(job, FAILED_REASON, deps.clock.now());
+    return;
+  }
+  await deps.store.finish(job, deps.clock.now());
+}
+
+const SNAPSHOT_OPTIONS = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true };
+
+/**
+ * Runs `work` in one snapshot of the schema on two connections (ExportSnapshot): the first
+ * transaction exports its snapshot, the second imports it before its first query.
+ */
+async function inSnapshot<T>(orm: MikroORM, work: (snapshot: ExportSnapshot) => Promise<T>): Promise<T> {
+  return orm.em.fork({ useContext: false }).transactional(async (cursor) => {
+    const [exported] = await cursor.execute<{ id: string }[]>('select pg_export_snapshot() as id');
+    return orm.em.fork({ useContext: false }).transactional(async (lookups) => {
+      await lookups.execute(`set transaction snapshot '${exported!.id}'`);
+      return work({ cursor, lookups });
+    }, SNAPSHOT_OPTIONS);
+  }, SNAPSHOT_OPTIONS);
+}
+
+/** This run lost its lock (its lock connection ended) and another worker began the job again. */
+class Superseded extends Error {}
+
+/** Percent of the rows written, below 100 until the job is done (done sets 100). */
+export function progressOf(written: number, total: number): number {
+  if (total <= 0) return 99;
+  return Math.min(99, Math.floor((written * 100) / total));
+}
