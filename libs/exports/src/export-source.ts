@@ -27,16 +27,26 @@ export interface ExportRun {
   pages: AsyncIterable<ExportPage>;
 }
 
+/** A query as the ORM's QueryBuilder writes it (`qb.toQuery()`: `?` placeholders). */
+export interface SnapshotQuery {
+  sql: string;
+  params: readonly unknown[];
+}
+
 /**
  * One snapshot of the service's schema on two connections, each a REPEATABLE READ, read-only
- * transaction (the second imports the first's snapshot): the count and the rows agree, and what
+ * transaction (the second imports the first's snapshot), so the count and the rows agree and what
  * the rows need from other tables is read as of the same moment.
  */
 export interface ExportSnapshot {
-  /** Counts, then reads the rows with a cursor (`em.stream`); nothing else may run on it while the cursor is open. */
-  cursor: EntityManager;
-  /** For the queries a batch of rows needs (their related rows) while the cursor is open. */
-  lookups: EntityManager;
+  /**
+   * The rows of a query, read through a cursor on the first connection `chunkSize` at a time, as
+   * PostgreSQL returns them (column names, int8 as text, json parsed, timestamps as Dates): the
+   * ORM's hydration costs more than the whole export, and keeps what it hydrated.
+   */
+  stream(query: SnapshotQuery, chunkSize?: number): AsyncIterable<Record<string, unknown>>;
+  /** The ORM on the second connection: counts, the queries' SQL, and the rows' related rows while the cursor is open. */
+  em: EntityManager;
 }
 
 /** One exportable list of a service (its "kind"): its rows read with a cursor, never the whole set at once. */

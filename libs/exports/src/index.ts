@@ -17,6 +17,7 @@ export {
   inBatches,
   pagesOf,
   type ReadRow,
+  type SnapshotQuery,
 } from './export-source.js';
 export { startExportWorker } from './export-worker.js';
 export { type ServiceExports, serviceExports } from './exports.js';
@@ -25,6 +26,7 @@ export {
   FAILED_REASON,
   INTERRUPTED_REASON,
   MAX_RUNS,
+  numberedPlaceholders,
   progressOf,
   runExportJobs,
 } from './run-export-jobs.js';

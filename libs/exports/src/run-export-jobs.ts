@@ -3,8 +3,9 @@ import type { Logger } from '@billing/observability';
 import { IsolationLevel } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { ClaimedJob, ExportJobStore } from './export-job-store.js';
-import type { ExportSnapshot, ExportSource } from './export-source.js';
+import type { ExportSnapshot, ExportSource, SnapshotQuery } from './export-source.js';
 
 /** Runs of one job, interrupted ones included; a job whose worker ended this often fails. */
 export const MAX_RUNS = 3;
@@ -80,7 +81,7 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
     return;
   }
   try {
-    await inSnapshot(deps.orm, async (snapshot) => {
+    await inSnapshot(deps, async (snapshot) => {
       const run = await source.open(snapshot, {
         organizationId: job.organizationId,
         params: job.params,
@@ -104,20 +105,58 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
   await deps.store.finish(job, deps.clock.now());
 }
 
-const SNAPSHOT_OPTIONS = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true };
+/**
+ * Runs `work` in one snapshot of the schema on two connections (ExportSnapshot): a pool
+ * connection's transaction exports its snapshot and holds the cursors; the ORM's transaction
+ * imports it before its first query.
+ */
+async function inSnapshot<T>(
+  deps: Pick<ExportWorkerDeps, 'orm' | 'pool'>,
+  work: (snapshot: ExportSnapshot) => Promise<T>,
+): Promise<T> {
+  const client = await deps.pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+    const result = await deps.orm.em.fork({ useContext: false }).transactional(
+      async (em) => {
+        await em.execute(`set transaction snapshot '${rows[0]!.id}'`);
+        return work({ stream: (query, chunkSize) => cursorRows(client, query, chunkSize), em });
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function* cursorRows(
+  client: pg.PoolClient,
+  query: SnapshotQuery,
+  chunkSize = 1000,
+): AsyncIterable<Record<string, unknown>> {
+  const cursor = client.query(new Cursor<Record<string, unknown>>(numberedPlaceholders(query.sql), [...query.params]));
+  try {
+    for (let rows = await cursor.read(chunkSize); rows.length > 0; rows = await cursor.read(chunkSize)) yield* rows;
+  } finally {
+    await cursor.close();
+  }
+}
 
 /**
- * Runs `work` in one snapshot of the schema on two connections (ExportSnapshot): the first
- * transaction exports its snapshot, the second imports it before its first query.
+ * The QueryBuilder's `?` placeholders as PostgreSQL's `$1, $2, ...`; quoted identifiers and
+ * literals are left as they are.
  */
-async function inSnapshot<T>(orm: MikroORM, work: (snapshot: ExportSnapshot) => Promise<T>): Promise<T> {
-  return orm.em.fork({ useContext: false }).transactional(async (cursor) => {
-    const [exported] = await cursor.execute<{ id: string }[]>('select pg_export_snapshot() as id');
-    return orm.em.fork({ useContext: false }).transactional(async (lookups) => {
-      await lookups.execute(`set transaction snapshot '${exported!.id}'`);
-      return work({ cursor, lookups });
-    }, SNAPSHOT_OPTIONS);
-  }, SNAPSHOT_OPTIONS);
+export function numberedPlaceholders(sql: string): string {
+  let index = 0;
+  return sql.replace(/"(?:[^"]|"")*"|'(?:[^']|'')*'|\?/g, (match) => (match === '?' ? `$${++index}` : match));
 }
 
 /** This run lost its lock (its lock connection ended) and another worker began the job again. */

@@ -18,6 +18,7 @@ import {
   exportEntities,
   FAILED_REASON,
   inBatches,
+  numberedPlaceholders,
   pagesOf,
   progressOf,
   runExportJobs,
@@ -48,20 +49,21 @@ let store: ExportJobStore;
 let duringRun: (() => Promise<void>) | null = null;
 
 /**
- * Things in id order, labelled a batch at a time on the lookups connection while the cursor is
+ * Things in id order, labelled a batch at a time on the ORM's connection while the cursor is
  * open; pages of 100 things, each encoded as its lines of "id:label".
  */
 const things: ExportSource = {
   kind: 'things',
-  async open({ cursor, lookups }, request) {
+  async open({ stream, em }, request) {
     const where = { organization_id: request.organizationId };
-    const total = await cursor.count(ThingEntity, where);
+    const total = await em.count(ThingEntity, where);
     await duringRun?.();
-    const rows = cursor.stream(ThingEntity, { where, orderBy: { id: 'asc' }, chunkSize: 50 });
+    const query = em.createQueryBuilder(ThingEntity).select('*').where(where).orderBy({ id: 'asc' }).toQuery();
+    const rows = stream(query, 50) as AsyncIterable<{ id: number }>;
     async function* labelled() {
       let read = 0;
       for await (const batch of inBatches(rows, 70)) {
-        const labels = await lookups.find(LabelEntity, { thing_id: { $in: batch.map((thing) => thing.id) } });
+        const labels = await em.find(LabelEntity, { thing_id: { $in: batch.map((thing) => thing.id) } });
         const text = new Map(labels.map((label) => [label.thing_id, label.text]));
         for (const thing of batch) yield { row: `${thing.id}:${text.get(thing.id)}`, read: ++read };
       }
@@ -177,4 +179,10 @@ it('counts progress through what the rows are made from, below 100 until the job
     0, 40, 99, 99,
   ]);
   expect(progressOf(0, 0)).toBe(99);
+});
+
+it('numbers the QueryBuilder’s placeholders as PostgreSQL’s, leaving quoted text alone', () => {
+  expect(numberedPlaceholders(`select "a?" from t where x = ? and y = '?' and z in (?, ?)`)).toBe(
+    `select "a?" from t where x = $1 and y = '?' and z in ($2, $3)`,
+  );
 });

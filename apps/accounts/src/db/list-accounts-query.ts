@@ -1,5 +1,6 @@
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { ExportSnapshot } from '@billing/exports';
+import type { EntityManager, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import {
   ACCOUNT_ORDERING,
   type CheckedAccountListFilter,
@@ -32,27 +33,35 @@ export async function findAccountPage(
 }
 
 /**
- * Every account of the organization matching the list filters, in the list's order, read with a
- * cursor, and their number: the export reads both in one snapshot.
+ * Every account of the organization matching the list filters, in the list's order, read through
+ * the export snapshot's cursor (rows as PostgreSQL returns them: the entity's shape), and their
+ * number (read in the same snapshot).
  */
 export async function streamAccounts(
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   filter: CheckedAccountListFilter,
   ordering: string,
 ): Promise<{ count: number; rows: AsyncIterable<AccountRow> }> {
-  const where = await buildWhere(em, organizationId, filter);
-  const count = await em.count(AccountEntity, where);
-  return { count, rows: em.stream(AccountEntity, { where, orderBy: accountListOrder(ordering), chunkSize: 1000 }) };
+  const where = await buildWhere(snapshot.em, organizationId, filter);
+  const count = await snapshot.em.count(AccountEntity, where);
+  const query = snapshot.em
+    .createQueryBuilder(AccountEntity)
+    .select('*')
+    // buildWhere's conditions are objects (FilterQuery also admits primary keys, which it never makes).
+    .where(where as QBFilterQuery<AccountRow>)
+    .orderBy(accountListOrder(ordering))
+    .toQuery();
+  return { count, rows: snapshot.stream(query) as AsyncIterable<AccountRow> };
 }
 
-function accountListOrder(ordering: string) {
+function accountListOrder(ordering: string): QueryOrderMap<AccountRow>[] {
   const { column, direction } = resolveOrdering(
     ordering || DEFAULT_ACCOUNT_ORDERING,
     ACCOUNT_ORDERING,
     DEFAULT_ACCOUNT_ORDERING,
   );
-  return [{ [column]: direction }, { id: 'asc' as const }];
+  return [{ [column]: direction }, { id: 'asc' }];
 }
 
 export async function buildWhere(

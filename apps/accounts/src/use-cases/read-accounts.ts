@@ -42,17 +42,12 @@ export async function exportAccounts(
   filter: AccountListFilter,
   ordering: string,
 ): Promise<{ total: number; batches: AsyncIterable<{ views: AccountView[]; read: number }> }> {
-  const { count, rows } = await streamAccounts(
-    snapshot.cursor,
-    organizationId,
-    checkAccountListFilter(filter),
-    ordering,
-  );
+  const { count, rows } = await streamAccounts(snapshot, organizationId, checkAccountListFilter(filter), ordering);
   async function* batches() {
     let read = 0;
     for await (const batch of inBatches(rows, EXPORT_BATCH)) {
       read += batch.length;
-      yield { views: await loadAccountViews(snapshot.lookups, organizationId, batch), read };
+      yield { views: await loadAccountViews(snapshot.em, organizationId, batch), read };
     }
   }
   return { total: count, batches: batches() };

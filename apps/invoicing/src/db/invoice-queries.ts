@@ -1,5 +1,6 @@
 import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { ExportSnapshot } from '@billing/exports';
+import type { EntityManager, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import type { InvoiceLineListFilter, InvoiceListFilter } from '../domain/invoice-list.js';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
@@ -35,22 +36,46 @@ export async function findInvoices(
 
 /**
  * Every issued invoice of the organization matching the list filters, in the list's order, read
- * with a cursor (`chunkSize` rows a fetch), and their number: the export reads both in one snapshot.
+ * through the export snapshot's cursor, and their number (read in the same snapshot).
  */
 export async function streamInvoices(
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   filter: InvoiceListFilter,
   ordering: string,
 ): Promise<{ count: number; rows: AsyncIterable<InvoiceRow> }> {
-  const where = await invoiceListWhere(em, organizationId, filter);
-  const count = await em.count(InvoiceEntity, where);
-  return { count, rows: em.stream(InvoiceEntity, { where, orderBy: invoiceListOrder(ordering), chunkSize: 1000 }) };
+  const where = await invoiceListWhere(snapshot.em, organizationId, filter);
+  return invoiceRows(snapshot, where, invoiceListOrder(ordering));
 }
 
-function invoiceListOrder(ordering: string) {
+async function invoiceRows(
+  snapshot: ExportSnapshot,
+  where: FilterQuery<InvoiceRow>,
+  orderBy: QueryOrderMap<InvoiceRow>[],
+): Promise<{ count: number; rows: AsyncIterable<InvoiceRow> }> {
+  const count = await snapshot.em.count(InvoiceEntity, where);
+  const query = snapshot.em
+    .createQueryBuilder(InvoiceEntity)
+    .select('*')
+    // The conditions here are objects (FilterQuery also admits primary keys, which they never are).
+    .where(where as QBFilterQuery<InvoiceRow>)
+    .orderBy(orderBy)
+    .toQuery();
+  async function* rows() {
+    for await (const raw of snapshot.stream(query)) yield invoiceRowOf(raw);
+  }
+  return { count, rows: rows() };
+}
+
+/** An invoice row as PostgreSQL returns it, typed as the entity's: only the int8 number differs. */
+function invoiceRowOf(raw: Record<string, unknown>): InvoiceRow {
+  const number = raw.invoice_number as string | null;
+  return { ...raw, invoice_number: number === null ? null : Number(number) } as InvoiceRow;
+}
+
+function invoiceListOrder(ordering: string): QueryOrderMap<InvoiceRow>[] {
   const { column, direction } = resolveOrdering(ordering || '-invoice_number', INVOICE_ORDERING, '-invoice_number');
-  return [{ [column]: direction }, { id: 'asc' as const }];
+  return [{ [column]: direction }, { id: 'asc' }];
 }
 
 async function invoiceListWhere(
@@ -142,7 +167,7 @@ export async function invoicedMonths(em: EntityManager, organizationId: string):
  * account code, account and currency (`byAccount`) so each group's invoices come together.
  */
 export async function streamVatInvoices(
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   month: string | null,
   byAccount: boolean,
@@ -152,12 +177,10 @@ export async function streamVatInvoices(
     status: { $ne: 'pending' },
     ...(month === null ? {} : { date: { $like: `${month}-%` } }),
   };
-  const orderBy = byAccount
-    ? [{ account_code: 'asc' as const }, { account_id: 'asc' as const }, { currency: 'asc' as const }]
-    : [];
-  const count = await em.count(InvoiceEntity, where);
-  return {
-    count,
-    rows: em.stream(InvoiceEntity, { where, orderBy: [...orderBy, { invoice_number: 'asc' }], chunkSize: 1000 }),
-  };
+  const byAccountOrder: QueryOrderMap<InvoiceRow>[] = [
+    { account_code: 'asc' },
+    { account_id: 'asc' },
+    { currency: 'asc' },
+  ];
+  return invoiceRows(snapshot, where, [...(byAccount ? byAccountOrder : []), { invoice_number: 'asc' }]);
 }

@@ -1,3 +1,4 @@
+import type { ExportSnapshot } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invoicedMonths, streamInvoices, streamVatInvoices } from '../db/invoice-queries.js';
@@ -24,15 +25,15 @@ export interface ExportRows<T> {
 
 /**
  * The invoice list's rows for an export: every issued invoice matching the list's filters, in its
- * ordering, without lines (as the list shows them), read with a cursor in the caller's snapshot.
+ * ordering, without lines (as the list shows them), read with a cursor in the export's snapshot.
  */
 export async function exportInvoices(
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   filter: InvoiceListFilter,
   ordering: string,
 ): Promise<ExportRows<InvoiceView>> {
-  const { count, rows } = await streamInvoices(em, organizationId, filter, ordering);
+  const { count, rows } = await streamInvoices(snapshot, organizationId, filter, ordering);
   async function* views() {
     let read = 0;
     for await (const row of rows) yield { row: invoiceView(row, []), read: ++read };
@@ -54,12 +55,12 @@ export interface VatExportRequest {
  */
 export async function exportVat(
   deps: Pick<InvoicingDeps, 'directory'>,
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   context: RequestContext,
   request: VatExportRequest,
 ): Promise<ExportRows<VatExportRow>> {
-  const month = request.period === null ? null : await periodMonth(em, organizationId, request.period);
+  const month = request.period === null ? null : await periodMonth(snapshot.em, organizationId, request.period);
   if (month === undefined) return { total: 0, rows: (async function* () {})() };
   const seller = await deps.directory.seller(context);
   const options: VatExportOptions = {
@@ -70,7 +71,7 @@ export async function exportVat(
     // have base amounts (docs/api.md "Exports").
     exchangeRate: () => null,
   };
-  const { count, rows } = await streamVatInvoices(em, organizationId, month, request.granularity === 'account');
+  const { count, rows } = await streamVatInvoices(snapshot, organizationId, month, request.granularity === 'account');
   async function* vatRows() {
     let read = 0;
     const totals = new VatAccountTotals(options);

@@ -1,7 +1,8 @@
 import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
+import type { ExportSnapshot } from '@billing/exports';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import type { ChargeLineRecord } from '../domain/lifecycle/index.js';
 import type { SubscriptionListFilter } from '../domain/subscription-list.js';
 import { ChargeEntity } from './entities/charge.entity.js';
@@ -86,25 +87,30 @@ export async function findSubscriptions(
 
 /**
  * Every subscription of the organization matching the list filters, in the list's order, read
- * with a cursor, and their number: the export reads both in one snapshot.
+ * through the export snapshot's cursor (rows as PostgreSQL returns them: the entity's shape), and
+ * their number (read in the same snapshot).
  */
 export async function streamSubscriptions(
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   f: SubscriptionListFilter,
   ordering: string,
 ): Promise<{ count: number; rows: AsyncIterable<SubscriptionRow> }> {
-  const where = await subscriptionListWhere(em, organizationId, f);
-  const count = await em.count(SubscriptionEntity, where);
-  return {
-    count,
-    rows: em.stream(SubscriptionEntity, { where, orderBy: subscriptionListOrder(ordering), chunkSize: 1000 }),
-  };
+  const where = await subscriptionListWhere(snapshot.em, organizationId, f);
+  const count = await snapshot.em.count(SubscriptionEntity, where);
+  const query = snapshot.em
+    .createQueryBuilder(SubscriptionEntity)
+    .select('*')
+    // The conditions here are objects (FilterQuery also admits primary keys, which they never are).
+    .where(where as QBFilterQuery<SubscriptionRow>)
+    .orderBy(subscriptionListOrder(ordering))
+    .toQuery();
+  return { count, rows: snapshot.stream(query) as AsyncIterable<SubscriptionRow> };
 }
 
-function subscriptionListOrder(ordering: string) {
+function subscriptionListOrder(ordering: string): QueryOrderMap<SubscriptionRow>[] {
   const { column, direction } = resolveOrdering(ordering, SUBSCRIPTION_ORDERING, 'created_date');
-  return [{ [column]: direction }, { created_at: 'asc' as const }, { id: 'asc' as const }];
+  return [{ [column]: direction }, { created_at: 'asc' }, { id: 'asc' }];
 }
 
 async function subscriptionListWhere(

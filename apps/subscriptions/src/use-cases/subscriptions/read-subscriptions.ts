@@ -42,11 +42,11 @@ export async function exportSubscriptions(
   filter: SubscriptionListFilter,
   ordering: string,
 ): Promise<{ total: number; rows: AsyncIterable<ReadRow<SubscriptionView>> }> {
-  const { count, rows } = await streamSubscriptions(snapshot.cursor, organizationId, filter, ordering);
+  const { count, rows } = await streamSubscriptions(snapshot, organizationId, filter, ordering);
   async function* views() {
     let read = 0;
     for await (const batch of inBatches(rows, EXPORT_BATCH)) {
-      for (const view of await subscriptionViews(snapshot.lookups, organizationId, batch)) {
+      for (const view of await subscriptionViews(snapshot.em, organizationId, batch)) {
         yield { row: view, read: ++read };
       }
     }
