@@ -1,3 +1,4 @@
+import { serviceExports } from '@billing/exports';
 import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
@@ -5,6 +6,7 @@ import { startWebhookConsumers } from './events/webhook-consumers.js';
 import { subscriptionSnapshotData } from './events/webhook-data.js';
 import { webhookFeeds } from './events/webhook-feeds.js';
 import { accountsWorkers } from './events/workers.js';
+import { accountListExport } from './grpc/account-exports.js';
 import { accountsService } from './grpc/accounts-service.js';
 import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
@@ -18,6 +20,9 @@ import { startWebhookDispatcher, type WebhookDispatcher } from './workers/webhoo
 export interface AccountsModuleOptions {
   webhooks?: Partial<WebhooksConfig>;
 }
+
+/** The account list's export (docs/architecture.md "Exports"). */
+const exportsOf = (deps: ServiceDeps) => serviceExports('accounts', [accountListExport(deps)]);
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
@@ -50,11 +55,12 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       readModelService(deps, webhookFeeds(webhooksDeps(deps))),
       organizationDataService(deps),
       webhookService(webhooksDeps(deps)),
+      exportsOf(deps).grpcService(deps),
     ],
     /**
      * The read models' consumers (subscriptions.subscription.changed, invoicing.draft_invoice_line.*,
      * invoicing.invoice.*; ReadModelService takes the same events straight from their producers),
-     * and the webhook dispatcher.
+     * the webhook dispatcher and the export worker.
      */
     workers: async (deps) => {
       const webhooks = webhooksDeps(deps);
@@ -64,6 +70,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       try {
         started.push(...(await accountsWorkers(deps)));
         started.push(...(await startWebhookConsumers({ ...webhooks, logger: deps.logger, bus: deps.bus })));
+        started.push(exportsOf(deps).worker(deps));
         return started;
       } catch (error) {
         for (const worker of started.reverse()) await worker.stop();

@@ -21,6 +21,8 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'bank_account',
         'churn_reason',
         'einvoice_field_mapping',
+        'export_job',
+        'export_page',
         'inbox',
         'mikro_orm_migrations',
         'organization',

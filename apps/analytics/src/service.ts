@@ -2,6 +2,8 @@ import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { analyticsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { startAnalyticsConsumers } from './events/consumers.js';
+import { activityService } from './grpc/activity-service.js';
+import { reportService } from './grpc/report-service.js';
 import type { AnalyticsDeps } from './use-cases/deps.js';
 
 const depsOf = (deps: ServiceDeps): AnalyticsDeps => ({ orm: deps.orm, clock: deps.clock });
@@ -17,7 +19,7 @@ export const analyticsModule: ServiceModule = {
   entities: analyticsEntities,
   migrations,
   publishesEvents: false,
-  grpcServices: () => [],
+  grpcServices: (deps) => [activityService(depsOf(deps)), reportService(depsOf(deps))],
   workers: async (deps) => {
     if (!deps.bus) {
       deps.logger.warn('no event bus configured: analytics receives no events');

@@ -12,6 +12,7 @@ const gatewayEnv = z.object({
   ACCOUNTS_ADDRESS: z.string().min(1).default('accounts:50051'),
   SUBSCRIPTIONS_ADDRESS: z.string().min(1).default('subscriptions:50052'),
   INVOICING_ADDRESS: z.string().min(1).default('invoicing:50053'),
+  ANALYTICS_ADDRESS: z.string().min(1).default('analytics:50054'),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000),
   TRUST_PROXY: z

@@ -13,6 +13,7 @@ const gateway = await startGateway({
     accounts: config.ACCOUNTS_ADDRESS,
     subscriptions: config.SUBSCRIPTIONS_ADDRESS,
     invoicing: config.INVOICING_ADDRESS,
+    analytics: config.ANALYTICS_ADDRESS,
   },
   databaseUrl: config.DATABASE_URL,
   schema: config.DB_SCHEMA,

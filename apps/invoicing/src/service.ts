@@ -16,6 +16,7 @@ import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
 import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
 import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';
+import { startReadModelBackfill } from './workers/read-model-backfill.js';
 
 export interface InvoicingModuleOptions {
   config?: Partial<InvoicingConfig>;
@@ -66,6 +67,7 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         startGroupedInvoiceIssuer(invoicing, interval, deps.logger),
         startInvoiceMailSender(invoicing, mailer, interval, deps.logger),
         exports(deps).worker(deps, interval),
+        startReadModelBackfill(invoicing, interval, deps.logger),
       ];
       if (!deps.bus) {
         deps.logger.warn('no event bus configured: charges are not invoiced');

@@ -18,10 +18,12 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'invoice',
         'invoice_line',
         'invoice_number_counter',
+        'invoice_read_model_backfill',
         'invoiced_charge',
         'mail_job',
         'mikro_orm_migrations',
         'outbox',
+        'rejected_charge',
       ],
     });
   } finally {

@@ -102,6 +102,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         accounts: services.get('accounts')!.address,
         subscriptions: services.get('subscriptions')!.address,
         invoicing: services.get('invoicing')!.address,
+        analytics: services.get('analytics')!.address,
       },
       clock,
       logger: createLogger('gateway', logLevel),

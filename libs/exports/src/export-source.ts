@@ -28,15 +28,23 @@ export interface ExportRun {
 }
 
 /**
- * One exportable list of a service (its "kind"). `open` runs inside a REPEATABLE READ, read-only
- * transaction (`em`), so the count and the rows agree; it reads the rows with a cursor
- * (`em.stream`), never the whole set at once.
+ * One snapshot of the service's schema on two connections, each a REPEATABLE READ, read-only
+ * transaction (the second imports the first's snapshot): the count and the rows agree, and what
+ * the rows need from other tables is read as of the same moment.
  */
+export interface ExportSnapshot {
+  /** Counts, then reads the rows with a cursor (`em.stream`); nothing else may run on it while the cursor is open. */
+  cursor: EntityManager;
+  /** For the queries a batch of rows needs (their related rows) while the cursor is open. */
+  lookups: EntityManager;
+}
+
+/** One exportable list of a service (its "kind"): its rows read with a cursor, never the whole set at once. */
 export interface ExportSource {
   kind: string;
   /** Refuses bad params when the job is asked for (AppError INVALID_ARGUMENT naming the field). */
   check?(params: Uint8Array): void;
-  open(em: EntityManager, request: ExportRequest): Promise<ExportRun>;
+  open(snapshot: ExportSnapshot, request: ExportRequest): Promise<ExportRun>;
 }
 
 /** A row and how many of the run's `total` were read to make it and the rows before it. */

@@ -12,6 +12,7 @@ export {
   type ExportPage,
   type ExportRequest,
   type ExportRun,
+  type ExportSnapshot,
   type ExportSource,
   inBatches,
   pagesOf,

@@ -4,7 +4,7 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { ClaimedJob, ExportJobStore } from './export-job-store.js';
-import type { ExportSource } from './export-source.js';
+import type { ExportSnapshot, ExportSource } from './export-source.js';
 
 /** Runs of one job, interrupted ones included; a job whose worker ended this often fails. */
 export const MAX_RUNS = 3;
@@ -80,21 +80,18 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
     return;
   }
   try {
-    await deps.orm.em.fork().transactional(
-      async (em) => {
-        const run = await source.open(em, {
-          organizationId: job.organizationId,
-          params: job.params,
-          context: job.context,
-        });
-        let index = 0;
-        for await (const page of run.pages) {
-          if (!(await deps.store.addPage(job, index, page, progressOf(page.read, run.total)))) throw new Superseded();
-          index += 1;
-        }
-      },
-      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
-    );
+    await inSnapshot(deps.orm, async (snapshot) => {
+      const run = await source.open(snapshot, {
+        organizationId: job.organizationId,
+        params: job.params,
+        context: job.context,
+      });
+      let index = 0;
+      for await (const page of run.pages) {
+        if (!(await deps.store.addPage(job, index, page, progressOf(page.read, run.total)))) throw new Superseded();
+        index += 1;
+      }
+    });
   } catch (error) {
     if (error instanceof Superseded) {
       deps.logger.warn({ job: job.uuid, kind: job.kind }, 'export run superseded by a later run; stopped');
@@ -105,6 +102,22 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
     return;
   }
   await deps.store.finish(job, deps.clock.now());
+}
+
+const SNAPSHOT_OPTIONS = { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true };
+
+/**
+ * Runs `work` in one snapshot of the schema on two connections (ExportSnapshot): the first
+ * transaction exports its snapshot, the second imports it before its first query.
+ */
+async function inSnapshot<T>(orm: MikroORM, work: (snapshot: ExportSnapshot) => Promise<T>): Promise<T> {
+  return orm.em.fork({ useContext: false }).transactional(async (cursor) => {
+    const [exported] = await cursor.execute<{ id: string }[]>('select pg_export_snapshot() as id');
+    return orm.em.fork({ useContext: false }).transactional(async (lookups) => {
+      await lookups.execute(`set transaction snapshot '${exported!.id}'`);
+      return work({ cursor, lookups });
+    }, SNAPSHOT_OPTIONS);
+  }, SNAPSHOT_OPTIONS);
 }
 
 /** This run lost its lock (its lock connection ended) and another worker began the job again. */

@@ -1,6 +1,8 @@
 import { AppError } from '@billing/errors';
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ANNOUNCED_STATUS, type InvoiceState, OPEN_STATUS, supersedes } from '../domain/invoice-state.js';
+import type { AccountIdConstraint } from './account-id-constraint.js';
 import { AccountInvoiceEntity } from './entities/account-invoice.entity.js';
 import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
 
@@ -102,21 +104,18 @@ export async function forgetAnnouncements(
  * 0 when no currency sums to anything else (accounts without invoices included). Paid and
  * credited documents have balance 0; announced ones are not open.
  */
-export async function balanceFilterConstraint(
-  em: EntityManager,
+export function balanceFilterConstraint(
   organizationId: string,
   /** Normalized by the domain's balanceFilterValue (zero is "0"). */
   balance: string,
-): Promise<{ in: string[] } | { notIn: string[] }> {
+): AccountIdConstraint {
   const zero = balance === '0';
-  const rows = await em.execute<{ account_id: string }[]>(
-    `select distinct account_id from (
-       select account_id from account_invoice
-        where organization_id = ? and status = ?
-        group by account_id, currency
-       having sum(balance) ${zero ? '<>' : '='} ?::numeric) sums`,
+  const accounts = raw(
+    `select account_id from account_invoice
+      where organization_id = ? and status = ?
+      group by account_id, currency
+     having sum(balance) ${zero ? '<>' : '='} cast(? as numeric)`,
     [organizationId, OPEN_STATUS, zero ? '0' : balance],
   );
-  const ids = rows.map((row) => row.account_id);
-  return zero ? { notIn: ids } : { in: ids };
+  return zero ? { notIn: accounts } : { in: accounts };
 }

@@ -1,5 +1,6 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
 import { type PaymentMeans, type PaymentMethod, paymentMethodCondition } from '../domain/payment-means.js';
+import type { AccountIdConstraint } from './account-id-constraint.js';
 import { AccountPaymentMeansEntity, type AccountPaymentMeansRow } from './entities/account-payment-means.entity.js';
 
 /** The account list filters answered by this model (docs/api.md, accounts list filters). */
@@ -8,9 +9,7 @@ export interface PaymentMeansFilter {
   registered_for_direct_debit?: boolean;
 }
 
-type Constraint = { in: string[] } | { notIn: string[] };
-
-const whereMeans = (means: PaymentMeans): FilterQuery<AccountPaymentMeansRow> => ({
+const whereMeans = (means: PaymentMeans): QBFilterQuery<AccountPaymentMeansRow> => ({
   has_active_payment_card: means.hasActivePaymentCard,
   registered_for_direct_debit: means.registeredForDirectDebit,
 });
@@ -20,31 +19,28 @@ const whereMeans = (means: PaymentMeans): FilterQuery<AccountPaymentMeansRow> =>
  * direct debit (NO_PAYMENT_MEANS), so a value that such accounts have is answered as "every account
  * but those whose row says otherwise" (`notIn`), any other as "those whose row says so" (`in`).
  */
-export async function paymentMeansFilterConstraints(
+export function paymentMeansFilterConstraints(
   em: EntityManager,
   organizationId: string,
   filter: PaymentMeansFilter,
-): Promise<Constraint[]> {
-  const constraints: Constraint[] = [];
-  const accountsWith = async (where: FilterQuery<AccountPaymentMeansRow>) => {
-    const rows = await em.find(
-      AccountPaymentMeansEntity,
-      { $and: [{ organization_id: organizationId }, where] },
-      { fields: ['account_id'] },
-    );
-    return rows.map((row) => row.account_id);
-  };
+): AccountIdConstraint[] {
+  const constraints: AccountIdConstraint[] = [];
+  const accountsWith = (where: QBFilterQuery<AccountPaymentMeansRow>) =>
+    em
+      .createQueryBuilder(AccountPaymentMeansEntity, 'account_payment_means')
+      .select('account_id')
+      .where({ organization_id: organizationId })
+      .andWhere(where)
+      .toRaw();
   if (filter.active_payment_method !== undefined) {
     const condition = paymentMethodCondition(filter.active_payment_method);
-    const giving: FilterQuery<AccountPaymentMeansRow> = { $or: condition.means.map(whereMeans) };
+    const giving: QBFilterQuery<AccountPaymentMeansRow> = { $or: condition.means.map(whereMeans) };
     constraints.push(
-      condition.includesAccountsWithoutMeans
-        ? { notIn: await accountsWith({ $not: giving }) }
-        : { in: await accountsWith(giving) },
+      condition.includesAccountsWithoutMeans ? { notIn: accountsWith({ $not: giving }) } : { in: accountsWith(giving) },
     );
   }
   if (filter.registered_for_direct_debit !== undefined) {
-    const registered = await accountsWith({ registered_for_direct_debit: true });
+    const registered = accountsWith({ registered_for_direct_debit: true });
     constraints.push(filter.registered_for_direct_debit ? { in: registered } : { notIn: registered });
   }
   return constraints;

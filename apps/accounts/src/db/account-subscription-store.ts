@@ -1,10 +1,11 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
 import {
   EXPIRED_STATUS,
   SET_TO_EXPIRE_STATUS,
   type SubscriptionState,
   supersedes,
 } from '../domain/subscription-state.js';
+import type { AccountIdConstraint } from './account-id-constraint.js';
 import { AccountSubscriptionEntity, type AccountSubscriptionRow } from './entities/account-subscription.entity.js';
 import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
 
@@ -66,33 +67,32 @@ export interface SubscriptionFilter {
  * matching subscription, or `notIn` for `subscription_set_to_expire=false` (accounts with no
  * subscription set to expire, including accounts with no subscriptions at all).
  */
-export async function subscriptionFilterConstraints(
+export function subscriptionFilterConstraints(
   em: EntityManager,
   organizationId: string,
   filter: SubscriptionFilter,
-): Promise<Array<{ in: string[] } | { notIn: string[] }>> {
-  const constraints: Array<{ in: string[] } | { notIn: string[] }> = [];
-  const accountsWith = async (where: FilterQuery<AccountSubscriptionRow>) => {
-    const rows = await em.find(
-      AccountSubscriptionEntity,
-      { $and: [{ organization_id: organizationId }, where] },
-      { fields: ['account_id'] },
-    );
-    return [...new Set(rows.map((row) => row.account_id))];
-  };
+): AccountIdConstraint[] {
+  const constraints: AccountIdConstraint[] = [];
+  const accountsWith = (where: QBFilterQuery<AccountSubscriptionRow>) =>
+    em
+      .createQueryBuilder(AccountSubscriptionEntity, 'account_subscription')
+      .select('account_id')
+      .where({ organization_id: organizationId })
+      .andWhere(where)
+      .toRaw();
   if (filter.subscription_status !== undefined) {
-    constraints.push({ in: await accountsWith({ status: filter.subscription_status }) });
+    constraints.push({ in: accountsWith({ status: filter.subscription_status }) });
   }
   if (filter.subscription_collection_method !== undefined) {
     constraints.push({
-      in: await accountsWith({
+      in: accountsWith({
         collection_method: filter.subscription_collection_method,
         status: { $ne: EXPIRED_STATUS },
       }),
     });
   }
   if (filter.subscription_set_to_expire !== undefined) {
-    const setToExpire = await accountsWith({ status: SET_TO_EXPIRE_STATUS });
+    const setToExpire = accountsWith({ status: SET_TO_EXPIRE_STATUS });
     constraints.push(filter.subscription_set_to_expire ? { in: setToExpire } : { notIn: setToExpire });
   }
   return constraints;

@@ -6,6 +6,7 @@ import {
   DEFAULT_ACCOUNT_ORDERING,
   NULL_FILTER_VALUE,
 } from '../domain/account-list.js';
+import { accountIdCondition } from './account-id-constraint.js';
 import { balanceFilterConstraint } from './account-invoice-store.js';
 import { paymentMeansFilterConstraints } from './account-payment-means-store.js';
 import { subscriptionFilterConstraints } from './account-subscription-store.js';
@@ -22,17 +23,36 @@ export async function findAccountPage(
   page: PageSpec,
 ): Promise<{ rows: AccountRow[]; count: number }> {
   const where = await buildWhere(em, organizationId, filter);
-  const { column, direction } = resolveOrdering(
-    page.ordering || DEFAULT_ACCOUNT_ORDERING,
-    ACCOUNT_ORDERING,
-    DEFAULT_ACCOUNT_ORDERING,
-  );
   const [rows, count] = await em.findAndCount(AccountEntity, where, {
-    orderBy: [{ [column]: direction }, { id: 'asc' }],
+    orderBy: accountListOrder(page.ordering),
     limit: page.pageSize,
     offset: (page.page - 1) * page.pageSize,
   });
   return { rows, count };
+}
+
+/**
+ * Every account of the organization matching the list filters, in the list's order, read with a
+ * cursor, and their number: the export reads both in one snapshot.
+ */
+export async function streamAccounts(
+  em: EntityManager,
+  organizationId: string,
+  filter: CheckedAccountListFilter,
+  ordering: string,
+): Promise<{ count: number; rows: AsyncIterable<AccountRow> }> {
+  const where = await buildWhere(em, organizationId, filter);
+  const count = await em.count(AccountEntity, where);
+  return { count, rows: em.stream(AccountEntity, { where, orderBy: accountListOrder(ordering), chunkSize: 1000 }) };
+}
+
+function accountListOrder(ordering: string) {
+  const { column, direction } = resolveOrdering(
+    ordering || DEFAULT_ACCOUNT_ORDERING,
+    ACCOUNT_ORDERING,
+    DEFAULT_ACCOUNT_ORDERING,
+  );
+  return [{ [column]: direction }, { id: 'asc' as const }];
 }
 
 export async function buildWhere(
@@ -77,30 +97,26 @@ export async function buildWhere(
   if (filter.last_modified_date_gte) and.push({ updated_at: { $gte: filter.last_modified_date_gte } });
   if (filter.reseller_program !== undefined) {
     // A reseller is an account that other accounts name as their reseller.
-    const resold = await em.find(
-      AccountEntity,
-      { organization_id: organizationId, reseller: { $ne: null } },
-      { fields: ['reseller'] },
-    );
-    const resellerIds = [...new Set(resold.map((row) => row.reseller as string))];
-    and.push(filter.reseller_program ? { id: { $in: resellerIds } } : { id: { $nin: resellerIds } });
+    const resellers = em
+      .createQueryBuilder(AccountEntity, 'resold')
+      .select('reseller')
+      .where({ organization_id: organizationId, reseller: { $ne: null } })
+      .toRaw();
+    and.push(accountIdCondition(filter.reseller_program ? { in: resellers } : { notIn: resellers }));
   }
   if (filter.has_recipient_receiving_invoices !== undefined) {
-    const receiving = await em.find(
-      RecipientEntity,
-      { organization_id: organizationId, receive_invoice: true },
-      { fields: ['account_id'] },
-    );
-    const ids = [...new Set(receiving.map((row) => row.account_id))];
-    and.push(filter.has_recipient_receiving_invoices ? { id: { $in: ids } } : { id: { $nin: ids } });
+    const receiving = em
+      .createQueryBuilder(RecipientEntity, 'recipient')
+      .select('account_id')
+      .where({ organization_id: organizationId, receive_invoice: true })
+      .toRaw();
+    and.push(accountIdCondition(filter.has_recipient_receiving_invoices ? { in: receiving } : { notIn: receiving }));
   }
   const constraints = [
-    ...(await subscriptionFilterConstraints(em, organizationId, filter)),
-    ...(await paymentMeansFilterConstraints(em, organizationId, filter)),
-    ...(filter.balance === undefined ? [] : [await balanceFilterConstraint(em, organizationId, filter.balance)]),
+    ...subscriptionFilterConstraints(em, organizationId, filter),
+    ...paymentMeansFilterConstraints(em, organizationId, filter),
+    ...(filter.balance === undefined ? [] : [balanceFilterConstraint(organizationId, filter.balance)]),
   ];
-  for (const constraint of constraints) {
-    and.push('in' in constraint ? { id: { $in: constraint.in } } : { id: { $nin: constraint.notIn } });
-  }
+  and.push(...constraints.map(accountIdCondition));
   return { $and: and };
 }

@@ -1,7 +1,8 @@
 import { inTransaction } from '@billing/db';
 import type { PageSpec } from '@billing/domain-kit';
-import { AppError } from '@billing/errors';
+import { AppError, type FieldViolation } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { budgetViewOf, findBudget, findBudgetPage, replaceBudgets } from '../db/account-budget-store.js';
 import { findMappingPage, mappingViewOf, replaceMappings } from '../db/einvoice-field-mapping-store.js';
 import { type AccountBudgetView, budgetsFromRows } from '../domain/account-budget.js';
@@ -24,45 +25,66 @@ const NOTHING_IMPORTED = 'The file has invalid rows; nothing was imported.';
 const pageWindow = (page: PageSpec) => ({ limit: page.pageSize, offset: (page.page - 1) * page.pageSize });
 
 /**
- * import-account-budgets: the file's rows become the organization's budgets, in one transaction
- * (all or nothing), the organization's row locked so two imports apply one after the other.
+ * One import, in one transaction (all or nothing), the organization's row locked so two imports
+ * apply one after the other: the rows are checked whole, then `replace` makes them the
+ * organization's set, and one audit row records the counts.
  */
+async function importRows<Record, Replaced extends Omit<ImportCounts, 'imported'>>(
+  deps: IdentityDeps,
+  organizationId: string,
+  action: string,
+  parse: () => { records: Record[]; violations: FieldViolation[] },
+  replace: (em: EntityManager, records: Record[], now: Date) => Promise<Replaced>,
+): Promise<ImportCounts & { replaced: Replaced }> {
+  return inTransaction(deps.orm, async (em) => {
+    await requireOrganizationRow(em, organizationId, true);
+    const { records, violations } = parse();
+    if (violations.length > 0) throw AppError.invalid(violations, NOTHING_IMPORTED);
+    const now = deps.clock.now();
+    const replaced = await replace(em, records, now);
+    await em.flush();
+    const counts = {
+      imported: records.length,
+      added: replaced.added,
+      updated: replaced.updated,
+      removed: replaced.removed,
+    };
+    audit(em, organizationId, now, action, 'organization', organizationId, counts);
+    await em.flush();
+    return { ...counts, replaced };
+  });
+}
+
+/** import-account-budgets: the file's rows become the organization's budgets (ids printed). */
 export async function importAccountBudgets(
   deps: IdentityDeps,
   organizationId: string,
   rows: readonly ImportRow[],
 ): Promise<ImportCounts & { account_budgets: AccountBudgetView[] }> {
-  return inTransaction(deps.orm, async (em) => {
-    await requireOrganizationRow(em, organizationId, true);
-    const { records, violations } = budgetsFromRows(rows, organizationId);
-    if (violations.length > 0) throw AppError.invalid(violations, NOTHING_IMPORTED);
-    const now = deps.clock.now();
-    const result = await replaceBudgets(em, organizationId, records, now);
-    await em.flush();
-    const counts = { imported: records.length, added: result.added, updated: result.updated, removed: result.removed };
-    audit(em, organizationId, now, 'account_budgets.import', 'organization', organizationId, counts);
-    await em.flush();
-    return { ...counts, account_budgets: result.rows.map(budgetViewOf) };
-  });
+  const { replaced, ...counts } = await importRows(
+    deps,
+    organizationId,
+    'account_budgets.import',
+    () => budgetsFromRows(rows, organizationId),
+    (em, records, now) => replaceBudgets(em, organizationId, records, now),
+  );
+  return { ...counts, account_budgets: replaced.rows.map(budgetViewOf) };
 }
 
-/** import-einvoice-field-mappings: the file's rows become the organization's mappings, as budgets do. */
+/** import-einvoice-field-mappings: the file's rows become the organization's mappings. */
 export async function importEinvoiceFieldMappings(
   deps: IdentityDeps,
   organizationId: string,
   rows: readonly ImportRow[],
 ): Promise<ImportCounts & { einvoice_field_mappings: EinvoiceFieldMappingFields[] }> {
-  return inTransaction(deps.orm, async (em) => {
-    await requireOrganizationRow(em, organizationId, true);
-    const { records, violations } = mappingsFromRows(rows, organizationId);
-    if (violations.length > 0) throw AppError.invalid(violations, NOTHING_IMPORTED);
-    const now = deps.clock.now();
-    const result = await replaceMappings(em, organizationId, records, now);
-    const counts = { imported: records.length, ...result };
-    audit(em, organizationId, now, 'einvoice_field_mappings.import', 'organization', organizationId, counts);
-    await em.flush();
-    return { ...counts, einvoice_field_mappings: records };
-  });
+  const { replaced, ...counts } = await importRows(
+    deps,
+    organizationId,
+    'einvoice_field_mappings.import',
+    () => mappingsFromRows(rows, organizationId),
+    async (em, records, now) => ({ ...(await replaceMappings(em, organizationId, records, now)), records }),
+  );
+  return { ...counts, einvoice_field_mappings: replaced.records };
 }
 
 export async function listAccountBudgets(

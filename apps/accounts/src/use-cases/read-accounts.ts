@@ -1,9 +1,10 @@
 import type { PageSpec } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
+import { type ExportSnapshot, inBatches } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
 import { findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
-import { findAccountPage } from '../db/list-accounts-query.js';
+import { findAccountPage, streamAccounts } from '../db/list-accounts-query.js';
 import { type AccountListFilter, checkAccountListFilter } from '../domain/account-list.js';
 import type { AccountView } from '../domain/account-view.js';
 import { requireOrganization } from './change-transaction.js';
@@ -25,4 +26,34 @@ export async function listAccounts(
   const em = deps.orm.em.fork();
   const { rows, count } = await findAccountPage(em, organizationId, checkAccountListFilter(filter), page);
   return { count, accounts: await loadAccountViews(em, organizationId, rows) };
+}
+
+/** Accounts made views together (their recipients, gateway accounts and read models loaded once per batch). */
+const EXPORT_BATCH = 500;
+
+/**
+ * The account list's rows for an export, a batch of views at a time: every account matching the
+ * list's filters, in its ordering, read with a cursor in the export's snapshot, their related rows
+ * read on the snapshot's second connection while the cursor stays open.
+ */
+export async function exportAccounts(
+  snapshot: ExportSnapshot,
+  organizationId: string,
+  filter: AccountListFilter,
+  ordering: string,
+): Promise<{ total: number; batches: AsyncIterable<{ views: AccountView[]; read: number }> }> {
+  const { count, rows } = await streamAccounts(
+    snapshot.cursor,
+    organizationId,
+    checkAccountListFilter(filter),
+    ordering,
+  );
+  async function* batches() {
+    let read = 0;
+    for await (const batch of inBatches(rows, EXPORT_BATCH)) {
+      read += batch.length;
+      yield { views: await loadAccountViews(snapshot.lookups, organizationId, batch), read };
+    }
+  }
+  return { total: count, batches: batches() };
 }

@@ -5,7 +5,6 @@ import {
   type RunningConsumer,
   startConsumer,
   streamNameFor,
-  subjectFor,
 } from '@billing/events';
 import {
   accountEventsV1,
@@ -152,7 +151,7 @@ export async function startAnalyticsConsumers(
       ...common,
       consumer: names.invoices,
       stream: streamNameFor('invoicing'),
-      filterSubject: subjectFor('invoicing', 'invoice.*'),
+      filterSubject: 'invoicing.invoice.*',
       handle: handleInvoiceEvent,
     }),
   ]);

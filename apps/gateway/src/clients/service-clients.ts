@@ -1,6 +1,7 @@
 import { createGrpcClient, type GrpcClient } from '@billing/grpc';
 import {
   accountsV1,
+  analyticsV1,
   catalogV1,
   contractsV1,
   exportsV1,
@@ -14,6 +15,7 @@ export interface ServiceAddresses {
   accounts: string;
   subscriptions: string;
   invoicing: string;
+  analytics: string;
 }
 
 /** The services that export lists, each serving ExportService for its own jobs (docs/architecture.md "Exports"). */
@@ -33,6 +35,8 @@ export interface ServiceClients {
   invoicing: GrpcClient<typeof invoicingV1.InvoicingServiceService>;
   webhooks: GrpcClient<typeof webhooksV1.WebhookServiceService>;
   exports: Record<ExportingService, ExportClient>;
+  activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
+  mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
   close(): void;
 }
 
@@ -57,6 +61,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     subscriptions: exportClient(addresses.subscriptions),
     invoicing: exportClient(addresses.invoicing),
   };
+  const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
+  const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });
   return {
     accounts,
     identity,
@@ -68,6 +74,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     invoicing,
     webhooks,
     exports,
+    activities,
+    mrrReports,
     close() {
       accounts.close();
       identity.close();
@@ -79,6 +87,8 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       invoicing.close();
       webhooks.close();
       for (const client of Object.values(exports)) client.close();
+      activities.close();
+      mrrReports.close();
     },
   };
 }

@@ -12,7 +12,6 @@ import { sendError } from './errors/send-error.js';
 import type { HttpLogger } from './http-logger.js';
 import { createJsonBodyReader, DEFAULT_BODY_LIMIT_BYTES } from './json-body.js';
 import { requestContextMiddleware } from './request-context-middleware.js';
-import { requestState } from './request-state.js';
 import { registerRoutes } from './route/register-routes.js';
 import type { Route } from './route/route-types.js';
 
@@ -68,12 +67,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const document = buildOpenApiDocument(routes, options.openApi ?? DEFAULT_OPENAPI_INFO, options.requestExamples);
   mountApiDocs(router, document, options.logger);
 
-  app.use(requestContextMiddleware(options.logger));
-  app.use((req, _res, next) => {
-    // A browser's GET is answered with a page (docs/api.md "The browsable view").
-    if (browsable.wants(req)) requestState(req).browsable = browsable;
-    next();
-  });
+  app.use(requestContextMiddleware(options.logger, browsable));
   app.use(router);
   app.use(unknownPath(options.logger));
   app.use(lastResort(options.logger));

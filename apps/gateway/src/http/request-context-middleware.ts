@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { acceptOrCreateRequestId, type RequestContext, runWithContext } from '@billing/observability';
 import type { Request, RequestHandler, Response } from 'express';
+import type { BrowsableView } from './browsable/browsable-view.js';
 import { textHeader } from './header-values.js';
 import type { HttpLogger } from './http-logger.js';
 import { type RequestState, setRequestState } from './request-state.js';
@@ -8,9 +9,10 @@ import { type RequestState, setRequestState } from './request-state.js';
 /**
  * First middleware of the app: gives the request its id (the client's X-Request-ID when safe),
  * echoes it on the response, runs everything after it inside the request context, and writes one
- * access log line when the response is done.
+ * access log line when the response is done. A browser's GET is marked to be answered with a page
+ * of `browsable` (docs/api.md "The browsable view"), here rather than in a middleware of its own.
  */
-export function requestContextMiddleware(logger: HttpLogger): RequestHandler {
+export function requestContextMiddleware(logger: HttpLogger, browsable?: BrowsableView): RequestHandler {
   return (req, res, next) => {
     const requestId = acceptOrCreateRequestId(req.get('X-Request-ID'));
     res.setHeader('X-Request-ID', requestId);
@@ -20,6 +22,7 @@ export function requestContextMiddleware(logger: HttpLogger): RequestHandler {
       externalUser: textHeader(req.headers['x-user']),
     };
     const state: RequestState = { context, startedAt: performance.now() };
+    if (browsable?.wants(req)) state.browsable = browsable;
     setRequestState(req, state);
     res.once('close', () => logAccess(logger, req, res, state));
     runWithContext(context, next);

@@ -12,6 +12,7 @@ export const EXAMPLE_IDS = {
   plan: '5f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   planTerms: '1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
   invoice: '9b8a7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d',
+  subscription: '3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d',
 } as const;
 
 const ACME = {
@@ -70,6 +71,28 @@ const WORKSHOP_LINE = {
   currency: 'DKK',
   include_in_next_renewal_invoice: false,
   po_number: 'PO-2026-0042',
+};
+
+/** A manual activity: the subscription's MRR from 1 February, in the terms' currency. */
+const MANUAL_ACTIVITY = {
+  subscription: EXAMPLE_IDS.subscription,
+  date: '2026-02-01T00:00:00Z',
+  quantity: 5,
+  terms: EXAMPLE_IDS.planTerms,
+  mrr: '500.00',
+};
+
+const MANUAL_ACCOUNT_ACTIVITY = {
+  account_uuid: EXAMPLE_IDS.account,
+  account_code: 'acme',
+  company_name: 'Acme ApS',
+  type: 'expansion',
+  old_mrr: '500.00',
+  new_mrr: '800.00',
+  date: '2026-02-01T00:00:00Z',
+  subscription: null,
+  churn_reason: '',
+  account_first_subscription_start_date: '2026-01-15T09:00:00Z',
 };
 
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
@@ -135,5 +158,13 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
 
   exportInvoices: { status: 'open', date__gte: '2026-01-01', ordering: '-invoice_number' },
   exportInvoiceVat: { export_countries: 'eu_countries', export_granularity: 'account' },
+  exportAccounts: { legal_country: 'DK', is_archived: false, ordering: 'code' },
   exportSubscriptions: { status: 'active', account: 'acme', ordering: '-start_date' },
+
+  createActivity: MANUAL_ACTIVITY,
+  replaceActivity: { ...MANUAL_ACTIVITY, mrr: '600.00' },
+  updateActivity: { mrr: '600.00' },
+  createAccountActivity: MANUAL_ACCOUNT_ACTIVITY,
+  replaceAccountActivity: { ...MANUAL_ACCOUNT_ACTIVITY, new_mrr: '900.00' },
+  updateAccountActivity: { new_mrr: '900.00' },
 };

@@ -3,6 +3,7 @@ import type { Route } from '../http/index.js';
 import { accountInvoiceRoutes } from './accounts/account-invoice-routes.js';
 import { accountRoutes } from './accounts/account-routes.js';
 import { paymentGatewayRoutes } from './accounts/payment-gateway-routes.js';
+import { activityRoutes } from './activities/activity-routes.js';
 import { catalogRoutes } from './catalog/catalog-routes.js';
 import { planCalculateRoutes } from './catalog/plan-calculate-routes.js';
 import { churnReasonRoutes } from './churn-reasons/churn-reason-routes.js';
@@ -15,6 +16,7 @@ import { invoiceRoutes } from './invoices/invoice-routes.js';
 import { importedDataRoutes } from './organization/imported-data-routes.js';
 import { memberRoutes } from './organization/member-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
+import { mrrReportRoutes } from './subscriptions/mrr-report-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
@@ -32,6 +34,7 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...contractRoutes(clients),
     ...churnReasonRoutes(clients),
     ...testClockRoutes(clients),
+    ...mrrReportRoutes(clients),
     ...subscriptionRoutes(clients),
     ...invoiceRoutes(clients),
     ...invoiceActionRoutes(clients),
@@ -41,5 +44,6 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...webhookRoutes(clients),
     ...memberRoutes(clients),
     ...importedDataRoutes(clients),
+    ...activityRoutes(clients),
   ];
 }

@@ -44,6 +44,9 @@ describe('prototype member names as filter values', () => {
         '/api/v1/churn-reasons/',
         '/api/v1/subscriptions/',
         '/api/v1/invoices/',
+        '/api/v1/subscriptions/total-mrr/',
+        '/api/v1/activities/',
+        '/api/v1/activities/account/',
       ]),
     );
     // The document lists each hyphen/underscore twin once; the underscore form answers the same.

@@ -112,6 +112,15 @@ it('accepts every request example at its documented path with the documented sta
   // Before the contract: its commitment (the example's 12 months) binds the account's subscriptions
   // on those terms, and the cancel example would be refused.
   const subscription = await send(api, 'createSubscription');
+  ids.set(EXAMPLE_IDS.subscription, subscription.uuid);
+  // Activities are analytics' once it has the subscription's events.
+  await platform().analyticsCaughtUp();
+  const activity = await send(api, 'createActivity');
+  await send(api, 'replaceActivity', { uuid: activity.uuid });
+  await send(api, 'updateActivity', { uuid: activity.uuid });
+  const accountActivity = await send(api, 'createAccountActivity');
+  await send(api, 'replaceAccountActivity', { uuid: accountActivity.uuid });
+  await send(api, 'updateAccountActivity', { uuid: accountActivity.uuid });
   await send(api, 'replaceSubscription', { uuid: subscription.uuid });
   await send(api, 'updateSubscription', { uuid: subscription.uuid });
   await send(api, 'cancelSubscription', { uuid: subscription.uuid });
@@ -148,6 +157,7 @@ it('accepts every request example at its documented path with the documented sta
   await send(api, 'exportInvoices');
   await send(api, 'exportInvoiceVat');
   await send(api, 'exportSubscriptions');
+  await send(api, 'exportAccounts');
 
   // The test clock belongs to test-mode organizations.
   const sandbox = await newOrganization(platform(), { test_clock_time: '2026-01-15T09:00:00Z' });

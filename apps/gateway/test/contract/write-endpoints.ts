@@ -7,6 +7,7 @@
 import { waitFor } from '@billing/testing';
 import { expect } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
+import { ACCOUNT_ACTIVITIES, ACTIVITIES } from './analytics-helpers.js';
 import {
   accountInput,
   accountPath,
@@ -99,6 +100,9 @@ export interface WriteTargets {
   invoice: Json & { uuid: string };
   /** A credit note with credit left (crediting a second invoice). */
   creditNote: Json & { uuid: string };
+  /** A manual activity of the subscription, and a manual account activity of the account. */
+  activity: Json & { uuid: string };
+  accountActivity: Json & { uuid: string };
 }
 
 async function post(api: ApiClient, path: string, body: unknown, status = 201) {
@@ -141,7 +145,19 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
     },
     { timeoutMs: 20_000, description: 'the account read model to show the subscription and draft line' },
   );
+  // Manual activities name the subscription: analytics has it once its `new` activity shows.
+  await waitFor(
+    async () =>
+      (await api.get(`${ACTIVITIES}?subscription_uuid=${subscription.uuid}&type=new`)).body.count === 1
+        ? true
+        : undefined,
+    { timeoutMs: 20_000, description: 'analytics to have the subscription' },
+  );
+  const activity = await post(api, ACTIVITIES, manualActivityBody(subscription.uuid, terms.uuid));
+  const accountActivity = await post(api, ACCOUNT_ACTIVITIES, manualAccountActivityBody(account));
   return {
+    activity,
+    accountActivity,
     account,
     other,
     plan,
@@ -295,10 +311,61 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
       reads: [`${DRAFT_LINES}?account=${code}`],
     },
     upcomingAccountInvoice: { path: `${account}upcoming-invoice/`, validBody: undefined, reads: [] },
+    createActivity: {
+      path: ACTIVITIES,
+      validBody: manualActivityBody(t.subscription.uuid, t.terms.uuid),
+      reads: [`${ACTIVITIES}?is_manual=true`],
+    },
+    replaceActivity: {
+      path: `${ACTIVITIES}${t.activity.uuid}/`,
+      validBody: manualActivityBody(t.subscription.uuid, t.terms.uuid),
+      reads: [`${ACTIVITIES}${t.activity.uuid}/`],
+    },
+    updateActivity: {
+      path: `${ACTIVITIES}${t.activity.uuid}/`,
+      validBody: { quantity: 2 },
+      reads: [`${ACTIVITIES}${t.activity.uuid}/`],
+    },
+    createAccountActivity: {
+      path: ACCOUNT_ACTIVITIES,
+      validBody: manualAccountActivityBody(t.account),
+      reads: [`${ACCOUNT_ACTIVITIES}?is_manual=true`],
+    },
+    replaceAccountActivity: {
+      path: `${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`,
+      validBody: manualAccountActivityBody(t.account),
+      reads: [`${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`],
+    },
+    updateAccountActivity: {
+      path: `${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`,
+      validBody: { new_mrr: '100.00' },
+      reads: [`${ACCOUNT_ACTIVITIES}${t.accountActivity.uuid}/`],
+    },
   };
 }
 
 const ACCOUNTS_PATH = '/api/v1/accounts/';
+
+const manualActivityBody = (subscription: string, terms: string) => ({
+  subscription,
+  date: '2026-01-20T00:00:00Z',
+  quantity: 1,
+  terms,
+  mrr: '100.00',
+});
+
+const manualAccountActivityBody = (account: { uuid: string; code: string }) => ({
+  account_uuid: account.uuid,
+  account_code: account.code,
+  company_name: 'Target ApS',
+  type: 'expansion',
+  old_mrr: '0.00',
+  new_mrr: '100.00',
+  date: '2026-01-20T00:00:00Z',
+  subscription: null,
+  churn_reason: '',
+  account_first_subscription_start_date: null,
+});
 
 /** The base operation of an `...Alias` twin. */
 export const baseOperationId = (operationId: string): string => operationId.replace(/Alias$/, '');

@@ -290,6 +290,15 @@ describe('the API root', () => {
     }
   });
 
+  it('answers no other method: POST / finds nothing (404), POST /api/v1/ is 405', async () => {
+    const site = await app.request('POST', '/', { body: {} });
+    const root = await app.request('POST', '/api/v1/', { body: {} });
+
+    expect([site.status, site.body]).toEqual([404, { detail: 'Not found.' }]);
+    expect([root.status, root.body]).toEqual([405, { detail: 'Method "POST" not allowed.' }]);
+    expect(root.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('is a page of links for a browser', async () => {
     const page = await app.request('GET', '/', browser());
 

@@ -25,7 +25,12 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     // Never called here: the gRPC clients connect on first use.
-    services: { accounts: '127.0.0.1:1', subscriptions: '127.0.0.1:1', invoicing: '127.0.0.1:1' },
+    services: {
+      accounts: '127.0.0.1:1',
+      subscriptions: '127.0.0.1:1',
+      invoicing: '127.0.0.1:1',
+      analytics: '127.0.0.1:1',
+    },
     databaseUrl: url.toString(),
     schema: schema.schema,
     clock: systemClock,

@@ -8,8 +8,9 @@ import {
   createOrganization,
   disableApiToken,
 } from '@billing/accounts';
+import { analyticsModule } from '@billing/analytics';
 import { TestClock } from '@billing/clock';
-import { decodeEnvelope, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
+import { decodeEnvelope, InboxMessage, JetStreamBus, OutboxMessage, streamNameFor } from '@billing/events';
 import { createInvoicingModule } from '@billing/invoicing';
 import { createLogger } from '@billing/observability';
 import {
@@ -123,6 +124,11 @@ export interface TestPlatform {
   invoiceEvents(organizationId: string): Promise<Array<{ event_type: string; invoice: invoicingV1.Invoice }>>;
   /** subscription.changed events of one organization, in publish order. */
   subscriptionChanges(organizationId: string): Promise<subscriptionEventsV1.SubscriptionChanged[]>;
+  /**
+   * Once every event committed so far by accounts, subscriptions and invoicing has been handled by
+   * the analytics service's consumers (activities, MRR): what a test waits for before reading them.
+   */
+  analyticsCaughtUp(): Promise<void>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
   eventRequestIds(): Promise<Array<{ event_type: string; aggregate_id: string; request_id: string }>>;
   stop(): Promise<void>;
@@ -143,6 +149,7 @@ export async function startTestPlatform(
   const subscriptionsSchema = await createTestSchema('subscriptions');
   const invoicingSchema = await createTestSchema('invoicing');
   const gatewaySchema = await createTestSchema('gateway');
+  const analyticsSchema = await createTestSchema('analytics');
   // A private JetStream server per platform: durable consumers start on an empty history, never on
   // the events other test files left on a shared server (a charge of an organization this platform
   // does not know would be retried, then set aside, holding the consumer up meanwhile).
@@ -191,10 +198,26 @@ export async function startTestPlatform(
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
+  // Analytics reads the three producers' streams (activities, MRR).
+  const analytics = await startService(analyticsModule, {
+    databaseUrl: analyticsSchema.databaseUrl,
+    schema: analyticsSchema.schema,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+    clock,
+    logger,
+    bus,
+    migrateOnStart: true,
+  });
   const gateway = await startGateway({
     host: '127.0.0.1',
     port: 0,
-    services: { accounts: accounts.address, subscriptions: subscriptions.address, invoicing: invoicing.address },
+    services: {
+      accounts: accounts.address,
+      subscriptions: subscriptions.address,
+      invoicing: invoicing.address,
+      analytics: analytics.address,
+    },
     databaseUrl: gatewaySchema.databaseUrl,
     schema: gatewaySchema.schema,
     clock,
@@ -362,6 +385,22 @@ export async function startTestPlatform(
         event.organization_id === organizationId && event.subscription_changed ? [event.subscription_changed] : [],
       );
     },
+    async analyticsCaughtUp() {
+      const feeds: Array<[RunningService, string, string]> = [
+        [accounts, 'accounts.%', `${analyticsSchema.schema}-accounts`],
+        [subscriptions, 'subscriptions.%', `${analyticsSchema.schema}-subscriptions`],
+        [invoicing, 'invoicing.invoice.%', `${analyticsSchema.schema}-invoices`],
+      ];
+      for (const [producer, subjects, consumer] of feeds) {
+        const relayed = await producer.relay!.drainOnce();
+        if (relayed.error) throw relayed.error;
+        const committed = await producer.orm.em.fork().count(OutboxMessage, { subject: { $like: subjects } });
+        await waitFor(async () => (await analytics.orm.em.fork().count(InboxMessage, { consumer })) >= committed, {
+          timeoutMs: 30_000,
+          description: `analytics has handled ${committed} ${subjects} events`,
+        });
+      }
+    },
     async eventRequestIds() {
       return (await accountEvents()).map(({ event_type, aggregate_id, request_id }) => ({
         event_type,
@@ -374,6 +413,7 @@ export async function startTestPlatform(
       await consumer.stop();
       await catalogConsumer.stop();
       await invoiceConsumer.stop();
+      await analytics.stop();
       await invoicing.stop();
       await rm(mailOutbox, { recursive: true, force: true });
       await subscriptions.stop();
@@ -384,6 +424,7 @@ export async function startTestPlatform(
       await subscriptionsSchema.drop();
       await accountsSchema.drop();
       await gatewaySchema.drop();
+      await analyticsSchema.drop();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { InvoiceLineListFilter, InvoiceListFilter } from '../domain/invoice-list.js';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
+import { invoicesWithLinesOf } from './invoice-store.js';
 
 const NOTHING = '00000000-0000-0000-0000-000000000000';
 const uuidOrNothing = (value: string): string => (isUuid(value) ? value : NOTHING);
@@ -81,14 +82,11 @@ async function invoiceListWhere(
   // Nothing is handed to debt collection by this platform: true matches no invoice.
   if (filter.debt_collection === true) and.push({ id: NOTHING });
   if (filter.subscription_uuid !== undefined) {
-    const lines = isUuid(filter.subscription_uuid)
-      ? await em.find(
-          InvoiceLineEntity,
-          { organization_id: organizationId, subscription_id: filter.subscription_uuid },
-          { fields: ['invoice_id'] },
-        )
-      : [];
-    and.push({ id: { $in: [...new Set(lines.map((line) => line.invoice_id))] } });
+    and.push(
+      isUuid(filter.subscription_uuid)
+        ? { id: { $in: invoicesWithLinesOf(em, organizationId, filter.subscription_uuid) } }
+        : { id: NOTHING },
+    );
   }
   const ranges: [keyof InvoiceRow, unknown, unknown][] = [
     ['date', filter.date_lte, filter.date_gte],

@@ -1,6 +1,6 @@
 import { isUuid } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type RawQueryFragment } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
@@ -62,22 +62,30 @@ export async function openInvoicesOfSubscription(
   subscriptionId: string,
   currency: string,
 ): Promise<InvoiceRow[]> {
-  const lines = await em.find(
-    InvoiceLineEntity,
-    { organization_id: organizationId, subscription_id: subscriptionId },
-    { fields: ['invoice_id'] },
-  );
   return em.find(
     InvoiceEntity,
     {
       organization_id: organizationId,
-      id: { $in: [...new Set(lines.map((line) => line.invoice_id))] },
+      id: { $in: invoicesWithLinesOf(em, organizationId, subscriptionId) },
       is_credit_note: false,
       status: 'open',
       currency,
     },
     { orderBy: [{ invoice_number: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
   );
+}
+
+/** The ids of the invoices holding lines of the subscription, as a subquery (never a list sent back). */
+export function invoicesWithLinesOf(
+  em: EntityManager,
+  organizationId: string,
+  subscriptionId: string,
+): RawQueryFragment {
+  return em
+    .createQueryBuilder(InvoiceLineEntity, 'subscription_line')
+    .select('invoice_id')
+    .where({ organization_id: organizationId, subscription_id: subscriptionId })
+    .toRaw();
 }
 
 /**

@@ -16,10 +16,10 @@ const PAGE_ROWS = 500;
  */
 export const invoiceListExport: ExportSource = {
   kind: 'invoices',
-  async open(em, { organizationId, params }) {
+  async open({ cursor }, { organizationId, params }) {
     const request = invoicingV1.ListInvoicesRequest.decode(params);
     const { total, rows } = await exportInvoices(
-      em,
+      cursor,
       organizationId,
       invoiceListFilter(request.filter),
       request.page?.ordering ?? '',
@@ -55,8 +55,8 @@ export function vatExport(deps: Pick<InvoicingDeps, 'directory'>): ExportSource 
   return {
     kind: 'vat',
     check: (params) => void vatExportRequest(params),
-    async open(em, { organizationId, params, context }) {
-      const { total, rows } = await exportVat(deps, em, organizationId, context, vatExportRequest(params));
+    async open({ cursor }, { organizationId, params, context }) {
+      const { total, rows } = await exportVat(deps, cursor, organizationId, context, vatExportRequest(params));
       const encode = (batch: VatExportRow[]) =>
         invoicingV1.VatExportPage.encode({ rows: batch.map(vatRowMessage) }).finish();
       return { total, pages: pagesOf(rows, PAGE_ROWS, encode) };

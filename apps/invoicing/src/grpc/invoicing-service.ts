@@ -51,13 +51,7 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
     },
     listVatBillingPeriods: async (_request, context) => ({ periods: await listVatBillingPeriods(deps, context) }),
     updateKickbackStatus: async (request, context) => {
-      const status = await updateKickbackStatus(
-        deps,
-        context,
-        request.uuid,
-        request.kickback_status ?? null,
-        request.kickback_enabled,
-      );
+      const status = await updateKickbackStatus(deps, context, request.uuid, request.kickback_status ?? null);
       return status === null ? {} : { kickback_status: status };
     },
     registerPayment: async (request, context) => ({

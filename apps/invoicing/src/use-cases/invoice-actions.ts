@@ -10,13 +10,12 @@ import { linesOf, openInvoicesOfSubscription, requireInvoice } from '../db/invoi
 import { settledStatus } from '../domain/compose-invoice.js';
 import { creditToApply } from '../domain/credit.js';
 import type { InvoiceView } from '../domain/invoice-view.js';
+import { kickbackUpdateProblem } from '../domain/kickback.js';
 import { INVALID_DATE, isIsoDate, localDay } from '../domain/local-day.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { publishInvoiceChange } from './invoice-change.js';
 import { addLines, createInvoiceRow, issueInvoice, queueInvoiceMail } from './issue-invoices.js';
-
-export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as const;
 
 /** Invoice actions refuse with a reason the gateway answers as `{"error": ...}` (gaps §1). */
 const refused = (message: string) => AppError.refused('INVOICE_ACTION_REFUSED', message);
@@ -25,22 +24,22 @@ const change = <T>(deps: InvoicingDeps, context: RequestContext, fn: (scope: Cha
   runChange(deps, 'invoicing', context, fn);
 
 /**
- * PATCH kickback_status (null clears it), refused while the organization's kickback feature
- * (`kickbackEnabled`, the gateway knows the organization's features) is off.
+ * PATCH kickback_status (null clears it), refused while the organization's kickback feature is
+ * off (domain kickbackUpdateProblem; the features are the organization's as accounts has them now,
+ * asked before the transaction opens).
  */
 export async function updateKickbackStatus(
   deps: InvoicingDeps,
   context: RequestContext,
   uuid: string,
   status: string | null,
-  kickbackEnabled: boolean,
 ): Promise<string | null> {
+  const { features } = await deps.directory.seller(context);
   return change(deps, context, async (scope) => {
     const row = await requireInvoice(scope.em, scope.organizationId, uuid, true);
-    if (!kickbackEnabled) throw refused('The kickback feature is not enabled for the organization.');
-    if (status !== null && !(KICKBACK_STATUSES as readonly string[]).includes(status)) {
-      throw AppError.invalidField('kickback_status', `"${status}" is not a valid choice.`);
-    }
+    const problem = kickbackUpdateProblem(features, status);
+    if (problem?.kind === 'feature_off') throw refused(problem.message);
+    if (problem?.kind === 'invalid_status') throw AppError.invalidField('kickback_status', problem.message);
     scope.em.assign(row, { kickback_status: status, updated_at: scope.now });
     scope.audit('invoice.kickback_status', 'invoice', row.id, { kickback_status: status });
     await publishInvoiceChange(scope, 'invoice.updated', row);

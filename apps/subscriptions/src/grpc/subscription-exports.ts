@@ -14,10 +14,10 @@ const PAGE_ROWS = 500;
  */
 export const subscriptionListExport: ExportSource = {
   kind: 'subscriptions',
-  async open(em, { organizationId, params }) {
+  async open(snapshot, { organizationId, params }) {
     const request = subscriptionsV1.ListSubscriptionsRequest.decode(params);
     const { total, rows } = await exportSubscriptions(
-      em,
+      snapshot,
       organizationId,
       subscriptionListFilter(request.filter),
       request.page?.ordering ?? '',

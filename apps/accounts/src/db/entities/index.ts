@@ -1,5 +1,6 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { AccountEntity } from './account.entity.js';
 import { AccountBudgetEntity } from './account-budget.entity.js';
 import { AccountChargeEntity } from './account-charge.entity.js';
@@ -40,4 +41,5 @@ export const accountsEntities = [
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,
+  ...exportEntities,
 ];

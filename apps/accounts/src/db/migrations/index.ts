@@ -8,6 +8,7 @@ import { Migration20261125184408_invoice_read_model_and_payment_means } from './
 import { Migration20261125215808_webhooks } from './Migration20261125215808_webhooks.js';
 import { Migration20261125220120_imported_budgets_and_einvoice_mappings } from './Migration20261125220120_imported_budgets_and_einvoice_mappings.js';
 import { Migration20261125220430_expired_subscription_charges } from './Migration20261125220430_expired_subscription_charges.js';
+import { Migration20261125223429_export_jobs } from './Migration20261125223429_export_jobs.js';
 import { Migration20261125225137_subscription_renewal_notices } from './Migration20261125225137_subscription_renewal_notices.js';
 
 export const migrations = [
@@ -21,5 +22,6 @@ export const migrations = [
   Migration20261125215808_webhooks,
   Migration20261125220120_imported_budgets_and_einvoice_mappings,
   Migration20261125220430_expired_subscription_charges,
+  Migration20261125223429_export_jobs,
   Migration20261125225137_subscription_renewal_notices,
 ];

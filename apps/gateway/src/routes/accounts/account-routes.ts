@@ -1,12 +1,9 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { accountsV1 } from '@billing/proto';
 import type { ServiceClients } from '../../clients/service-clients.js';
-import { defineListRoute, defineRoute, fieldsHeaderKeeps, instantRange, type Route } from '../../http/index.js';
+import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
 import { pageOf } from '../shared/page-of.js';
 import { CodeParams } from '../shared/path-params.js';
-import { presentAccountsWithSubscriptions } from '../subscriptions/account-subscription-sets.js';
-import { presentDraftLineSet } from './account-draft-line-sets.js';
 import { accountInput } from './account-input.js';
+import { accountListFilter, presentAccountsWithSets } from './account-list.js';
 import { presentAccount } from './account-representation.js';
 import {
   ACCOUNT_ORDERING_FIELDS,
@@ -21,21 +18,7 @@ const TAGS = ['accounts'];
 
 export function accountRoutes(clients: ServiceClients): Route[] {
   const { accounts } = clients;
-  const withSubscriptionSets = presentAccountsWithSubscriptions(clients);
-  // Account reads carry their subscription_set and draftinvoiceline_set: the accounts service sends
-  // both with each account, and what the subscriptions embed with the reply: a read is one call.
-  const withSets = async (
-    found: readonly accountsV1.Account[],
-    embeds: accountsV1.SubscriptionSetEmbeds | undefined,
-    headers: IncomingHttpHeaders,
-  ) => {
-    const presented = await withSubscriptionSets(found, embeds, headers);
-    if (!fieldsHeaderKeeps(headers, 'draftinvoiceline_set')) return presented;
-    return presented.map((account, index) => ({
-      ...account,
-      draftinvoiceline_set: presentDraftLineSet(found[index]!),
-    }));
-  };
+  const withSets = presentAccountsWithSets(clients);
 
   const list = defineListRoute({
     path: '/api/v1/accounts/',
@@ -49,35 +32,7 @@ export function accountRoutes(clients: ServiceClients): Route[] {
     ordering: ACCOUNT_ORDERING_FIELDS,
     fieldsHeader: true,
     handler: async ({ query, page, headers }) => {
-      const created = instantRange(query, 'created_date');
-      const modified = instantRange(query, 'last_modified_date');
-      const reply = await accounts.call('listAccounts', {
-        page: pageOf(page),
-        filter: {
-          uuid: query.uuid,
-          code: query.code,
-          type: query.type,
-          is_getting_reminders: query.is_getting_reminders,
-          is_archived: query.is_archived,
-          override_business_entity: query.override_business_entity,
-          search: query.search,
-          legal_country: query.legal_country,
-          ean_invoicing: query.ean_invoicing,
-          has_recipient_receiving_invoices: query.has_recipient_receiving_invoices,
-          register_status: query.register_status,
-          created_date_lte: created.lte,
-          created_date_gte: created.gte,
-          last_modified_date_lte: modified.lte,
-          last_modified_date_gte: modified.gte,
-          subscription_status: query.subscription_status,
-          subscription_collection_method: query.subscription_collection_method,
-          subscription_set_to_expire: query.subscription_set_to_expire,
-          balance: query.balance === undefined ? undefined : String(query.balance),
-          active_payment_method: query.active_payment_method,
-          reseller_program: query.reseller_program,
-          registered_for_direct_debit: query.registered_for_direct_debit,
-        },
-      });
+      const reply = await accounts.call('listAccounts', { page: pageOf(page), filter: accountListFilter(query) });
       return { count: reply.count, results: await withSets(reply.accounts, reply.embeds, headers) };
     },
   });

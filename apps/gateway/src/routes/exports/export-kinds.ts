@@ -1,6 +1,8 @@
-import { invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ExportingService, ServiceClients } from '../../clients/service-clients.js';
+import { presentAccountsWithSets } from '../accounts/account-list.js';
+import { AccountSchema } from '../accounts/account-schemas.js';
 import { presentInvoiceList } from '../invoices/invoice-embeds.js';
 import { InvoiceListItemSchema } from '../invoices/invoice-schemas.js';
 import { presentSubscriptions } from '../subscriptions/subscription-embeds.js';
@@ -98,7 +100,18 @@ export const SUBSCRIPTION_EXPORT: ExportKind = {
     presentSubscriptions(clients, subscriptionsV1.ListSubscriptionsResponse.decode(page).subscriptions),
 };
 
+export const ACCOUNT_EXPORT: ExportKind = {
+  kind: 'accounts',
+  owner: 'accounts',
+  fileStem: 'accounts',
+  item: AccountSchema,
+  present: async (clients, page) => {
+    const { accounts, embeds } = accountsV1.ListAccountsResponse.decode(page);
+    return presentAccountsWithSets(clients)(accounts, embeds, {});
+  },
+};
+
 /** Every kind the gateway downloads, by the kind a job reports. */
 export const EXPORT_KINDS: ReadonlyMap<string, ExportKind> = new Map(
-  [INVOICE_EXPORT, VAT_EXPORT, SUBSCRIPTION_EXPORT].map((kind) => [kind.kind, kind]),
+  [INVOICE_EXPORT, VAT_EXPORT, SUBSCRIPTION_EXPORT, ACCOUNT_EXPORT].map((kind) => [kind.kind, kind]),
 );

@@ -1,8 +1,10 @@
 import { runWithContext } from '@billing/observability';
-import { invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, detailError, HttpResponse, type Route } from '../../http/index.js';
+import { accountListFilter } from '../accounts/account-list.js';
+import { ACCOUNT_ORDERING_FIELDS, AccountFilters } from '../accounts/account-schemas.js';
 import { resolveInvoiceFilter } from '../invoices/invoice-list-filter.js';
 import { DEFAULT_INVOICE_ORDERING, INVOICE_ORDERING, InvoiceFilters } from '../invoices/invoice-schemas.js';
 import { pageOf } from '../shared/page-of.js';
@@ -17,7 +19,14 @@ import {
   findExportJob,
   presentExportJob,
 } from './export-jobs.js';
-import { EXPORT_KINDS, type ExportKind, INVOICE_EXPORT, SUBSCRIPTION_EXPORT, VAT_EXPORT } from './export-kinds.js';
+import {
+  ACCOUNT_EXPORT,
+  EXPORT_KINDS,
+  type ExportKind,
+  INVOICE_EXPORT,
+  SUBSCRIPTION_EXPORT,
+  VAT_EXPORT,
+} from './export-kinds.js';
 import { VatExportBody, vatExportRequest } from './vat-export-body.js';
 
 const TAGS = ['exports'];
@@ -87,6 +96,26 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     },
   });
 
+  const accounts = defineRoute({
+    method: 'post',
+    path: '/api/v1/accounts/export/',
+    operationId: 'exportAccounts',
+    summary: 'Export the account list as CSV (asynchronous)',
+    description:
+      'The body takes the account list’s filters and ordering (as JSON values or strings); every matching account is exported, no paging. Answers 202 {export_id, job_uuid}.',
+    tags: TAGS,
+    body: ListFilterBody,
+    response: { status: 202, schema: ExportStartedSchema },
+    handler: async ({ body, req }) => {
+      const { filters, ordering } = filtersFromBody(body, AccountFilters, ACCOUNT_ORDERING_FIELDS);
+      const params = accountsV1.ListAccountsRequest.encode({
+        page: pageOf({ page: 1, pageSize: 0, ordering }),
+        filter: accountListFilter(filters),
+      }).finish();
+      return exportStarted(req, await start(ACCOUNT_EXPORT, params), 'export_id');
+    },
+  });
+
   const subscriptions = defineRoute({
     method: 'post',
     path: '/api/v1/subscriptions/export/',
@@ -151,5 +180,5 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     },
   });
 
-  return [invoices, vat, subscriptions, job, download];
+  return [invoices, vat, accounts, subscriptions, job, download];
 }

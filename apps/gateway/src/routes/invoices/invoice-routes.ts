@@ -89,17 +89,19 @@ export function invoiceRoutes(clients: ServiceClients): Route[] {
     refusalBodyKey: 'error',
     response: { status: 200, schema: KickbackSchema },
     handler: async ({ params, body }) => {
-      const enabled = await kickbackEnabled(clients);
       if (!('kickback_status' in body)) {
-        const { invoice } = await invoicing.call('getInvoice', { uuid: params.uuid, with_pdf: false });
+        const [{ invoice }, enabled] = await Promise.all([
+          invoicing.call('getInvoice', { uuid: params.uuid, with_pdf: false }),
+          kickbackEnabled(clients),
+        ]);
         return presentKickback(invoice!.kickback_status, enabled);
       }
+      // Invoicing refuses while the feature is off: an answer means it is on, so the status shows.
       const reply = await invoicing.call('updateKickbackStatus', {
         uuid: params.uuid,
         kickback_status: body.kickback_status ?? undefined,
-        kickback_enabled: enabled,
       });
-      return presentKickback(reply.kickback_status, enabled);
+      return presentKickback(reply.kickback_status, true);
     },
   });
 

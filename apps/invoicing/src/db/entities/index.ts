@@ -6,6 +6,7 @@ import { DraftInvoiceLineEntity } from './draft-invoice-line.entity.js';
 import { InvoiceEntity } from './invoice.entity.js';
 import { InvoiceLineEntity } from './invoice-line.entity.js';
 import { InvoiceNumberCounterEntity } from './invoice-number-counter.entity.js';
+import { InvoiceReadModelBackfillEntity } from './invoice-read-model-backfill.entity.js';
 import { InvoicedChargeEntity } from './invoiced-charge.entity.js';
 import { MailJobEntity } from './mail-job.entity.js';
 import { RejectedChargeEntity } from './rejected-charge.entity.js';
@@ -17,6 +18,7 @@ export const invoicingEntities = [
   InvoiceNumberCounterEntity,
   InvoicedChargeEntity,
   RejectedChargeEntity,
+  InvoiceReadModelBackfillEntity,
   CreditApplicationEntity,
   MailJobEntity,
   DraftInvoiceLineEntity,

@@ -7,6 +7,7 @@ import { Migration20261125190614_invoice_bank_account } from './Migration2026112
 import { Migration20261125192338_mail_job_reply_to } from './Migration20261125192338_mail_job_reply_to.js';
 import { Migration20261125220506_export_jobs } from './Migration20261125220506_export_jobs.js';
 import { Migration20261125221827_rejected_charges } from './Migration20261125221827_rejected_charges.js';
+import { Migration20261125222456_invoice_read_model_backfill } from './Migration20261125222456_invoice_read_model_backfill.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -17,4 +18,5 @@ export const migrations = [
   Migration20261125192338_mail_job_reply_to,
   Migration20261125220506_export_jobs,
   Migration20261125221827_rejected_charges,
+  Migration20261125222456_invoice_read_model_backfill,
 ];

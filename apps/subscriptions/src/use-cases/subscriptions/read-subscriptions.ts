@@ -1,7 +1,6 @@
 import type { PageSpec } from '@billing/domain-kit';
-import { inBatches, type ReadRow } from '@billing/exports';
+import { type ExportSnapshot, inBatches, type ReadRow } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { findSubscriptions, requireSubscription, streamSubscriptions } from '../../db/subscription-store.js';
 import type { SubscriptionListFilter } from '../../domain/subscription-list.js';
 import type { SubscriptionView } from '../../domain/subscription-view.js';
@@ -34,19 +33,22 @@ export async function listSubscriptions(
 
 /**
  * The subscription list's rows for an export: every subscription matching the list's filters, in
- * its ordering, read with a cursor in the caller's snapshot (`em`) and made views a batch at a time.
+ * its ordering, read with a cursor in the export's snapshot and made views a batch at a time (their
+ * plans and terms read on the snapshot's second connection while the cursor stays open).
  */
 export async function exportSubscriptions(
-  em: EntityManager,
+  snapshot: ExportSnapshot,
   organizationId: string,
   filter: SubscriptionListFilter,
   ordering: string,
 ): Promise<{ total: number; rows: AsyncIterable<ReadRow<SubscriptionView>> }> {
-  const { count, rows } = await streamSubscriptions(em, organizationId, filter, ordering);
+  const { count, rows } = await streamSubscriptions(snapshot.cursor, organizationId, filter, ordering);
   async function* views() {
     let read = 0;
     for await (const batch of inBatches(rows, EXPORT_BATCH)) {
-      for (const view of await subscriptionViews(em, organizationId, batch)) yield { row: view, read: ++read };
+      for (const view of await subscriptionViews(snapshot.lookups, organizationId, batch)) {
+        yield { row: view, read: ++read };
+      }
     }
   }
   return { total: count, rows: views() };

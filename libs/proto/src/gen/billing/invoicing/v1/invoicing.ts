@@ -232,12 +232,8 @@ export interface ListVatBillingPeriodsResponse {
 
 export interface UpdateKickbackStatusRequest {
   uuid: string;
-  /** Unset: null. */
-  kickback_status?:
-    | string
-    | undefined;
-  /** The organization's kickback feature (the gateway knows the organization's features). */
-  kickback_enabled: boolean;
+  /** Unset: null. Refused (FAILED_PRECONDITION) while the organization's kickback feature is off. */
+  kickback_status?: string | undefined;
 }
 
 export interface UpdateKickbackStatusResponse {
@@ -3690,7 +3686,7 @@ export const ListVatBillingPeriodsResponse: MessageFns<ListVatBillingPeriodsResp
 };
 
 function createBaseUpdateKickbackStatusRequest(): UpdateKickbackStatusRequest {
-  return { uuid: "", kickback_status: undefined, kickback_enabled: false };
+  return { uuid: "", kickback_status: undefined };
 }
 
 export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest> = {
@@ -3700,9 +3696,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
     }
     if (message.kickback_status !== undefined) {
       writer.uint32(18).string(message.kickback_status);
-    }
-    if (message.kickback_enabled !== false) {
-      writer.uint32(24).bool(message.kickback_enabled);
     }
     return writer;
   },
@@ -3736,14 +3729,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
             message.kickback_status = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.kickback_enabled = reader.bool();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3764,11 +3749,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
         : isSet(object.kickback_status)
         ? globalThis.String(object.kickback_status)
         : undefined,
-      kickback_enabled: isSet(object.kickbackEnabled)
-        ? globalThis.Boolean(object.kickbackEnabled)
-        : isSet(object.kickback_enabled)
-        ? globalThis.Boolean(object.kickback_enabled)
-        : false,
     };
   },
 
@@ -3780,9 +3760,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
     if (message.kickback_status !== undefined) {
       obj.kickbackStatus = message.kickback_status;
     }
-    if (message.kickback_enabled !== false) {
-      obj.kickbackEnabled = message.kickback_enabled;
-    }
     return obj;
   },
 
@@ -3793,7 +3770,6 @@ export const UpdateKickbackStatusRequest: MessageFns<UpdateKickbackStatusRequest
     const message = createBaseUpdateKickbackStatusRequest();
     message.uuid = object.uuid ?? "";
     message.kickback_status = object.kickback_status ?? undefined;
-    message.kickback_enabled = object.kickback_enabled ?? false;
     return message;
   },
 };
