@@ -86,7 +86,7 @@ describe('deliveries are made once per event and webhook', () => {
     });
     try {
       // The stream's copy: the inbox knows it already.
-      const consumer = webhookConsumerName(schema, 'invoicing');
+      const consumer = webhookConsumerName(schema, { eventType: 'invoice.issued' });
       expect(await handleEventOnce({ orm: service.orm, consumer }, envelope, handler)).toBe(false);
       // Even past the inbox (another inbox name), the (webhook, event) key makes no second delivery.
       expect(await handleEventOnce({ orm: service.orm, consumer: `${consumer}-other` }, envelope, handler)).toBe(true);

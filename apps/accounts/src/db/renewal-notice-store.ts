@@ -12,8 +12,10 @@ export interface DueRenewalNotice {
 
 /**
  * Renewing subscriptions (of one organization or all) whose next renewal is within 7 days on
- * their organization's clock (and not past), noticed for no earlier renewal than this one;
- * locked (SKIP LOCKED) so that two replicas do not both render the same notice.
+ * their organization's clock (and not past), not noticed for this renewal yet; locked so that
+ * two replicas do not both render the same notice. The dispatchers' scan of all organizations
+ * skips rows another holds; one organization's (the test clock's advance) waits for them, so that
+ * a notice another replica is making is committed, and its deliveries due, before it goes on.
  */
 export async function claimDueRenewalNotices(
   em: EntityManager,
@@ -31,7 +33,7 @@ export async function claimDueRenewalNotices(
         and (?::uuid is null or s.organization_id = ?::uuid)
       order by s.next_renewal_at
       limit ?
-      for update of s skip locked`,
+      for update of s ${options.organizationId === null ? 'skip locked' : ''}`,
     [
       RENEWING_STATUS,
       options.now,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isUuid } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { AttemptView, DeliveryStatus, DeliveryView } from '../domain/webhooks/delivery-view.js';
 import type { WebhookEventName } from '../domain/webhooks/event-names.js';
 import type { AttemptOutcome } from '../domain/webhooks/retry-schedule.js';
@@ -154,7 +155,7 @@ interface ClaimedRow {
  * replicas claim side by side.
  */
 export async function claimDueDeliveries(
-  em: EntityManager,
+  pool: pg.Pool,
   options: {
     now: Date;
     leaseUntil: Date;
@@ -164,37 +165,29 @@ export async function claimDueDeliveries(
     organizationId: string | null;
   },
 ): Promise<ClaimedDelivery[]> {
-  const rows = await em.execute<ClaimedRow[]>(
+  // One statement (atomic by itself): no transaction round trips around it.
+  const { rows } = await pool.query<ClaimedRow>(
     `with due as (
        select d.id, row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.created_at, d.id) as rank
          from webhook_delivery d join organization o on o.id = d.organization_id
         where d.status = 'pending'
-          and d.next_attempt_at <= coalesce(o.test_clock_time, ?::timestamptz)
-          and (d.lease_until is null or d.lease_until < ?::timestamptz)
-          and (?::uuid is null or d.organization_id = ?::uuid)
-          and not (d.webhook_id = any(?::uuid[]))
+          and d.next_attempt_at <= coalesce(o.test_clock_time, $1::timestamptz)
+          and (d.lease_until is null or d.lease_until < $1::timestamptz)
+          and ($2::uuid is null or d.organization_id = $2::uuid)
+          and not (d.webhook_id = any($3::uuid[]))
      ), picked as (
        select d.id from webhook_delivery d join due on due.id = d.id
-        where due.rank <= ?
+        where due.rank <= $4
         order by d.next_attempt_at, d.id
-        limit ?
+        limit $5
         for update of d skip locked
      )
-     update webhook_delivery d set lease_until = ?
+     update webhook_delivery d set lease_until = $6
        from picked, webhook w, organization o
       where d.id = picked.id and w.id = d.webhook_id and o.id = d.organization_id
      returning d.id, d.organization_id, d.webhook_id, d.event_id, d.payload, d.step, w.endpoint,
                w.basic_auth_username, w.basic_auth_password, w.secret, o.test_clock_time`,
-    [
-      options.now,
-      options.now,
-      options.organizationId,
-      options.organizationId,
-      `{${options.busy.join(',')}}`,
-      options.perWebhook,
-      options.limit,
-      options.leaseUntil,
-    ],
+    [options.now, options.organizationId, [...options.busy], options.perWebhook, options.limit, options.leaseUntil],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -224,28 +217,37 @@ export async function hasLeasedDueDeliveries(em: EntityManager, organizationId: 
   return rows.length > 0;
 }
 
-/** An attempt's log row and its outcome on the delivery, releasing the lease. */
+/**
+ * An attempt's log row and its outcome on the delivery, releasing the lease: one statement, so
+ * both or neither are written, in one round trip.
+ */
 export async function recordAttempt(
-  em: EntityManager,
+  pool: pg.Pool,
   delivery: ClaimedDelivery,
   attempt: AttemptView,
   outcome: AttemptOutcome,
   now: Date,
 ): Promise<void> {
-  em.create(WebhookAttemptEntity, {
-    id: randomUUID(),
-    organization_id: delivery.organizationId,
-    delivery_id: delivery.id,
-    attempted_at: attempt.attempt_date,
-    response_status: attempt.response_status,
-    error: attempt.error,
-    duration_ms: attempt.duration_ms,
-  });
-  await em.flush();
-  await em.execute(
-    `update webhook_delivery set status = ?, step = ?, next_attempt_at = ?, lease_until = null, updated_at = ?
-      where id = ?`,
-    [outcome.status, outcome.step, outcome.nextAttemptAt, now, delivery.id],
+  await pool.query(
+    `with attempt as (
+       insert into webhook_attempt (id, organization_id, delivery_id, attempted_at, response_status, error, duration_ms)
+       values ($1, $2, $3, $4, $5, $6, $7)
+     )
+     update webhook_delivery set status = $8, step = $9, next_attempt_at = $10, lease_until = null, updated_at = $11
+      where id = $3`,
+    [
+      randomUUID(),
+      delivery.organizationId,
+      delivery.id,
+      attempt.attempt_date,
+      attempt.response_status,
+      attempt.error,
+      attempt.duration_ms,
+      outcome.status,
+      outcome.step,
+      outcome.nextAttemptAt,
+      now,
+    ],
   );
 }
 
@@ -262,6 +264,6 @@ export async function markForResend(em: EntityManager, row: WebhookDeliveryRow, 
 }
 
 /** Gives claimed deliveries back without an attempt. */
-export async function releaseLeases(em: EntityManager, ids: readonly string[]): Promise<void> {
-  await em.execute('update webhook_delivery set lease_until = null where id = any(?::uuid[])', [`{${ids.join(',')}}`]);
+export async function releaseLeases(pool: pg.Pool, ids: readonly string[]): Promise<void> {
+  await pool.query('update webhook_delivery set lease_until = null where id = any($1::uuid[])', [[...ids]]);
 }

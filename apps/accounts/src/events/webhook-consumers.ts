@@ -1,17 +1,17 @@
 import type { EventBus, EventEnvelope, EventsLogger, RunningConsumer } from '@billing/events';
-import { startConsumer, streamNameFor } from '@billing/events';
+import { startConsumer, streamNameFor, subjectFor } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordWebhookDeliveries } from '../use-cases/webhooks/record-deliveries.js';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 import { readModelSchema } from './read-model-feeds.js';
-import { WEBHOOK_PRODUCERS, webhookMappingOf } from './webhook-event-map.js';
+import { WEBHOOK_EVENT_MAP, type WebhookEventMapping, webhookMappingOf } from './webhook-event-map.js';
 
 /**
- * The durable consumer's name per producer stream: `accounts-webhooks-invoicing` in production
+ * The durable consumer's name per mapped event: `accounts-webhooks-invoice-issued` in production
  * (replicas share it), one per throwaway schema in tests. Also the inbox key of the hand-over path.
  */
-export function webhookConsumerName(schema: string, producer: string): string {
-  return `${schema}-webhooks-${producer}`;
+export function webhookConsumerName(schema: string, mapping: Pick<WebhookEventMapping, 'eventType'>): string {
+  return `${schema}-webhooks-${mapping.eventType.replaceAll('.', '-')}`;
 }
 
 /**
@@ -40,8 +40,8 @@ export function webhookEventHandler(deps: WebhooksDeps): (em: EntityManager, env
 }
 
 /**
- * One durable consumer per producer whose events become webhook events (WEBHOOK_PRODUCERS), all
- * of the producer's subjects: the handler picks the mapped ones.
+ * One durable consumer per mapped event type, on exactly its subject (`invoicing.invoice.issued`):
+ * the producers' other events (charges, draft lines, ...) never reach the webhooks' inbox.
  */
 export async function startWebhookConsumers(
   deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus | null },
@@ -55,16 +55,16 @@ export async function startWebhookConsumers(
   const handle = webhookEventHandler(deps);
   const started: RunningConsumer[] = [];
   try {
-    for (const producer of WEBHOOK_PRODUCERS) {
+    for (const mapping of WEBHOOK_EVENT_MAP) {
       started.push(
         await startConsumer({
           orm: deps.orm,
           bus,
           logger: deps.logger,
           clock: deps.clock,
-          consumer: webhookConsumerName(schema, producer),
-          stream: streamNameFor(producer),
-          filterSubject: `${producer}.>`,
+          consumer: webhookConsumerName(schema, mapping),
+          stream: streamNameFor(mapping.producer),
+          filterSubject: subjectFor(mapping.producer, mapping.eventType),
           handle,
         }),
       );

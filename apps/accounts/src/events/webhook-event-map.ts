@@ -23,8 +23,8 @@ const isCancellation = (envelope: EventEnvelope): boolean =>
  * made from the read model of subscriptions instead (use-cases/webhooks/renewal-notices). Not yet
  * wired (their producers do not publish them yet): new_activity, payment.authentication_required,
  * payment.declined, card_expires_this_month, payment_card.activated, payment_card.deactivated.
- * Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object); a new
- * producer also gets its durable consumer from WEBHOOK_PRODUCERS.
+ * Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object): each
+ * line gets its durable consumer (webhook-consumers.ts).
  */
 export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
   { producer: 'accounts', eventType: 'account.created', name: 'account.created', data: accountData },
@@ -41,9 +41,6 @@ export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
   { producer: 'invoicing', eventType: 'invoice.issued', name: 'new_invoice', data: invoiceData },
   { producer: 'invoicing', eventType: 'invoice.paid', name: 'paid_invoice', data: invoiceData },
 ];
-
-/** The producers whose streams the webhook consumers read. */
-export const WEBHOOK_PRODUCERS = [...new Set(WEBHOOK_EVENT_MAP.map((mapping) => mapping.producer))];
 
 /** An event type becomes at most one public event: a delivery is keyed by (webhook, event id). */
 const BY_EVENT_TYPE = new Map(WEBHOOK_EVENT_MAP.map((mapping) => [mapping.eventType, mapping]));

@@ -15,6 +15,6 @@ export function webhookFeeds(deps: WebhooksDeps): (envelope: EventEnvelope) => R
   const handle = webhookEventHandler(deps);
   return (envelope) => {
     const mapping = webhookMappingOf(envelope);
-    return mapping ? [{ consumer: webhookConsumerName(schema, mapping.producer), handle }] : [];
+    return mapping ? [{ consumer: webhookConsumerName(schema, mapping), handle }] : [];
   };
 }

@@ -31,8 +31,14 @@ export function startWebhookDispatcher(deps: WebhooksDeps, logger: Logger): Webh
     timer = setTimeout(run, delayMs);
   };
 
+  // Renewal notices are looked for once per poll interval, not on every wake (a busy hand-over
+  // wakes the dispatcher after each event).
+  let renewalsScannedAt = Number.NEGATIVE_INFINITY;
   const pass = async (): Promise<void> => {
-    await recordDueRenewalNotices(deps, null);
+    if (performance.now() - renewalsScannedAt >= deps.webhooks.pollIntervalMs) {
+      renewalsScannedAt = performance.now();
+      await recordDueRenewalNotices(deps, null);
+    }
     const free = deps.webhooks.maxConcurrency - busy.size;
     if (free <= 0) return;
     const groups = await claimDue(deps, { busy: [...busy], webhooks: free, organizationId: null });

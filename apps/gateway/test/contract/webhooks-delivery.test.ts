@@ -1,8 +1,8 @@
 /**
  * Webhook deliveries over time (gaps.md §12): the retry schedule (1 min, 5 min, 30 min, 2 h, 12 h,
  * 24 h, then failed) on a test clock, each attempt made before the advance answers, with the same
- * webhook-id throughout; resend; renew_subscription_soon 7 days before each renewal; a receiver that hangs holds up neither billing nor other
- * endpoints, and times out; and the data of new_invoice, paid_invoice, cancel_subscription and
+ * webhook-id throughout; resend; renew_subscription_soon 7 days before each renewal; a receiver
+ * that hangs holds up neither billing nor other endpoints, and times out; and the data of new_invoice, paid_invoice, cancel_subscription and
  * plan_terms.* is the object as its GET returns it.
  */
 import { waitFor } from '@billing/testing';
@@ -24,12 +24,11 @@ import {
 } from './helpers.js';
 import { actionPath, invoicePath, subscribe, waitForInvoices } from './invoices-helpers.js';
 import { subscriptionPath } from './subscriptions-helpers.js';
+import { createWebhook, deliveriesOf, deliveriesPath } from './webhooks-helpers.js';
 
 // A short receiver timeout, so that the hanging receiver's attempt ends within the test.
 const platform = usePlatform({ webhooks: { attemptTimeoutMs: 1_500 } });
 
-const WEBHOOKS = '/api/v1/webhooks/';
-const deliveriesPath = (uuid: string) => `${WEBHOOKS}${uuid}/deliveries/`;
 const START = '2026-03-01T10:00:00.000Z';
 
 let receiver: WebhookReceiver;
@@ -39,18 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
 });
-
-async function createWebhook(api: ApiClient, body: Json): Promise<{ uuid: string; secret: string }> {
-  const response = await api.post(WEBHOOKS, body);
-  expectStatus(response, 201);
-  return response.body;
-}
-
-async function deliveriesOf(api: ApiClient, uuid: string): Promise<Json[]> {
-  const response = await api.get(deliveriesPath(uuid));
-  expectStatus(response, 200);
-  return response.body.results;
-}
 
 async function advance(api: ApiClient, to: string): Promise<void> {
   expectStatus(await api.post('/api/v1/test-clock/advance/', { to }), 200);

@@ -8,7 +8,6 @@ import { createHmac } from 'node:crypto';
 import { waitFor } from '@billing/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../support/platform.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   accountPath,
@@ -24,12 +23,9 @@ import {
   uniqueCode,
   usePlatform,
 } from './helpers.js';
+import { createWebhook, deliveriesOf, deliveriesPath, WEBHOOKS, webhookPath } from './webhooks-helpers.js';
 
 const platform = usePlatform();
-
-const WEBHOOKS = '/api/v1/webhooks/';
-const webhookPath = (uuid: string) => `${WEBHOOKS}${uuid}/`;
-const deliveriesPath = (uuid: string) => `${webhookPath(uuid)}deliveries/`;
 
 const DEFAULT_EVENTS = [
   'account.created',
@@ -65,18 +61,6 @@ function expectedWebhook(body: Json, overrides: Json = {}): Json {
     schema: expect.stringMatching(SCHEMA_PATTERN),
     ...overrides,
   };
-}
-
-async function createWebhook(api: ApiClient, body: Json): Promise<Json & { uuid: string; secret: string }> {
-  const response = await api.post(WEBHOOKS, body);
-  expectStatus(response, 201);
-  return response.body;
-}
-
-async function deliveriesOf(api: ApiClient, uuid: string): Promise<Json[]> {
-  const response = await api.get(deliveriesPath(uuid));
-  expectStatus(response, 200);
-  return response.body.results;
 }
 
 /** The Standard Webhooks signature computed here, from the spec, without any library. */

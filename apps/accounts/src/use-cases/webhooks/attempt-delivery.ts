@@ -1,5 +1,4 @@
 import { systemClock } from '@billing/clock';
-import { inTransaction } from '@billing/db';
 import { type ClaimedDelivery, recordAttempt } from '../../db/webhook-delivery-store.js';
 import { afterAttempt, isAcknowledged } from '../../domain/webhooks/retry-schedule.js';
 import { postWebhook } from '../../webhook-sender/post-webhook.js';
@@ -8,7 +7,7 @@ import type { WebhooksDeps } from './webhooks-deps.js';
 
 /**
  * One attempt of a claimed delivery: POST it, then record the attempt and its outcome (the next
- * retry on the organization's clock, or succeeded, or failed) in one transaction. The HTTP call
+ * retry on the organization's clock, or succeeded, or failed) in one statement. The HTTP call
  * holds no transaction and no lock but the delivery's lease.
  */
 export async function attemptDelivery(deps: WebhooksDeps, delivery: ClaimedDelivery): Promise<void> {
@@ -30,13 +29,11 @@ export async function attemptDelivery(deps: WebhooksDeps, delivery: ClaimedDeliv
   const acknowledged = isAcknowledged(result.responseStatus);
   const outcome = afterAttempt(delivery.step, acknowledged, attemptedAt);
   const error = acknowledged || result.error !== '' ? result.error : `HTTP ${result.responseStatus}`;
-  await inTransaction(deps.orm, (em) =>
-    recordAttempt(
-      em,
-      delivery,
-      { attempt_date: attemptedAt, response_status: result.responseStatus, error, duration_ms: durationMs },
-      outcome,
-      deps.clock.now(),
-    ),
+  await recordAttempt(
+    deps.pool,
+    delivery,
+    { attempt_date: attemptedAt, response_status: result.responseStatus, error, duration_ms: durationMs },
+    outcome,
+    deps.clock.now(),
   );
 }

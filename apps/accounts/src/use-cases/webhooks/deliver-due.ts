@@ -1,4 +1,3 @@
-import { inTransaction } from '@billing/db';
 import type { RequestContext } from '@billing/observability';
 import {
   type ClaimedDelivery,
@@ -34,24 +33,20 @@ export async function claimDue(
   options: { busy: readonly string[]; webhooks: number; organizationId: string | null },
 ): Promise<ClaimedDelivery[][]> {
   const now = deps.clock.now();
-  const claimed = await inTransaction(deps.orm, (em) =>
-    claimDueDeliveries(em, {
-      now,
-      leaseUntil: new Date(now.getTime() + leaseMs(deps)),
-      limit: options.webhooks * CLAIM_PER_WEBHOOK,
-      perWebhook: CLAIM_PER_WEBHOOK,
-      busy: options.busy,
-      organizationId: options.organizationId,
-    }),
-  );
+  const claimed = await claimDueDeliveries(deps.pool, {
+    now,
+    leaseUntil: new Date(now.getTime() + leaseMs(deps)),
+    limit: options.webhooks * CLAIM_PER_WEBHOOK,
+    perWebhook: CLAIM_PER_WEBHOOK,
+    busy: options.busy,
+    organizationId: options.organizationId,
+  });
   const groups = byWebhook(claimed);
   const extra = groups.slice(options.webhooks).flat();
   if (extra.length > 0)
-    await inTransaction(deps.orm, (em) =>
-      releaseLeases(
-        em,
-        extra.map((delivery) => delivery.id),
-      ),
+    await releaseLeases(
+      deps.pool,
+      extra.map((delivery) => delivery.id),
     );
   return groups.slice(0, options.webhooks);
 }
