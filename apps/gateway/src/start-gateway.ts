@@ -4,6 +4,8 @@ import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
 import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './http/index.js';
 import { REQUEST_EXAMPLES } from './openapi/request-examples.js';
+import { gatewayCallbacks } from './pages/gateway-callbacks.js';
+import { noopCardPages } from './pages/noop-card-page.js';
 import { PostgresRateLimiter } from './rate-limit/index.js';
 import { allRoutes } from './routes/index.js';
 
@@ -61,6 +63,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     clock: options.clock,
     logger: options.logger,
     requestExamples: REQUEST_EXAMPLES,
+    pages: [noopCardPages(clients), gatewayCallbacks(clients)],
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
   const server = await listen(app, options.port, options.host);

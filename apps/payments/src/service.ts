@@ -39,7 +39,7 @@ export function createPaymentsModule(options: PaymentsModuleOptions = {}): Servi
       logger: deps.logger,
       directory,
       invoicing,
-      gateways: gatewayFactory(),
+      gateways: gatewayFactory(settings),
       committedEvents: readModelHandOver(readModel, ACCOUNTS_READ_MODEL_EVENT_TYPES, deps.logger),
       ...(settings.crashAfterGatewayCall
         ? {

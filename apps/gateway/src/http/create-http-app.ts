@@ -1,5 +1,5 @@
 import type { Clock } from '@billing/clock';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { buildOpenApiDocument, type OpenApiInfo, type RequestExamples } from '../openapi/build-openapi-document.js';
 import { mountApiDocs } from '../openapi/mount-api-docs.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -33,6 +33,8 @@ export interface HttpAppOptions {
   openApi?: OpenApiInfo;
   /** The request body the documentation shows for each operation, by operationId. */
   requestExamples?: RequestExamples;
+  /** Server-rendered pages for people (not the API: no token, no JSON), e.g. the noop card page. */
+  pages?: readonly Router[];
 }
 
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
@@ -68,6 +70,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   mountApiDocs(router, document, options.logger);
 
   app.use(requestContextMiddleware(options.logger, browsable));
+  for (const pages of options.pages ?? []) app.use(pages);
   app.use(router);
   app.use(unknownPath(options.logger));
   app.use(lastResort(options.logger));

@@ -70,7 +70,10 @@ describe('payment cards', () => {
     const byAccount = await api.get(`${CARDS}?account=${account.uuid}`);
     expect(byAccount.body).toEqual({ count: 1, next: null, previous: null, results: [card] });
     const all = await api.get(CARDS);
-    expect((all.body.results as Json[]).map((item) => item.uuid)).toEqual([mastercard.body.uuid, card.uuid]);
+    // Newest first; the platform's clock stands still, so both share created_date and the uuid decides.
+    expect((all.body.results as Json[]).map((item) => item.uuid)).toEqual(
+      [mastercard.body.uuid as string, card.uuid].sort().reverse(),
+    );
 
     // The account embeds its cards.
     const read = await api.get(accountPath(account.code as string));
@@ -179,6 +182,57 @@ describe('payment cards', () => {
     }
     expect((await stranger.api.get(CARDS)).body).toEqual({ count: 0, next: null, previous: null, results: [] });
     expect((await api.get(cardPath(card.body.uuid as string))).body.active).toBe(true);
+  });
+
+  it('registers the card chosen on the noop page exactly once, then sends the customer to redirect_url', async () => {
+    const { api, organizationId } = await newOrganization(platform());
+    const account = await createAccount(api);
+    const redirect = 'https://shop.example/cards/done?order=7';
+    const link = await api.get(
+      `${accountPath(account.code as string)}card-registration-link/noop/?redirect_url=${encodeURIComponent(redirect)}`,
+    );
+    expectStatus(link, 200);
+    const url = link.body.url as string;
+    const form = await fetch(url);
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await form.text();
+    expect(html).toContain('<input type="radio" name="token" value="noop_mastercard">');
+
+    const submit = () =>
+      fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'token=noop_mastercard',
+      });
+    const [first, second] = await Promise.all([submit(), submit()]);
+    for (const response of [first, second, await submit()]) {
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe(redirect);
+    }
+    const cards = await api.get(`${CARDS}?account=${account.uuid}`);
+    expect(cards.body.results).toEqual([
+      expectedCard(account.uuid as string, {
+        brand: 'mastercard',
+        card_number: '**** **** **** 4444',
+        name: 'Noop Mastercard',
+        payment_gateway_id: 'noop_mastercard',
+      }),
+    ]);
+    expect((await api.get(accountPath(account.code as string))).body.paymentcard_set).toEqual(cards.body.results);
+    const events = await platform().paymentEvents(organizationId);
+    expect(events.map((event) => event.event_type)).toEqual(['payment_card.activated']);
+    expect(await (await fetch(url)).text()).toContain('Card **** **** **** 4444 is registered.');
+
+    const unknown = await fetch(`${platform().baseUrl}/payments/noop/00000000-0000-4000-8000-000000000000/`);
+    expect(unknown.status).toBe(404);
+    const badToken = await fetch(url.replace(/[0-9a-f-]{36}\/$/, '11111111-1111-4111-8111-111111111111/'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=noop_amex',
+    });
+    expect(badToken.status).toBe(404);
   });
 
   it('gives a registration link by the spec rules of each gateway, on both path forms', async () => {

@@ -30,6 +30,7 @@ import { createTestSchema, startNatsServer, uniqueName, waitFor } from '@billing
 import { startGateway } from '../../src/start-gateway.js';
 import { runAdminCli } from './admin-cli.js';
 import { type ApiClient, apiClient } from './api-client.js';
+import { type PaymentsProcess, startPaymentsProcess } from './payments-process.js';
 
 export type { ApiClient, ApiResponse } from './api-client.js';
 
@@ -137,6 +138,8 @@ export interface TestPlatform {
   invoiceEvents(organizationId: string): Promise<Array<{ event_type: string; invoice: invoicingV1.Invoice }>>;
   /** payments.* events of one organization (type and decoded payload), in publish order. */
   paymentEvents(organizationId: string): Promise<PaymentEvent[]>;
+  /** The payments process, when the platform was started with `paymentsProcess`. */
+  paymentsProcess: PaymentsProcess | null;
   /** The key the platform's payments service opens gateway credentials with (GATEWAY_CREDENTIALS_KEY). */
   credentialsKey: string;
   /** subscription.changed events of one organization, in publish order. */
@@ -158,7 +161,13 @@ export interface TestPlatform {
  * e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
 export async function startTestPlatform(
-  options: { smtpUrl?: string; cardgwAApiUrl?: string; webhooks?: AccountsModuleOptions['webhooks'] } = {},
+  options: {
+    smtpUrl?: string;
+    cardgwAApiUrl?: string;
+    /** Run payments as its own process (built main.js), restartable: the crash test. */
+    paymentsProcess?: boolean;
+    webhooks?: AccountsModuleOptions['webhooks'];
+  } = {},
 ): Promise<TestPlatform> {
   const clock = new TestClock('2026-01-15T09:00:00Z');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -226,17 +235,33 @@ export async function startTestPlatform(
       ...(options.cardgwAApiUrl ? { cardgwAApiUrl: options.cardgwAApiUrl } : {}),
     },
   });
-  const payments = await startService(paymentsModule, {
-    databaseUrl: paymentsSchema.databaseUrl,
-    schema: paymentsSchema.schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock,
-    logger,
-    bus,
-    migrateOnStart: true,
-    relay: { pollIntervalMs: 50 },
-  });
+  const paymentsChild = options.paymentsProcess
+    ? await startPaymentsProcess({
+        databaseUrl: paymentsSchema.databaseUrl,
+        schema: paymentsSchema.schema,
+        natsUrl: nats.url,
+        env: {
+          ACCOUNTS_ADDRESS: accounts.address,
+          INVOICING_ADDRESS: invoicing.address,
+          GATEWAY_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+          PAYMENTS_WORKER_INTERVAL_MS: '100',
+          ...(options.cardgwAApiUrl ? { CARDGW_A_API_URL: options.cardgwAApiUrl } : {}),
+        },
+      })
+    : null;
+  const payments =
+    paymentsChild ??
+    (await startService(paymentsModule, {
+      databaseUrl: paymentsSchema.databaseUrl,
+      schema: paymentsSchema.schema,
+      grpcHost: '127.0.0.1',
+      grpcPort: 0,
+      clock,
+      logger,
+      bus,
+      migrateOnStart: true,
+      relay: { pollIntervalMs: 50 },
+    }));
   // Analytics reads the three producers' streams (activities, MRR).
   const analytics = await startService(analyticsModule, {
     databaseUrl: analyticsSchema.databaseUrl,
@@ -343,27 +368,29 @@ export async function startTestPlatform(
   });
   const paymentsSeen = new Set<string>();
   const paymentReceived = new Map<string, PaymentEvent & { organization_id: string }>();
-  const paymentConsumer = await bus.consume({
-    stream: streamNameFor('payments'),
-    durable: uniqueName('contract-payments'),
-    filterSubject: 'payments.>',
-    handler: async (message) => {
-      const envelope = decodeEnvelope(message.data);
-      paymentsSeen.add(envelope.event_id);
-      const event: PaymentEvent & { organization_id: string } = {
-        event_type: envelope.event_type,
-        aggregate_id: envelope.aggregate_id,
-        organization_id: envelope.organization_id,
-      };
-      if (envelope.payload_type === 'billing.events.v1.PaymentCardChanged') {
-        event.card = paymentEventsV1.PaymentCardChanged.decode(envelope.payload).card;
-      } else if (envelope.payload_type === 'billing.events.v1.PaymentAttemptChanged') {
-        event.attempt = paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload);
-      }
-      paymentReceived.set(envelope.event_id, event);
-      await message.ack();
-    },
-  });
+  const paymentConsumer = paymentsChild
+    ? null
+    : await bus.consume({
+        stream: streamNameFor('payments'),
+        durable: uniqueName('contract-payments'),
+        filterSubject: 'payments.>',
+        handler: async (message) => {
+          const envelope = decodeEnvelope(message.data);
+          paymentsSeen.add(envelope.event_id);
+          const event: PaymentEvent & { organization_id: string } = {
+            event_type: envelope.event_type,
+            aggregate_id: envelope.aggregate_id,
+            organization_id: envelope.organization_id,
+          };
+          if (envelope.payload_type === 'billing.events.v1.PaymentCardChanged') {
+            event.card = paymentEventsV1.PaymentCardChanged.decode(envelope.payload).card;
+          } else if (envelope.payload_type === 'billing.events.v1.PaymentAttemptChanged') {
+            event.attempt = paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload);
+          }
+          paymentReceived.set(envelope.event_id, event);
+          await message.ack();
+        },
+      });
   const deps = { orm: accounts.orm, clock };
   /** Everything committed so far, once the relay has published it and the bus delivered it. */
   const accountEvents = async (): Promise<AccountEvent[]> => {
@@ -417,8 +444,10 @@ export async function startTestPlatform(
     },
     admin: (...args) => runAdminCli(args, accountsSchema, { GATEWAY_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY }),
     credentialsKey: TEST_CREDENTIALS_KEY,
+    paymentsProcess: paymentsChild,
     async paymentEvents(organizationId) {
-      await drained(payments, () => paymentsSeen.size, 'payments events');
+      if (paymentsChild) throw new Error('payments runs as a process: its events are not collected');
+      await drained(payments as RunningService, () => paymentsSeen.size, 'payments events');
       return [...paymentReceived.values()].flatMap(({ organization_id, ...event }) =>
         organization_id === organizationId ? [event] : [],
       );
@@ -483,7 +512,7 @@ export async function startTestPlatform(
       await consumer.stop();
       await catalogConsumer.stop();
       await invoiceConsumer.stop();
-      await paymentConsumer.stop();
+      await paymentConsumer?.stop();
       await payments.stop();
       await analytics.stop();
       await invoicing.stop();
