@@ -27,6 +27,7 @@ const organization: OrganizationRow = {
   features: ['self_service'],
   created_at: new Date('2026-01-15T09:00:00Z'),
   test_clock_time: null,
+  exchange_rates: [],
 };
 
 const bankAccount: BankAccountRow = {
@@ -69,6 +70,7 @@ const ORGANIZATION_JSON = {
   bank_accounts: [],
   created_at: '2026-01-15T09:00:00.000Z',
   test_clock_time: null,
+  exchange_rates: [],
 };
 
 /** Operations that record their calls and answer with fixed rows. */
@@ -95,12 +97,30 @@ function recordingOperations() {
     listApiTokens: async (id) => record(['listApiTokens', id], [listing]),
     disableApiToken: async (id) => record(['disableApiToken', id], listing),
     setRateLimit: async (id, perMinute) => record(['setRateLimit', id, perMinute], { organization, bank_accounts: [] }),
+    setExchangeRate: async (id, rate) =>
+      record(['setExchangeRate', id, rate], {
+        organization: { ...organization, exchange_rates: [rate] },
+        bank_accounts: [],
+      }),
   };
 
   return { calls, operations, token, listing };
 }
 
 describe('admin commands', () => {
+  it('set-exchange-rate sets the rate of a currency from a day and prints the organization with its rates', async () => {
+    const { calls, operations } = recordingOperations();
+    const rate = { currency: 'EUR', rate: '7.46', valid_from: '2026-01-01' };
+    expect(
+      await runAdminCommand(
+        'set-exchange-rate',
+        { org: ORG_ID, currency: 'EUR', rate: '7.46', from: '2026-01-01' },
+        operations,
+      ),
+    ).toEqual({ ...ORGANIZATION_JSON, exchange_rates: [rate] });
+    expect(calls).toEqual([['setExchangeRate', ORG_ID, rate]]);
+  });
+
   it('create-org passes only the settings given, leaving the rest to the defaults', async () => {
     const { calls, operations, token } = recordingOperations();
     expect(await runAdminCommand('create-org', { name: 'Acme' }, operations)).toEqual({
@@ -324,7 +344,7 @@ describe('admin commands', () => {
           {
             field: 'command',
             description:
-              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-rate-limit.',
+              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-rate-limit, set-exchange-rate.',
           },
         ],
       }),

@@ -4,6 +4,7 @@ import { isOrganizationFeature, ORGANIZATION_FEATURES } from '@billing/reference
 import type { BankAccountRow } from '../db/entities/bank-account.entity.js';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
 import type { BankAccountDetails } from '../domain/bank-account.js';
+import type { ExchangeRate } from '../domain/exchange-rate.js';
 import {
   FIXED_SETTINGS,
   featureFlags,
@@ -25,6 +26,7 @@ export interface AdminOperations {
   listApiTokens(organizationId: string): Promise<ApiTokenListing[]>;
   disableApiToken(apiUserId: string): Promise<ApiTokenListing>;
   setRateLimit(organizationId: string, perMinute: number): Promise<OrganizationRecord>;
+  setExchangeRate(organizationId: string, rate: ExchangeRate): Promise<OrganizationRecord>;
 }
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -73,6 +75,7 @@ export function organizationJson(organization: OrganizationRow, bankAccounts: re
     bank_accounts: bankAccounts.map(bankAccountJson),
     created_at: organization.created_at.toISOString(),
     test_clock_time: organization.test_clock_time ? organization.test_clock_time.toISOString() : null,
+    exchange_rates: organization.exchange_rates ?? [],
   };
 }
 
@@ -340,6 +343,26 @@ const COMMANDS = {
       const perMinute = integer(options, 'per-minute');
       if (perMinute === undefined) throw AppError.invalidField('per-minute', '--per-minute is required.');
       return async (operations) => recordJson(await operations.setRateLimit(organizationId, perMinute));
+    },
+  },
+  'set-exchange-rate': {
+    options: {
+      org: ORG,
+      currency: { type: 'string', value: 'EUR', required: true },
+      rate: { type: 'string', value: 'base currency per unit, e.g. 7.46', required: true },
+      from: { type: 'string', value: 'YYYY-MM-DD', required: true },
+    },
+    summary:
+      'the exchange rate of a currency to the base currency from a day on (the organization’s time zone); ' +
+      'MRR in that currency takes it at each subscription’s next renewal (a currency_exchange activity)',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const rate: ExchangeRate = {
+        currency: required(options, 'currency'),
+        rate: required(options, 'rate'),
+        valid_from: required(options, 'from'),
+      };
+      return async (operations) => recordJson(await operations.setExchangeRate(organizationId, rate));
     },
   },
 } satisfies Record<string, CommandSpec>;

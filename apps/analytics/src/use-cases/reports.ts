@@ -58,7 +58,9 @@ export async function mrrPerMonth(
   const { start, next } = await monthBounds(em, year, month, organization.row.time_zone);
   const rows = await subscriptionPoints(em, organizationId, next, subscription);
   const bySubscription = new Map<string, SubscriptionPoint[]>();
+  const firstSeq = new Map<string, number>();
   for (const row of rows) {
+    if (!firstSeq.has(row.subscription_id)) firstSeq.set(row.subscription_id, Number(row.seq));
     const points = bySubscription.get(row.subscription_id) ?? [];
     points.push({
       date: new Date(row.date),
@@ -69,10 +71,13 @@ export async function mrrPerMonth(
     });
     bySubscription.set(row.subscription_id, points);
   }
-  const chosen = [...bySubscription.entries()].flatMap(([id, points]) => {
-    const found = monthPoint(points, start, next);
-    return found ? [{ id, ...found }] : [];
-  });
+  // Rows in the order the subscriptions' first activities were recorded: stable from month to month.
+  const chosen = [...bySubscription.entries()]
+    .flatMap(([id, points]) => {
+      const found = monthPoint(points, start, next);
+      return found ? [{ id, first: firstSeq.get(id) ?? 0, ...found }] : [];
+    })
+    .sort((a, b) => a.first - b.first);
   const facts = new Map(
     (
       await subscriptionFacts(

@@ -6,6 +6,7 @@ import { Migration20261122064839_organization_seller_details } from './Migration
 import { Migration20261122073956_account_read_model_snapshots } from './Migration20261122073956_account_read_model_snapshots.js';
 import { Migration20261125183926_organization_email_bank_accounts_features } from './Migration20261125183926_organization_email_bank_accounts_features.js';
 import { Migration20261125184408_invoice_read_model_and_payment_means } from './Migration20261125184408_invoice_read_model_and_payment_means.js';
+import { Migration20261125224940_organization_exchange_rates } from './Migration20261125224940_organization_exchange_rates.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -15,4 +16,5 @@ export const migrations = [
   Migration20261122073956_account_read_model_snapshots,
   Migration20261125183926_organization_email_bank_accounts_features,
   Migration20261125184408_invoice_read_model_and_payment_means,
+  Migration20261125224940_organization_exchange_rates,
 ];
