@@ -264,3 +264,65 @@ describe('activities and MRR of a Danish organization', () => {
     expect(await totalMrr(platform(), other.api)).toEqual(['0.00', '0.00', '0.00', 0]);
   });
 });
+
+describe('a subscription in another currency', () => {
+  it('is converted at the organization’s rate, and a new rate reaches its MRR at its next renewal', async () => {
+    const org = await clockOrganization(platform(), '2026-01-15T09:00:00Z');
+    const { api } = org;
+    const rate = (value: string, from: string) =>
+      platform().admin(
+        'set-exchange-rate',
+        '--org',
+        org.organizationId,
+        '--currency',
+        'EUR',
+        '--rate',
+        value,
+        '--from',
+        from,
+      );
+    await rate('7.45', '2026-01-01');
+    // Rates reach analytics with accounts' organization.updated (another stream than subscriptions').
+    await platform().analyticsCaughtUp();
+    const account = await createAccount(api, 'euro', { company_name: 'Euro GmbH', legal_country: 'DE' });
+    const plan = await createPlan(api, 'eu', { name: 'EU' });
+    const terms = await createPlanTerms(api, plan.uuid, { code: 'eu-monthly', price: '10', currency: 'EUR' });
+    await subscribe(api, account.code as string, terms, 3);
+    // 30 EUR × 7.45
+    expect(await totalMrr(platform(), api)).toEqual(['223.50', '223.50', '0.00', 1]);
+
+    // From February the rate is 7.46: the MRR keeps 7.45 until the renewal on 15 February.
+    await rate('7.46', '2026-02-01');
+    await platform().analyticsCaughtUp();
+    await org.advance('2026-02-10T09:00:00Z');
+    expect(await totalMrr(platform(), api)).toEqual(['223.50', '223.50', '0.00', 1]);
+    await org.advance('2026-02-15T10:00:00Z');
+    expect(await totalMrr(platform(), api)).toEqual(['223.80', '223.80', '0.00', 1]);
+    const body = await readAnalytics(
+      platform(),
+      api,
+      '/api/v1/activities/?ordering=date&type=new,currency_exchange,renew',
+    );
+    expect(
+      (body.results as Json[]).map((a) => [
+        a.type,
+        a.date,
+        a.old_currency,
+        a.new_currency,
+        a.old_mrr_in_subscription_currency,
+        a.new_mrr_in_subscription_currency,
+        a.old_mrr,
+        a.new_mrr,
+        a.mrr_change,
+      ]),
+    ).toEqual([
+      ['new', '2026-01-15T09:00:00.000Z', null, 'EUR', '0', '30', '0.00', '223.50', '223.50'],
+      ['currency_exchange', '2026-02-15T09:00:00.000Z', 'EUR', 'EUR', '30', '30', '223.50', '223.80', '0.30'],
+      ['renew', '2026-02-15T09:00:00.000Z', 'EUR', 'EUR', '30', '30', '223.80', '223.80', '0.00'],
+    ]);
+    expect(await accountActivitySummary(platform(), api)).toEqual([
+      ['new_business', '2026-01-15T09:00:00.000Z', '0.00', '223.50', '223.50', ''],
+      ['expansion', '2026-02-15T09:00:00.000Z', '223.50', '223.80', '0.30', ''],
+    ]);
+  });
+});
