@@ -7,14 +7,11 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type EventEnvelope, handleEventOnce } from '@billing/events';
-import { createLogger } from '@billing/observability';
-import { type RunningService, startService } from '@billing/runtime';
-import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { EventEnvelope } from '@billing/events';
+import { expect, it } from 'vitest';
 import { handleAccountsEvent, handleSubscriptionsEvent } from '../src/events/consumers.js';
-import { analyticsModule } from '../src/service.js';
 import { rebuildOrganization } from '../src/use-cases/rebuild.js';
+import { useAnalyticsService } from './support/analytics-service.js';
 import {
   accountCreated,
   type ChangeInput,
@@ -25,29 +22,13 @@ import {
 } from './support/events.js';
 
 const CLI = fileURLToPath(new URL('../dist/admin/cli.js', import.meta.url));
-let database: TestSchema;
-let service: RunningService;
-
-beforeAll(async () => {
-  database = await createTestSchema('analytics');
-  service = await startService(analyticsModule, {
-    databaseUrl: database.databaseUrl,
-    schema: database.schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock: new TestClock('2026-01-15T09:00:00Z'),
-    logger: createLogger('test', 'silent'),
-    bus: null,
-    migrateOnStart: true,
-  });
-});
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
-
-const apply = (envelope: EventEnvelope, handle = handleSubscriptionsEvent) =>
-  handleEventOnce({ orm: service.orm, consumer: 'test' }, envelope, handle);
+const analytics = useAnalyticsService();
+const service = {
+  get orm() {
+    return analytics.service().orm;
+  },
+};
+const apply = (envelope: EventEnvelope, handle = handleSubscriptionsEvent) => analytics.apply(envelope, handle);
 
 const PLAN = 'aaaaaaaa-0000-4000-8000-000000000002';
 const TERMS = 'bbbbbbbb-0000-4000-8000-000000000002';
@@ -207,7 +188,7 @@ it('runs as `npm run -s analytics-admin -- rebuild --org <id>` (the built comman
   const before = await state(org);
   await damage(org);
   const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'rebuild', '--org', org], {
-    env: { ...process.env, DATABASE_URL: database.databaseUrl, DB_SCHEMA: database.schema },
+    env: { ...process.env, DATABASE_URL: analytics.database().databaseUrl, DB_SCHEMA: analytics.database().schema },
   });
   expect(JSON.parse(stdout)).toEqual({
     organization: org,
