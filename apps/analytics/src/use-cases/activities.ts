@@ -90,7 +90,7 @@ async function manualColumns(
   input: ManualActivityInput,
   except: string | null,
 ) {
-  const organization = await organizationSettings(em, organizationId);
+  // The objects named first: an organization analytics has no events of yet has none of them (400).
   const terms = await em.findOne(PlanTermsEntity, { id: input.terms, organization_id: organizationId });
   if (!terms) throw doesNotExist('terms', input.terms);
   let accountId: string;
@@ -109,6 +109,7 @@ async function manualColumns(
     if (!account) throw AppError.invalidField('account', `Object with code=${input.account} does not exist.`);
     accountId = account.id;
   }
+  const organization = await organizationSettings(em, organizationId);
   const history = input.subscription
     ? await recordedBefore(em, input.subscription, input.date, except)
     : { before: null, plan: null, cancelledBefore: false };
