@@ -79,6 +79,7 @@ describe('create-org', () => {
         bank_accounts: [],
         created_at: expect.stringMatching(ISO_Z),
         test_clock_time: null,
+        exchange_rates: [],
       },
       token: {
         id: expect.stringMatching(UUID),
@@ -166,6 +167,7 @@ describe('create-org', () => {
       bank_accounts: [],
       created_at: expect.stringMatching(ISO_Z),
       test_clock_time: null,
+      exchange_rates: [],
     });
   });
 
@@ -737,6 +739,50 @@ describe('tokens and rate limits', () => {
       listed(first, disabled.disabled_at),
       listed(second),
     ]);
+  });
+
+  it('set-exchange-rate sets a rate from a day on, as list-orgs then shows, and names a wrong option', async () => {
+    const { organization } = await succeeds('create-org', '--name', 'Rates ApS');
+    await succeeds(
+      'set-exchange-rate',
+      '--org',
+      organization.id,
+      '--currency',
+      'EUR',
+      '--rate',
+      '7.45',
+      '--from',
+      '2026-01-01',
+    );
+    const rates = [
+      { currency: 'EUR', rate: '7.45', valid_from: '2026-01-01' },
+      { currency: 'EUR', rate: '7.46', valid_from: '2026-02-01' },
+    ];
+    expect(
+      await succeeds(
+        'set-exchange-rate',
+        '--org',
+        organization.id,
+        '--currency',
+        'EUR',
+        '--rate',
+        '7.46',
+        '--from',
+        '2026-02-01',
+      ),
+    ).toEqual({ ...organization, exchange_rates: rates });
+    const organizations: Array<{ id: string }> = await succeeds('list-orgs');
+    expect(organizations.find((row) => row.id === organization.id)).toEqual({ ...organization, exchange_rates: rates });
+    expect(
+      await failsWith(
+        ['set-exchange-rate', '--org', organization.id, '--currency', 'DKK', '--rate', '1', '--from', '2026-01-01'],
+        1,
+      ),
+    ).toEqual({
+      error: 'Invalid input.',
+      reason: 'VALIDATION_FAILED',
+      fields: [{ field: 'currency', description: 'DKK is the base currency: its rate is always 1.' }],
+    });
   });
 
   it('set-rate-limit changes the organization, as list-orgs then shows', async () => {

@@ -13,6 +13,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'account_activity',
         'activity',
         'audit_log',
+        'event_log',
         'inbox',
         'mikro_orm_migrations',
         'mrr_totals',

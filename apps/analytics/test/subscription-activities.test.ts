@@ -3,13 +3,10 @@
  * handler and inbox (handleEventOnce) against a real, migrated analytics schema.
  */
 import { randomUUID } from 'node:crypto';
-import { type EventEnvelope, handleEventOnce } from '@billing/events';
-import { createLogger } from '@billing/observability';
-import { type RunningService, startService } from '@billing/runtime';
-import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { EventEnvelope } from '@billing/events';
+import { expect, it } from 'vitest';
 import { handleAccountsEvent, handleSubscriptionsEvent } from '../src/events/consumers.js';
-import { analyticsModule } from '../src/service.js';
+import { useAnalyticsService } from './support/analytics-service.js';
 import {
   accountCreated,
   type ChangeInput,
@@ -19,30 +16,13 @@ import {
   subscriptionChanged,
 } from './support/events.js';
 
-const clock = new TestClock('2026-01-15T09:00:00Z');
-let database: TestSchema;
-let service: RunningService;
-
-beforeAll(async () => {
-  database = await createTestSchema('analytics');
-  service = await startService(analyticsModule, {
-    databaseUrl: database.databaseUrl,
-    schema: database.schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock,
-    logger: createLogger('test', 'silent'),
-    bus: null,
-    migrateOnStart: true,
-  });
-});
-afterAll(async () => {
-  await service?.stop();
-  await database?.drop();
-});
-
-const apply = (envelope: EventEnvelope, handle = handleSubscriptionsEvent) =>
-  handleEventOnce({ orm: service.orm, consumer: 'test' }, envelope, handle);
+const analytics = useAnalyticsService();
+const service = {
+  get orm() {
+    return analytics.service().orm;
+  },
+};
+const apply = (envelope: EventEnvelope, handle = handleSubscriptionsEvent) => analytics.apply(envelope, handle);
 
 const activities = (organizationId: string) =>
   service.orm.em.fork().execute(

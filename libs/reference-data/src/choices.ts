@@ -58,3 +58,25 @@ export type OrganizationFeature = (typeof ORGANIZATION_FEATURES)[number];
 export const DEFAULT_ORGANIZATION_FEATURES: readonly OrganizationFeature[] = ['self_service'];
 export const isOrganizationFeature = (name: string): name is OrganizationFeature =>
   (ORGANIZATION_FEATURES as readonly string[]).includes(name);
+
+/** api-spec Activity `type` (gaps.md §8: what each one records). */
+export const ACTIVITY_TYPES = [
+  'new',
+  'reactivate',
+  'renew',
+  'cancel',
+  'upgrade_qty',
+  'downgrade_qty',
+  'upgrade_subscription',
+  'downgraded_subscription',
+  'modified',
+  'invoice_sent',
+  'invoice_paid',
+  'payment_made',
+  'currency_exchange',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** api-spec Account activity `type`. */
+export const ACCOUNT_ACTIVITY_TYPES = ['new_business', 'expansion', 'contraction', 'churn', 'reactivation'] as const;
+export type AccountActivityType = (typeof ACCOUNT_ACTIVITY_TYPES)[number];

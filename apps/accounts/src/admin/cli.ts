@@ -16,6 +16,7 @@ import {
   listApiTokens,
   listOrganizations,
   removeBankAccount,
+  setExchangeRate,
   setRateLimit,
   updateOrganization,
 } from '../use-cases/organizations.js';
@@ -105,6 +106,7 @@ try {
     createOrganization: (settings) => createOrganization(deps, settings),
     listOrganizations: () => listOrganizations(deps),
     updateOrganization: (organizationId, changes) => updateOrganization(deps, organizationId, changes),
+    setExchangeRate: (organizationId, rate) => setExchangeRate(deps, organizationId, rate),
     addBankAccount: (organizationId, details) => addBankAccount(deps, organizationId, details),
     removeBankAccount: (organizationId, id) => removeBankAccount(deps, organizationId, id),
     createApiToken: (organizationId, name) => createApiToken(deps, organizationId, name),

@@ -31,6 +31,7 @@ const organization: OrganizationRow = {
   features: ['self_service'],
   created_at: new Date('2026-01-15T09:00:00Z'),
   test_clock_time: null,
+  exchange_rates: [],
 };
 
 const bankAccount: BankAccountRow = {
@@ -74,6 +75,7 @@ const ORGANIZATION_JSON = {
   bank_accounts: [],
   created_at: '2026-01-15T09:00:00.000Z',
   test_clock_time: null,
+  exchange_rates: [],
 };
 
 const IMPORTED = { imported: 1, added: 1, updated: 0, removed: 0 };
@@ -118,12 +120,30 @@ function recordingOperations() {
         configured: false,
         updated_at: null,
       }),
+    setExchangeRate: async (id, rate) =>
+      record(['setExchangeRate', id, rate], {
+        organization: { ...organization, exchange_rates: [rate] },
+        bank_accounts: [],
+      }),
   };
 
   return { calls, operations, token, listing };
 }
 
 describe('admin commands', () => {
+  it('set-exchange-rate sets the rate of a currency from a day and prints the organization with its rates', async () => {
+    const { calls, operations } = recordingOperations();
+    const rate = { currency: 'EUR', rate: '7.46', valid_from: '2026-01-01' };
+    expect(
+      await runAdminCommand(
+        'set-exchange-rate',
+        { org: ORG_ID, currency: 'EUR', rate: '7.46', from: '2026-01-01' },
+        operations,
+      ),
+    ).toEqual({ ...ORGANIZATION_JSON, exchange_rates: [rate] });
+    expect(calls).toEqual([['setExchangeRate', ORG_ID, rate]]);
+  });
+
   it('create-org passes only the settings given, leaving the rest to the defaults', async () => {
     const { calls, operations, token } = recordingOperations();
     expect(await runAdminCommand('create-org', { name: 'Acme' }, operations)).toEqual({
@@ -393,7 +413,7 @@ describe('admin commands', () => {
           {
             field: 'command',
             description:
-              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-gateway-credentials, remove-gateway-credentials, set-rate-limit, import-account-budgets, import-einvoice-field-mappings.',
+              'Unknown command "drop-org"; one of create-org, update-org, list-orgs, add-bank-account, remove-bank-account, create-token, list-tokens, disable-token, set-gateway-credentials, remove-gateway-credentials, set-rate-limit, import-account-budgets, import-einvoice-field-mappings, set-exchange-rate.',
           },
         ],
       }),

@@ -6,6 +6,7 @@ import type { OrganizationRow } from '../db/entities/organization.entity.js';
 import { ACCOUNT_BUDGET_COLUMNS, ACCOUNT_BUDGET_REQUIRED_COLUMNS } from '../domain/account-budget.js';
 import type { BankAccountDetails } from '../domain/bank-account.js';
 import { EINVOICE_FIELD_MAPPING_COLUMNS } from '../domain/einvoice-field-mapping.js';
+import type { ExchangeRate } from '../domain/exchange-rate.js';
 import type { ImportRow } from '../domain/import-rows.js';
 import {
   FIXED_SETTINGS,
@@ -40,6 +41,7 @@ export interface AdminOperations {
     credentials: Record<string, string>,
   ): Promise<GatewayCredentialListing>;
   removeGatewayCredentials(organizationId: string, gateway: string): Promise<GatewayCredentialListing>;
+  setExchangeRate(organizationId: string, rate: ExchangeRate): Promise<OrganizationRecord>;
 }
 
 type Options = Record<string, string | boolean | string[] | undefined>;
@@ -88,6 +90,7 @@ export function organizationJson(organization: OrganizationRow, bankAccounts: re
     bank_accounts: bankAccounts.map(bankAccountJson),
     created_at: organization.created_at.toISOString(),
     test_clock_time: organization.test_clock_time ? organization.test_clock_time.toISOString() : null,
+    exchange_rates: organization.exchange_rates ?? [],
   };
 }
 
@@ -438,6 +441,26 @@ const COMMANDS = {
         'source_type',
       ]);
       return (operations) => operations.importEinvoiceFieldMappings(organizationId, rows);
+    },
+  },
+  'set-exchange-rate': {
+    options: {
+      org: ORG,
+      currency: { type: 'string', value: 'EUR', required: true },
+      rate: { type: 'string', value: 'base currency per unit, e.g. 7.46', required: true },
+      from: { type: 'string', value: 'YYYY-MM-DD', required: true },
+    },
+    summary:
+      'the exchange rate of a currency to the base currency from a day on (the organization’s time zone); ' +
+      'MRR in that currency takes it at each subscription’s next renewal (a currency_exchange activity)',
+    prepare(options) {
+      const organizationId = uuid(options, 'org');
+      const rate: ExchangeRate = {
+        currency: required(options, 'currency'),
+        rate: required(options, 'rate'),
+        valid_from: required(options, 'from'),
+      };
+      return async (operations) => recordJson(await operations.setExchangeRate(organizationId, rate));
     },
   },
 } satisfies Record<string, CommandSpec>;

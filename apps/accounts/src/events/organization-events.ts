@@ -33,7 +33,7 @@ export function publishOrganizationEvent(
       name: organization.name,
       base_currency: organization.base_currency,
       time_zone: organization.time_zone,
-      exchange_rates: [],
+      exchange_rates: organization.exchange_rates ?? [],
     }).finish(),
     occurredAt: now,
   });

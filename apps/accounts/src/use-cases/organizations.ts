@@ -9,6 +9,7 @@ import { BankAccountEntity, type BankAccountRow } from '../db/entities/bank-acco
 import { OrganizationEntity, type OrganizationRow } from '../db/entities/organization.entity.js';
 import { hashApiToken, newApiToken, tokenPrefix } from '../domain/api-token.js';
 import { type BankAccountDetails, normalizeBankAccount, validateBankAccount } from '../domain/bank-account.js';
+import { type ExchangeRate, validateExchangeRate, withExchangeRate } from '../domain/exchange-rate.js';
 import {
   ORGANIZATION_DEFAULTS,
   type OrganizationChanges,
@@ -97,6 +98,7 @@ export async function createOrganization(
       ...complete,
       created_at: now,
       test_clock_time: testClockTime,
+      exchange_rates: [],
     });
     const token = issueToken(em, deps.clock, organization.id, apiUserName);
     audit(
@@ -234,6 +236,28 @@ export async function updateOrganization(
       publishOrganizationEvent(em, 'organization.updated', organization, deps.clock.now());
       await em.flush();
     }
+    return recordOf(em, organization);
+  });
+}
+
+/**
+ * set-exchange-rate: the rate of a currency from a day on (replacing one of the same day), published
+ * in organization.updated so analytics converts MRR with it from each subscription's next renewal.
+ */
+export async function setExchangeRate(
+  deps: IdentityDeps,
+  organizationId: string,
+  rate: ExchangeRate,
+): Promise<OrganizationRecord> {
+  return inTransaction(deps.orm, async (em) => {
+    const organization = await requireOrganizationRow(em, organizationId, true);
+    const violations = validateExchangeRate(rate, organization.base_currency);
+    if (violations.length > 0) throw AppError.invalid(violations);
+    organization.exchange_rates = withExchangeRate(organization.exchange_rates ?? [], rate);
+    const now = deps.clock.now();
+    audit(em, organizationId, now, 'organization.set_exchange_rate', 'organization', organizationId, { ...rate });
+    publishOrganizationEvent(em, 'organization.updated', organization, now);
+    await em.flush();
     return recordOf(em, organization);
   });
 }

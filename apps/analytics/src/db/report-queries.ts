@@ -21,7 +21,7 @@ function totalMrrWhere(organizationId: string, filter: TotalMrrFilter): SqlWhere
   where.when(filter.has_custom_price, 'has_custom_price = ?');
   if (filter.account_in !== undefined) {
     if (filter.account_in.length === 0) where.add('false');
-    else where.add('account_id = any(?::uuid[])', filter.account_in);
+    else where.whenAny(filter.account_in, 'account_id');
   }
   for (const [gte, lte, column] of RANGES) {
     where.when(filter[gte] as Date | undefined, `${column} >= ?`);
@@ -88,6 +88,7 @@ export async function monthBounds(
 
 export interface SubscriptionPointRow {
   subscription_id: string;
+  seq: string | number;
   date: Date;
   new_mrr: string | null;
   new_quantity: number | null;
@@ -110,7 +111,7 @@ export function subscriptionPoints(
     .add(`type not in (${INVOICE_ACTIVITY_TYPES.map(() => '?').join(', ')})`, ...INVOICE_ACTIVITY_TYPES)
     .when(subscription, 'subscription_id = ?');
   return em.execute<SubscriptionPointRow[]>(
-    `select subscription_id, date, new_mrr, new_quantity, new_plan, new_terms from activity ${where.sql}
+    `select subscription_id, seq, date, new_mrr, new_quantity, new_plan, new_terms from activity ${where.sql}
       order by subscription_id, date, seq`,
     where.params,
   );
@@ -136,8 +137,8 @@ export function subscriptionFacts(em: EntityManager, organizationId: string, ids
     `select s.id, s.account_id, a.company_name, a.legal_country, s.collection_method, s.payment_terms,
             s.next_renewal_date, s.interval_type, s.interval_count, s.currency
        from subscription_mrr s left join account a on a.id = s.account_id
-      where s.organization_id = ? and s.id = any(?::uuid[])`,
-    [organizationId, ids],
+      where s.organization_id = ? and s.id in (${ids.map(() => '?').join(', ')})`,
+    [organizationId, ...ids],
   );
 }
 

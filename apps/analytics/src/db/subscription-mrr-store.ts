@@ -24,6 +24,7 @@ export async function saveSubscriptionMrr(
   record: SubscriptionRecord,
   rate: Decimal | null,
   base: CurrencyCode,
+  invalid: boolean,
 ): Promise<void> {
   if (stored && stored.version > record.version) return;
   const figures = mrrFigures(record.status, record.pricing.mrr, record.scheduled?.mrr ?? null, rate, base);
@@ -53,6 +54,7 @@ export async function saveSubscriptionMrr(
     churn_reason: record.churn_reason,
     custom_churn_reason: record.custom_churn_reason,
     version: record.version,
+    invalid: invalid || (stored?.invalid ?? false),
   };
   const before = stored
     ? {

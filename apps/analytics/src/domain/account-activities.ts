@@ -1,7 +1,5 @@
 import { type Decimal, MoneyDecimal } from '@billing/money';
-
-export const ACCOUNT_ACTIVITY_TYPES = ['new_business', 'expansion', 'contraction', 'churn', 'reactivation'] as const;
-export type AccountActivityType = (typeof ACCOUNT_ACTIVITY_TYPES)[number];
+import type { AccountActivityType } from '@billing/reference-data';
 
 /** One MRR movement of one of the account's subscriptions (base currency), in time order. */
 export interface MrrMovement {

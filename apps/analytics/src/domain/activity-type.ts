@@ -1,21 +1,7 @@
+import type { ActivityType } from '@billing/reference-data';
 import { activityMrr, type Pricing } from './pricing.js';
 
-export const ACTIVITY_TYPES = [
-  'new',
-  'reactivate',
-  'renew',
-  'cancel',
-  'upgrade_qty',
-  'downgrade_qty',
-  'upgrade_subscription',
-  'downgraded_subscription',
-  'modified',
-  'invoice_sent',
-  'invoice_paid',
-  'payment_made',
-  'currency_exchange',
-] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+export type { ActivityType } from '@billing/reference-data';
 
 /**
  * gaps.md §8, the activity of a term or quantity change: the same terms and price with another

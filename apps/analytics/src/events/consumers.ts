@@ -14,6 +14,7 @@ import {
   subscriptionEventsV1,
 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { appendToEventLog, lockOrganizationActivities } from '../db/event-log.js';
 import type { AnalyticsDeps } from '../use-cases/deps.js';
 import {
   applyAccount,
@@ -33,7 +34,13 @@ export const consumerNames = (schema: string) => ({
   invoices: `${schema}-invoices`,
 });
 
-const occurredAt = (envelope: EventEnvelope): Date => envelope.occurred_at ?? new Date(0);
+/** What an event activities are made from carries, as applied live or replayed from the journal. */
+export type JournaledEvent = Pick<
+  EventEnvelope,
+  'event_id' | 'event_type' | 'organization_id' | 'occurred_at' | 'payload_type' | 'payload'
+>;
+
+const occurredAt = (envelope: Pick<EventEnvelope, 'occurred_at'>): Date => envelope.occurred_at ?? new Date(0);
 
 function termsState(terms: catalogV1.PlanTerms): PlanTermsState {
   return {
@@ -92,22 +99,32 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
       if (terms) await applyPlanTerms(em, envelope.organization_id, termsState(terms));
       return;
     }
-    case 'billing.events.v1.SubscriptionChanged': {
-      const { change, record } = subscriptionChangeOf(
-        subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload),
-      );
-      await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
-      return;
-    }
+    case 'billing.events.v1.SubscriptionChanged':
+      return recordActivityEvent(em, envelope);
     default:
       return;
   }
 }
 
+/**
+ * An event activities are made from (subscription.changed, invoice.issued / .paid): under the
+ * organization's lock, journaled (what a rebuild replays), then applied.
+ */
+async function recordActivityEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  await lockOrganizationActivities(em, envelope.organization_id);
+  await appendToEventLog(em, envelope);
+  await applyActivityEvent(em, envelope);
+}
+
 const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;
 
-/** invoicing.invoice.issued / .paid: invoice_sent / invoice_paid activities. */
-export async function handleInvoiceEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+/** Applies one journaled event to the activities (the consumers, and a rebuild's replay). */
+export async function applyActivityEvent(em: EntityManager, envelope: JournaledEvent): Promise<void> {
+  if (envelope.payload_type === 'billing.events.v1.SubscriptionChanged') {
+    const { change, record } = subscriptionChangeOf(subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload));
+    await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
+    return;
+  }
   const type = INVOICE_ACTIVITY[envelope.event_type as keyof typeof INVOICE_ACTIVITY];
   if (!type) return;
   const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
@@ -120,6 +137,11 @@ export async function handleInvoiceEvent(em: EntityManager, envelope: EventEnvel
     { uuid: invoice.uuid, account: invoice.account, subscription },
     occurredAt(envelope),
   );
+}
+
+/** invoicing.invoice.issued / .paid: invoice_sent / invoice_paid activities (other invoice events: none). */
+export async function handleInvoiceEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  if (envelope.event_type in INVOICE_ACTIVITY) await recordActivityEvent(em, envelope);
 }
 
 /** A failed event is retried soon: most failures here are an organization not known yet. */

@@ -9,7 +9,7 @@ import { AccountActivityEntity, type AccountActivityRow } from '../db/entities/a
 import { AccountEntity } from '../db/entities/read-models.entity.js';
 import type { AccountActivityListFilter, AccountActivityView } from '../domain/activity-view.js';
 import type { AnalyticsDeps } from './deps.js';
-import { organizationSettings } from './organization-settings.js';
+import { readSettings } from './organization-settings.js';
 
 /** The account activity write body (api-spec): required but is_manual and deleted. */
 export interface ManualAccountActivityInput {
@@ -34,7 +34,7 @@ export async function listAccountActivities(
 ): Promise<{ count: number; views: AccountActivityView[] }> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { base } = await organizationSettings(em, organizationId);
+  const { base } = await readSettings(em, organizationId);
   return listAccountActivityViews(em, organizationId, base, filter, page, orgNow(deps.clock, context));
 }
 
@@ -45,7 +45,7 @@ export async function getAccountActivity(
 ): Promise<AccountActivityView> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { base } = await organizationSettings(em, organizationId);
+  const { base } = await readSettings(em, organizationId);
   const view = await findAccountActivityView(em, organizationId, base, uuid);
   if (!view) throw AppError.notFound();
   return view;

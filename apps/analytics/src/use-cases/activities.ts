@@ -14,7 +14,7 @@ import type { ActivityListFilter, ActivityView } from '../domain/activity-view.j
 import { toBaseMrr } from '../domain/base-mrr.js';
 import { manualActivityType, type RecordedMrr } from '../domain/manual-activity.js';
 import type { AnalyticsDeps } from './deps.js';
-import { organizationSettings } from './organization-settings.js';
+import { organizationSettings, readSettings } from './organization-settings.js';
 
 /** The manual activity write body (api-spec), checked for shape by the gateway. */
 export interface ManualActivityInput {
@@ -40,14 +40,14 @@ export async function listActivities(
 ): Promise<{ count: number; views: ActivityView[] }> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { base } = await organizationSettings(em, organizationId);
+  const { base } = await readSettings(em, organizationId);
   return listActivityViews(em, organizationId, base, filter, page, orgNow(deps.clock, context));
 }
 
 export async function getActivity(deps: AnalyticsDeps, context: RequestContext, uuid: string): Promise<ActivityView> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { base } = await organizationSettings(em, organizationId);
+  const { base } = await readSettings(em, organizationId);
   const view = await findActivityView(em, organizationId, base, uuid);
   if (!view) throw notFound();
   return view;
@@ -90,7 +90,7 @@ async function manualColumns(
   input: ManualActivityInput,
   except: string | null,
 ) {
-  const organization = await organizationSettings(em, organizationId);
+  // The objects named first: an organization analytics has no events of yet has none of them (400).
   const terms = await em.findOne(PlanTermsEntity, { id: input.terms, organization_id: organizationId });
   if (!terms) throw doesNotExist('terms', input.terms);
   let accountId: string;
@@ -109,6 +109,7 @@ async function manualColumns(
     if (!account) throw AppError.invalidField('account', `Object with code=${input.account} does not exist.`);
     accountId = account.id;
   }
+  const organization = await organizationSettings(em, organizationId);
   const history = input.subscription
     ? await recordedBefore(em, input.subscription, input.date, except)
     : { before: null, plan: null, cancelledBefore: false };

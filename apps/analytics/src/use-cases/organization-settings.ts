@@ -11,6 +11,23 @@ export interface OrganizationSettings {
   rateAt(currency: string): (moment: Date) => Decimal | null;
 }
 
+const settingsOf = (row: OrganizationRow): OrganizationSettings => ({
+  row,
+  base: row.base_currency as CurrencyCode,
+  rateAt: (currency) => (moment) =>
+    rateOn(row.exchange_rates, currency, row.base_currency, localDay(moment, row.time_zone)),
+});
+
+/**
+ * For reads: an organization whose organization.created has not reached analytics yet has no
+ * events here either, so it reads as empty, its amounts written as the platform's default base
+ * currency (DKK) writes them.
+ */
+export async function readSettings(em: EntityManager, organizationId: string): Promise<OrganizationSettings> {
+  const row = await em.findOne(OrganizationEntity, { id: organizationId });
+  return settingsOf(row ?? { id: organizationId, base_currency: 'DKK', time_zone: 'UTC', exchange_rates: [] });
+}
+
 /**
  * The organization as accounts' events told it. Until its organization.created has arrived (another
  * stream than the event being handled) the event is retried: UNAVAILABLE is transient to consumers.
@@ -24,10 +41,5 @@ export async function organizationSettings(em: EntityManager, organizationId: st
       message: `Organization ${organizationId} is not known to analytics yet.`,
     });
   }
-  return {
-    row,
-    base: row.base_currency as CurrencyCode,
-    rateAt: (currency) => (moment) =>
-      rateOn(row.exchange_rates, currency, row.base_currency, localDay(moment, row.time_zone)),
-  };
+  return settingsOf(row);
 }

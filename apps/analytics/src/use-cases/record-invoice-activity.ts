@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActivityEntity, type ActivityRow } from '../db/entities/activity.entity.js';
+import { SubscriptionMrrEntity } from '../db/entities/subscription-mrr.entity.js';
 
 /** An invoice as its activity names it. */
 export interface InvoiceFacts {
@@ -18,6 +19,9 @@ export async function recordInvoiceActivity(
   invoice: InvoiceFacts,
   at: Date,
 ): Promise<void> {
+  const subscription = invoice.subscription
+    ? await em.findOne(SubscriptionMrrEntity, { id: invoice.subscription }, { fields: ['invalid'] })
+    : null;
   em.create(ActivityEntity, {
     id: randomUUID(),
     organization_id: organizationId,
@@ -31,7 +35,8 @@ export async function recordInvoiceActivity(
     is_manual: false,
     is_churn: false,
     deleted: false,
-    dropped: false,
+    // The invoices of a subscription made by mistake (cancel_invalid) count as little as it does.
+    dropped: subscription?.invalid ?? false,
     planned: false,
     plan_key: null,
     old_currency: null,

@@ -52,6 +52,6 @@ export async function recordSubscriptionChange(
     );
   }
   const rate = record.status === 'scheduled' && record.start_date ? rateAt(record.start_date) : heldAfter;
-  await saveSubscriptionMrr(em, organizationId, stored, record, rate, organization.base);
+  await saveSubscriptionMrr(em, organizationId, stored, record, rate, organization.base, outcome.dropAll);
   await rederiveAccountActivities(em, organizationId, record.account, now);
 }

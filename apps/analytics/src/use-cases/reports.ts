@@ -23,7 +23,7 @@ import type {
 } from '../domain/report-views.js';
 import { type CohortAccount, retentionCohorts } from '../domain/retention-cohort.js';
 import type { AnalyticsDeps } from './deps.js';
-import { organizationSettings } from './organization-settings.js';
+import { readSettings } from './organization-settings.js';
 
 export async function totalMrr(
   deps: AnalyticsDeps,
@@ -32,7 +32,7 @@ export async function totalMrr(
 ): Promise<TotalMrrView> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const { base } = await organizationSettings(em, organizationId);
+  const { base } = await readSettings(em, organizationId);
   return queryTotalMrr(em, organizationId, base, filter);
 }
 
@@ -52,13 +52,15 @@ export async function mrrPerMonth(
 ): Promise<MrrRowView[]> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const organization = await organizationSettings(em, organizationId);
+  const organization = await readSettings(em, organizationId);
   if (!Number.isInteger(year) || year < 1 || year > 9999) throw AppError.invalidField('year', 'Enter a valid year.');
   if (!Number.isInteger(month) || month < 1 || month > 12) throw AppError.invalidField('month', 'Enter a valid month.');
   const { start, next } = await monthBounds(em, year, month, organization.row.time_zone);
   const rows = await subscriptionPoints(em, organizationId, next, subscription);
   const bySubscription = new Map<string, SubscriptionPoint[]>();
+  const firstSeq = new Map<string, number>();
   for (const row of rows) {
+    if (!firstSeq.has(row.subscription_id)) firstSeq.set(row.subscription_id, Number(row.seq));
     const points = bySubscription.get(row.subscription_id) ?? [];
     points.push({
       date: new Date(row.date),
@@ -69,10 +71,13 @@ export async function mrrPerMonth(
     });
     bySubscription.set(row.subscription_id, points);
   }
-  const chosen = [...bySubscription.entries()].flatMap(([id, points]) => {
-    const found = monthPoint(points, start, next);
-    return found ? [{ id, ...found }] : [];
-  });
+  // Rows in the order the subscriptions' first activities were recorded: stable from month to month.
+  const chosen = [...bySubscription.entries()]
+    .flatMap(([id, points]) => {
+      const found = monthPoint(points, start, next);
+      return found ? [{ id, first: firstSeq.get(id) ?? 0, ...found }] : [];
+    })
+    .sort((a, b) => a.first - b.first);
   const facts = new Map(
     (
       await subscriptionFacts(
@@ -121,7 +126,7 @@ export async function activityMonths(
 ): Promise<{ count: number; months: ActivityMonthView[] }> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const organization = await organizationSettings(em, organizationId);
+  const organization = await readSettings(em, organizationId);
   const descending = page.ordering.split(',')[0] !== 'month';
   const { count, months } = await queryActivityMonths(
     em,
@@ -150,7 +155,7 @@ export async function retentionCohort(
 ): Promise<{ count: number; cohorts: CohortView[] }> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
-  const organization = await organizationSettings(em, organizationId);
+  const organization = await readSettings(em, organizationId);
   const timeZone = organization.row.time_zone;
   const facts = await cohortFacts(em, organizationId, timeZone);
   const accounts = new Map<string, CohortAccount>();

@@ -130,12 +130,199 @@ describe('activities and MRR of a Danish organization', () => {
       ['expansion', '2026-01-16T09:00:00.000Z', '340.00', '470.00', '130.00', ''],
       ['contraction', '2026-01-18T09:00:00.000Z', '470.00', '230.00', '-240.00', ''],
     ]);
-    void year;
-    void week;
-    void ACCOUNT_ACTIVITIES;
-    void accountActivityPath;
-    void activityPath;
-    void readAnalytics;
-    void NOT_FOUND;
+
+    // The month's MRR per subscription: the cancelled one at its last MRR, not active.
+    const january = await readAnalytics(platform(), api, '/api/v1/subscriptions/mrr-per-month/?year=2026&month=1');
+    const row = (subscription: Json, quantity: number, mrr: number, active: boolean, terms: Json) => ({
+      month: '',
+      account_uuid: account.uuid,
+      subscription_uuid: subscription.uuid,
+      company_name: 'Acme ApS',
+      legal_country: 'DK',
+      collection_method: 'invoice',
+      payment_terms: null,
+      next_renewal_date: expect.any(String),
+      terms_interval_type: terms.interval_type,
+      terms_interval_count: 1,
+      currency: 'DKK',
+      quantity,
+      plan_name: 'Pro',
+      plan_uuid: plan.uuid,
+      revenue_group_id: null,
+      revenue_group_name: null,
+      mrr,
+      active,
+      model: 'mrr_row',
+      schema: '2026-11-22-mrr_row',
+    });
+    expect(january).toEqual([
+      { ...row(main, 3, 240, false, cheaper), month: '2025-12-31T23:00:00.000Z', next_renewal_date: null },
+      { ...row(year, 1, 100, true, yearly), month: '2025-12-31T23:00:00.000Z' },
+      { ...row(week, 1, 130, true, weekly), month: '2025-12-31T23:00:00.000Z' },
+    ]);
+    expect(await readAnalytics(platform(), api, '/api/v1/subscriptions/mrr_per_month/?year=2026&month=1')).toEqual(
+      january,
+    );
+    expect(await readAnalytics(platform(), api, '/api/v1/subscriptions/mrr-per-month/?year=2026&month=2')).toEqual([
+      { ...row(year, 1, 100, true, yearly), month: '2026-01-31T23:00:00.000Z' },
+      { ...row(week, 1, 130, true, weekly), month: '2026-01-31T23:00:00.000Z' },
+    ]);
+
+    // Every activity of January (invoices too), and their MRR change.
+    const issued = (await platform().invoiceEvents(org.organizationId)).filter(
+      (e) => e.event_type === 'invoice.issued',
+    );
+    const months = await readAnalytics(platform(), api, '/api/v1/subscriptions/activity-months/');
+    expect(months).toEqual({
+      count: 1,
+      next: null,
+      previous: null,
+      results: [
+        {
+          month: '2026-01',
+          // The mistaken subscription's invoice and credit note are dropped with it.
+          activities: 8 + issued.length - 2,
+          mrr_change: '230.00',
+          model: 'activity_month',
+          schema: '2026-11-22-activity_month',
+        },
+      ],
+    });
+    expect(await readAnalytics(platform(), api, '/api/v1/subscriptions/activity_months/')).toEqual(months);
+
+    expect(await readAnalytics(platform(), api, '/api/v1/subscriptions/retention-cohort/')).toEqual({
+      count: 1,
+      next: null,
+      previous: null,
+      results: [
+        {
+          cohort: '2026-01',
+          accounts: 1,
+          starting_mrr: '200.00',
+          periods: [{ period: 0, accounts: 1, mrr: '230.00' }],
+          model: 'retention_cohort',
+          schema: '2026-11-22-retention_cohort',
+        },
+      ],
+    });
+
+    // A detail, and another organization sees none of it.
+    const [first] = (await readAnalytics(platform(), api, `/api/v1/activities/?ordering=date&type=new`)).results;
+    expect(first).toEqual({
+      uuid: expect.any(String),
+      account_uuid: account.uuid,
+      account_code: 'acme',
+      subscription: main.uuid,
+      invoice: null,
+      date: '2026-01-15T09:00:00.000Z',
+      created_date: '2026-01-15T09:00:00.000Z',
+      updated_date: '2026-01-15T09:00:00.000Z',
+      type: 'new',
+      is_manual: false,
+      is_churn: false,
+      deleted: false,
+      ean_invoice: false,
+      old_currency: null,
+      new_currency: 'DKK',
+      old_mrr_in_subscription_currency: '0',
+      new_mrr_in_subscription_currency: '200',
+      old_mrr: '0.00',
+      new_mrr: '200.00',
+      mrr_change: '200.00',
+      quantity_change: '2',
+      old_quantity: null,
+      new_quantity: 2,
+      old_terms: null,
+      new_terms: monthly.uuid,
+      old_terms_name: null,
+      new_terms_name: 'pro-monthly',
+      old_plan: null,
+      new_plan: {
+        uuid: plan.uuid,
+        name: 'Pro',
+        code: 'pro',
+        collect_vat: plan.collect_vat,
+        vat_type: plan.vat_type,
+        model: 'plan',
+        schema: '2026-11-22-plan',
+      },
+      old_plan_name: null,
+      new_plan_name: 'Pro',
+      company_name: 'Acme ApS',
+      model: 'activity',
+      schema: '2026-11-22-activity',
+    });
+    expect((await api.get(activityPath(first.uuid))).body).toEqual(first);
+    const [churn] = (await readAnalytics(platform(), api, `${ACCOUNT_ACTIVITIES}?type=contraction&ordering=-date`))
+      .results;
+    const other = await clockOrganization(platform(), '2026-01-15T09:00:00Z');
+    for (const path of [activityPath(first.uuid), accountActivityPath(churn.uuid)]) {
+      const response = await other.api.get(path);
+      expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 404, body: NOT_FOUND });
+    }
+    expect((await readAnalytics(platform(), other.api, '/api/v1/activities/')).count).toBe(0);
+    expect(await totalMrr(platform(), other.api)).toEqual(['0.00', '0.00', '0.00', 0]);
+  });
+});
+
+describe('a subscription in another currency', () => {
+  it('is converted at the organization’s rate, and a new rate reaches its MRR at its next renewal', async () => {
+    const org = await clockOrganization(platform(), '2026-01-15T09:00:00Z');
+    const { api } = org;
+    const rate = (value: string, from: string) =>
+      platform().admin(
+        'set-exchange-rate',
+        '--org',
+        org.organizationId,
+        '--currency',
+        'EUR',
+        '--rate',
+        value,
+        '--from',
+        from,
+      );
+    await rate('7.45', '2026-01-01');
+    // Rates reach analytics with accounts' organization.updated (another stream than subscriptions').
+    await platform().analyticsCaughtUp();
+    const account = await createAccount(api, 'euro', { company_name: 'Euro GmbH', legal_country: 'DE' });
+    const plan = await createPlan(api, 'eu', { name: 'EU' });
+    const terms = await createPlanTerms(api, plan.uuid, { code: 'eu-monthly', price: '10', currency: 'EUR' });
+    await subscribe(api, account.code as string, terms, 3);
+    // 30 EUR × 7.45
+    expect(await totalMrr(platform(), api)).toEqual(['223.50', '223.50', '0.00', 1]);
+
+    // From February the rate is 7.46: the MRR keeps 7.45 until the renewal on 15 February.
+    await rate('7.46', '2026-02-01');
+    await platform().analyticsCaughtUp();
+    await org.advance('2026-02-10T09:00:00Z');
+    expect(await totalMrr(platform(), api)).toEqual(['223.50', '223.50', '0.00', 1]);
+    await org.advance('2026-02-15T10:00:00Z');
+    expect(await totalMrr(platform(), api)).toEqual(['223.80', '223.80', '0.00', 1]);
+    const body = await readAnalytics(
+      platform(),
+      api,
+      '/api/v1/activities/?ordering=date&type=new,currency_exchange,renew',
+    );
+    expect(
+      (body.results as Json[]).map((a) => [
+        a.type,
+        a.date,
+        a.old_currency,
+        a.new_currency,
+        a.old_mrr_in_subscription_currency,
+        a.new_mrr_in_subscription_currency,
+        a.old_mrr,
+        a.new_mrr,
+        a.mrr_change,
+      ]),
+    ).toEqual([
+      ['new', '2026-01-15T09:00:00.000Z', null, 'EUR', '0', '30', '0.00', '223.50', '223.50'],
+      ['currency_exchange', '2026-02-15T09:00:00.000Z', 'EUR', 'EUR', '30', '30', '223.50', '223.80', '0.30'],
+      ['renew', '2026-02-15T09:00:00.000Z', 'EUR', 'EUR', '30', '30', '223.80', '223.80', '0.00'],
+    ]);
+    expect(await accountActivitySummary(platform(), api)).toEqual([
+      ['new_business', '2026-01-15T09:00:00.000Z', '0.00', '223.50', '223.50', ''],
+      ['expansion', '2026-02-15T09:00:00.000Z', '223.50', '223.80', '0.30', ''],
+    ]);
   });
 });

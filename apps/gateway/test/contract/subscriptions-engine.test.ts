@@ -637,6 +637,22 @@ describe('subscription.changed', () => {
       current_mrr: '300.00',
     });
   });
+
+  it('carries the pricing the waiting change will have (scheduled_pricing), for analytics to date it ahead', async () => {
+    const org = await clockOrganization('2026-02-01T09:00:00.000Z');
+    const { terms, code, plan } = await fixture(org.api);
+    const created = await subscribeTo(org.api, terms, code, { quantity: 2 });
+    expectStatus(await org.api.patch(subscriptionPath(created.uuid), { quantity: 5, change_type: 'at_renewal' }), 200);
+    const events = await platform().subscriptionChanges(org.organizationId);
+    const scheduled = events.find((event) => event.change === 'change_scheduled')!;
+    expect(scheduled).toMatchObject({
+      change_type: 'at_renewal',
+      effective_at: new Date('2026-03-01T09:00:00.000Z'),
+      new_pricing: { quantity: 2, mrr: '200' },
+      scheduled_pricing: { terms: terms.uuid, plan: plan.uuid, quantity: 5, mrr: '500', status: 'active' },
+    });
+    expect(events.find((event) => event.change === 'activated')!.scheduled_pricing).toBeUndefined();
+  });
 });
 
 describe('update rules', () => {

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import type { ExchangeRate } from '../../domain/exchange-rate.js';
 
 export const OrganizationEntity = defineEntity({
   name: 'Organization',
@@ -26,6 +27,8 @@ export const OrganizationEntity = defineEntity({
     created_at: p.datetime(),
     /** Test mode: the organization's own clock. Null for an organization on the real clock. */
     test_clock_time: p.datetime().nullable(),
+    /** Exchange rates to the base currency, by currency then valid_from (set-exchange-rate). */
+    exchange_rates: p.json<ExchangeRate[]>().default('[]'),
   },
 });
 

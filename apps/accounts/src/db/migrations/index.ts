@@ -11,6 +11,7 @@ import { Migration20261125215955_payment_cards_and_gateway_credentials } from '.
 import { Migration20261125220120_imported_budgets_and_einvoice_mappings } from './Migration20261125220120_imported_budgets_and_einvoice_mappings.js';
 import { Migration20261125220430_expired_subscription_charges } from './Migration20261125220430_expired_subscription_charges.js';
 import { Migration20261125223429_export_jobs } from './Migration20261125223429_export_jobs.js';
+import { Migration20261125224940_organization_exchange_rates } from './Migration20261125224940_organization_exchange_rates.js';
 import { Migration20261125225137_subscription_renewal_notices } from './Migration20261125225137_subscription_renewal_notices.js';
 
 export const migrations = [
@@ -26,5 +27,6 @@ export const migrations = [
   Migration20261125220120_imported_budgets_and_einvoice_mappings,
   Migration20261125220430_expired_subscription_charges,
   Migration20261125223429_export_jobs,
+  Migration20261125224940_organization_exchange_rates,
   Migration20261125225137_subscription_renewal_notices,
 ];

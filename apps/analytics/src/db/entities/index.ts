@@ -1,10 +1,12 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountActivityEntity, ActivityEntity } from './activity.entity.js';
+import { EventLogEntity } from './event-log.entity.js';
 import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from './read-models.entity.js';
 import { MrrTotalsEntity, SubscriptionMrrEntity } from './subscription-mrr.entity.js';
 
 export * from './activity.entity.js';
+export * from './event-log.entity.js';
 export * from './read-models.entity.js';
 export * from './subscription-mrr.entity.js';
 
@@ -21,4 +23,5 @@ export const analyticsEntities = [
   MrrTotalsEntity,
   ActivityEntity,
   AccountActivityEntity,
+  EventLogEntity,
 ];

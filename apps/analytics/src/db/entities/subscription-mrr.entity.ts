@@ -46,6 +46,8 @@ export const SubscriptionMrrEntity = defineEntity({
     churn_reason: p.uuid().nullable(),
     custom_churn_reason: p.string().length(100).nullable(),
     version: p.integer(),
+    /** Cancelled with cancel_invalid: every activity of it is dropped, later invoice ones included. */
+    invalid: p.boolean().default(false),
   },
 });
 export type SubscriptionMrrRow = InferEntity<typeof SubscriptionMrrEntity>;

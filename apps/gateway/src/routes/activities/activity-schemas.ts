@@ -1,24 +1,10 @@
+import { ACCOUNT_ACTIVITY_TYPES, ACTIVITY_TYPES } from '@billing/reference-data';
 import { z } from 'zod';
 import { FILTER_MESSAGES, field, filterField, orgTzDateFilters, rangeFilters } from '../../http/index.js';
 import { instantFilter } from '../subscriptions/instant-filter.js';
 import { EmbeddedPlanSchema } from '../subscriptions/subscription-schemas.js';
 
-export const ACTIVITY_TYPES = [
-  'new',
-  'reactivate',
-  'renew',
-  'cancel',
-  'upgrade_qty',
-  'downgrade_qty',
-  'upgrade_subscription',
-  'downgraded_subscription',
-  'modified',
-  'invoice_sent',
-  'invoice_paid',
-  'payment_made',
-  'currency_exchange',
-] as const;
-export const ACCOUNT_ACTIVITY_TYPES = ['new_business', 'expansion', 'contraction', 'churn', 'reactivation'] as const;
+export { ACCOUNT_ACTIVITY_TYPES, ACTIVITY_TYPES };
 export const MRR_CHANGE_TYPES = ['increase', 'decrease', 'none'] as const;
 
 export const ACTIVITY_ORDERING = ['date', 'created_date', 'updated_date', 'mrr_change', 'type'] as const;

@@ -1,0 +1,33 @@
+import type { EventEnvelope } from '@billing/events';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { EventLogEntity, type EventLogRow } from './entities/event-log.entity.js';
+
+/**
+ * Serializes the changes of one organization's activities: the consumers' transactions and a
+ * rebuild take it first, so a rebuild never runs beside an event of the same organization.
+ */
+export async function lockOrganizationActivities(em: EntityManager, organizationId: string): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`analytics.activities:${organizationId}`]);
+}
+
+/** Appends the event to the journal a rebuild replays (once per event id). */
+export async function appendToEventLog(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  await em
+    .createQueryBuilder(EventLogEntity)
+    .insert({
+      event_id: envelope.event_id,
+      organization_id: envelope.organization_id,
+      event_type: envelope.event_type,
+      payload_type: envelope.payload_type,
+      occurred_at: envelope.occurred_at ?? new Date(0),
+      payload: Buffer.from(envelope.payload),
+    })
+    .onConflict(['event_id'])
+    .ignore()
+    .execute('run');
+}
+
+/** The organization's journal, in the order the events were applied. */
+export function organizationEventLog(em: EntityManager, organizationId: string): Promise<EventLogRow[]> {
+  return em.find(EventLogEntity, { organization_id: organizationId }, { orderBy: { position: 'asc' } });
+}
