@@ -34,6 +34,7 @@ import {
 } from './helpers.js';
 import { DRAFT_LINES, draftLinePath, generateInvoicePath, invoicePath } from './invoices-helpers.js';
 import { CHURN_REASONS, SUBSCRIPTIONS, subscriptionPath } from './subscriptions-helpers.js';
+import { deliveriesOf, deliveriesPath, WEBHOOKS, webhookPath } from './webhooks-helpers.js';
 
 export interface OpenApiOperation {
   operationId: string;
@@ -103,6 +104,9 @@ export interface WriteTargets {
   /** A manual activity of the subscription, and a manual account activity of the account. */
   activity: Json & { uuid: string };
   accountActivity: Json & { uuid: string };
+  /** A webhook taking account.created, and its delivery of the target account's creation. */
+  webhook: Json & { uuid: string };
+  webhookDelivery: Json & { uuid: string };
 }
 
 async function post(api: ApiClient, path: string, body: unknown, status = 201) {
@@ -113,6 +117,8 @@ async function post(api: ApiClient, path: string, body: unknown, status = 201) {
 
 /** Makes one of everything a write can name; waits until the account reads show their sets. */
 export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> {
+  // Nothing listens on port 9: its deliveries stay pending, retried on the schedule.
+  const webhook = await post(api, WEBHOOKS, { endpoint: 'http://127.0.0.1:9/hook', events: ['account.created'] });
   const account = await createAccount(api, uniqueCode('target'), { company_name: 'Target ApS' });
   const other = await createAccount(api, uniqueCode('other'));
   const plan = await createPlan(api);
@@ -155,7 +161,16 @@ export async function createWriteTargets(api: ApiClient): Promise<WriteTargets> 
   );
   const activity = await post(api, ACTIVITIES, manualActivityBody(subscription.uuid, terms.uuid));
   const accountActivity = await post(api, ACCOUNT_ACTIVITIES, manualAccountActivityBody(account));
+  const [webhookDelivery] = await waitFor(
+    async () => {
+      const deliveries = await deliveriesOf(api, webhook.uuid);
+      return deliveries.length > 0 ? deliveries : undefined;
+    },
+    { timeoutMs: 20_000, description: 'a delivery of the target webhook' },
+  );
   return {
+    webhook,
+    webhookDelivery: webhookDelivery as Json & { uuid: string },
     activity,
     accountActivity,
     account,
@@ -263,6 +278,23 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
     replaceChurnReason: { path: churnReason, validBody: { name: 'Too expensive' }, reads: [churnReason] },
     updateChurnReason: { path: churnReason, validBody: { is_active: true }, reads: [churnReason] },
     advanceTestClock: { path: '/api/v1/test-clock/advance/', validBody: { to: '2026-01-15T09:00:00Z' }, reads: [] },
+    createWebhook: { path: WEBHOOKS, validBody: { endpoint: 'https://hooks.example.com/x' }, reads: [WEBHOOKS] },
+    replaceWebhook: {
+      path: webhookPath(t.webhook.uuid),
+      validBody: { endpoint: 'http://127.0.0.1:9/hook', events: ['account.created'] },
+      reads: [webhookPath(t.webhook.uuid)],
+    },
+    updateWebhook: {
+      path: webhookPath(t.webhook.uuid),
+      validBody: { enabled: true },
+      reads: [webhookPath(t.webhook.uuid)],
+    },
+    // Brings the delivery forward; its log gains an attempt, so it is no stable read.
+    resendWebhookDelivery: {
+      path: `${deliveriesPath(t.webhook.uuid)}${t.webhookDelivery.uuid}/resend/`,
+      validBody: undefined,
+      reads: [webhookPath(t.webhook.uuid)],
+    },
     createSubscription: {
       path: SUBSCRIPTIONS,
       validBody: { account: t.other.code, terms: t.terms.uuid, collection_method: 'invoice' },
