@@ -135,6 +135,15 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
 
   advanceTestClock: { to: '2026-02-15T09:00:00Z' },
 
+  createWebhook: {
+    endpoint: 'https://hooks.example.com/billing',
+    basic_auth_username: 'billing',
+    basic_auth_password: 'correct horse battery staple',
+    events: ['new_invoice', 'paid_invoice'],
+  },
+  replaceWebhook: { endpoint: 'https://hooks.example.com/billing', enabled: true, events: ['account.created'] },
+  updateWebhook: { enabled: false },
+
   createSubscription: {
     account: 'acme',
     terms: EXAMPLE_IDS.planTerms,
