@@ -32,6 +32,9 @@ import {
   writeTargets,
 } from './write-endpoints.js';
 
+/** Writes whose body is a list's filters (exports): not a set of documented fields. */
+const FILTER_BODIES = new Set(['exportInvoices', 'exportAccounts', 'exportSubscriptions']);
+
 const platform = usePlatform();
 
 const NUL = 'Null characters are not allowed.';
@@ -63,6 +66,8 @@ const types = (schema: JsonSchema): string[] =>
  */
 function refusalFor(schema: JsonSchema, value: string, textMessage: string): string {
   if (schema.enum) return `"${value}" is not a valid choice.`;
+  // A text where a list belongs is refused for its type before its characters are read.
+  if (types(schema).includes('array')) return 'Expected a list of items but got type "str".';
   switch (schema.format) {
     case 'uuid':
       return 'Must be a valid UUID.';
@@ -107,6 +112,9 @@ describe('every field of every write body', () => {
       expect(target, `${write.operationId} has a target in write-endpoints.ts`).toBeDefined();
       const isList = types(write.body!).includes('array');
       const fields = (isList ? write.body!.items?.properties : write.body!.properties) ?? {};
+      // An export's body is its list's query filters, free-form in the document; hostile filter
+      // values are the lists' own tests (filter-values), which the export validates the same way.
+      if (FILTER_BODIES.has(baseOperationId(write.operationId))) continue;
       expect(Object.keys(fields).length, `${write.operationId} documents its fields`).toBeGreaterThan(0);
       const hostile = Object.fromEntries(Object.entries(fields).map(([name, s]) => [name, hostileValue(s, text)]));
       const expected = Object.fromEntries(

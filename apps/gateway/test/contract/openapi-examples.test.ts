@@ -160,6 +160,10 @@ it('accepts every request example at its documented path with the documented sta
   await send(api, 'exportSubscriptions');
   await send(api, 'exportAccounts');
 
+  const webhook = await send(api, 'createWebhook');
+  await send(api, 'replaceWebhook', { uuid: webhook.uuid });
+  await send(api, 'updateWebhook', { uuid: webhook.uuid });
+
   // The test clock belongs to test-mode organizations.
   const sandbox = await newOrganization(platform(), { test_clock_time: '2026-01-15T09:00:00Z' });
   await send(sandbox.api, 'advanceTestClock');
