@@ -255,6 +255,7 @@ describe('create-org', () => {
       dunning_schedule_days: [1, 3, 7],
       features: { kickback: false, self_service: true },
       bank_accounts: [],
+      exchange_rates: [],
       created_at: expect.stringMatching(ISO_Z),
       test_clock_time: '2026-03-01T09:00:00.000Z',
     });

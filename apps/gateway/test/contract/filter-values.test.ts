@@ -44,6 +44,7 @@ describe('prototype member names as filter values', () => {
         '/api/v1/churn-reasons/',
         '/api/v1/subscriptions/',
         '/api/v1/invoices/',
+        '/api/v1/paymentcards/',
         '/api/v1/subscriptions/total-mrr/',
         '/api/v1/activities/',
         '/api/v1/activities/account/',

@@ -33,6 +33,7 @@ export async function invoiceChargeCreated(
   await invoiceCharge(deps, em, receivedCharge(charge), {
     organizationId: envelope.organization_id,
     requestId: envelope.request_id || envelope.event_id,
+    occurredAt: envelope.occurred_at,
   });
 }
 

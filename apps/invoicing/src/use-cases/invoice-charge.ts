@@ -28,6 +28,8 @@ export const GROUP_WINDOW_MS = 2_000;
 export interface ChargeOrigin {
   organizationId: string;
   requestId: string;
+  /** When the subscription engine made the charge (its event's occurred_at), if known. */
+  occurredAt?: Date;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function invoiceCharge(
     deps.directory.seller(context),
     deps.directory.buyer(context, charge.account),
   ]);
-  const now = seller.test_clock_time ?? deps.clock.now();
+  const now = invoicedAt(seller.test_clock_time, origin.occurredAt, deps.clock.now());
   const published: EventEnvelope[] = [];
   const scope = changeScope(em, 'invoicing', organizationId, context, now, published);
   // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
@@ -118,4 +120,14 @@ export async function invoiceCharge(
     if (charge.credit_all_invoices && invoice.is_credit_note)
       await creditSubscriptionInvoices(scope, invoice, charge.subscription);
   }
+}
+
+/**
+ * The moment a charge is invoiced at. On a test clock that moved on before the charge arrived
+ * (an advance running past the moment it was made), the invoice is made when the charge was, as
+ * it would have been had the event been consumed at once; a real-clock organization's is now.
+ */
+function invoicedAt(testClockTime: Date | null, occurredAt: Date | undefined, now: Date): Date {
+  if (!testClockTime) return now;
+  return occurredAt && occurredAt < testClockTime ? occurredAt : testClockTime;
 }

@@ -36,9 +36,13 @@ export async function takeInIssuedInvoice(
   const organization = await deps.directory.organization(systemContext(envelope.organization_id));
   const now = organization.testClockTime ?? deps.clock.now();
   const origin = { organizationId: envelope.organization_id, now, testClock: organization.testClockTime !== null };
+  // A test clock may have moved on before this event arrived: the first attempt is still made at
+  // the moment the invoice was issued, as the advance would make it, so the dunning schedule
+  // counts from there.
+  const attemptAt = origin.testClock && cardInvoice.issuedAt && cardInvoice.issuedAt < now ? cardInvoice.issuedAt : now;
   if (await takeInCardInvoice(em, cardInvoice, origin)) {
     void afterCommit(em, async () => {
-      await charger.runInvoice(cardInvoice.invoiceId, now).catch((error: unknown) => {
+      await charger.runInvoice(cardInvoice.invoiceId, attemptAt).catch((error: unknown) => {
         deps.logger.error(
           { err: error, invoice: cardInvoice.invoiceId },
           'charging a card invoice failed; the worker retries',
