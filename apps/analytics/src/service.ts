@@ -11,7 +11,7 @@ const depsOf = (deps: ServiceDeps): AnalyticsDeps => ({ orm: deps.orm, clock: de
 /**
  * The analytics service. It owns the `analytics` schema: activities and account activities, each
  * subscription's MRR and the organizations' totals, made only from other services' events
- * (accounts.>, subscriptions.>, invoicing.invoice.*); see docs/analytics.md.
+ * (accounts.>, subscriptions.>, invoicing.invoice.*, payments.payment.succeeded); see docs/analytics.md.
  */
 export const analyticsModule: ServiceModule = {
   name: 'analytics',

@@ -11,6 +11,7 @@ import {
   catalogEventsV1,
   type catalogV1,
   invoiceEventsV1,
+  paymentEventsV1,
   subscriptionEventsV1,
 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -32,7 +33,11 @@ export const consumerNames = (schema: string) => ({
   accounts: `${schema}-accounts`,
   subscriptions: `${schema}-subscriptions`,
   invoices: `${schema}-invoices`,
+  payments: `${schema}-payments`,
 });
+
+/** The one payments event activities are made from: a card payment succeeded (`payment_made`). */
+export const PAYMENT_SUCCEEDED_SUBJECT = 'payments.payment.succeeded';
 
 /** What an event activities are made from carries, as applied live or replayed from the journal. */
 export type JournaledEvent = Pick<
@@ -107,7 +112,8 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
 }
 
 /**
- * An event activities are made from (subscription.changed, invoice.issued / .paid): under the
+ * An event activities are made from (subscription.changed, invoice.issued / .paid,
+ * payment.succeeded): under the
  * organization's lock, journaled (what a rebuild replays), then applied.
  */
 async function recordActivityEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
@@ -123,6 +129,20 @@ export async function applyActivityEvent(em: EntityManager, envelope: JournaledE
   if (envelope.payload_type === 'billing.events.v1.SubscriptionChanged') {
     const { change, record } = subscriptionChangeOf(subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload));
     await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
+    return;
+  }
+  if (envelope.payload_type === 'billing.events.v1.PaymentAttemptChanged') {
+    if (envelope.event_type !== 'payment.succeeded') return;
+    const { attempt } = paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload);
+    if (!attempt) throw new Error(`${envelope.event_type} ${envelope.event_id} has no attempt`);
+    // The subscription is the invoice's, as its invoice_sent names it (recordInvoiceActivity).
+    await recordInvoiceActivity(
+      em,
+      envelope.organization_id,
+      'payment_made',
+      { uuid: attempt.invoice, account: attempt.account, subscription: null },
+      attempt.completed_at ?? occurredAt(envelope),
+    );
     return;
   }
   const type = INVOICE_ACTIVITY[envelope.event_type as keyof typeof INVOICE_ACTIVITY];
@@ -144,10 +164,15 @@ export async function handleInvoiceEvent(em: EntityManager, envelope: EventEnvel
   if (envelope.event_type in INVOICE_ACTIVITY) await recordActivityEvent(em, envelope);
 }
 
+/** payments.payment.succeeded: a `payment_made` activity (declines make none). */
+export async function handlePaymentEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  if (envelope.event_type === 'payment.succeeded') await recordActivityEvent(em, envelope);
+}
+
 /** A failed event is retried soon: most failures here are an organization not known yet. */
 const retryDelayMs = (deliveries: number) => Math.min(10_000, 100 * 2 ** (deliveries - 1));
 
-/** Starts analytics' three durable consumers (inbox: one transaction per message). */
+/** Starts analytics' four durable consumers (inbox: one transaction per message). */
 export async function startAnalyticsConsumers(
   deps: AnalyticsDeps,
   options: { bus: EventBus; logger: EventsLogger; schema: string },
@@ -175,6 +200,13 @@ export async function startAnalyticsConsumers(
       stream: streamNameFor('invoicing'),
       filterSubject: 'invoicing.invoice.*',
       handle: handleInvoiceEvent,
+    }),
+    startConsumer({
+      ...common,
+      consumer: names.payments,
+      stream: streamNameFor('payments'),
+      filterSubject: PAYMENT_SUCCEEDED_SUBJECT,
+      handle: handlePaymentEvent,
     }),
   ]);
 }

@@ -489,6 +489,12 @@ export async function startTestPlatform(
         [accounts, 'accounts.%', `${analyticsSchema.schema}-accounts`],
         [subscriptions, 'subscriptions.%', `${analyticsSchema.schema}-subscriptions`],
         [invoicing, 'invoicing.invoice.%', `${analyticsSchema.schema}-invoices`],
+        // payment_made; a payments process (the crash test) relays on its own.
+        ...(paymentsChild
+          ? []
+          : ([
+              [payments as RunningService, 'payments.payment.succeeded', `${analyticsSchema.schema}-payments`],
+            ] as Array<[RunningService, string, string]>)),
       ];
       for (const [producer, subjects, consumer] of feeds) {
         const relayed = await producer.relay!.drainOnce();
