@@ -23,8 +23,9 @@ export async function rederiveAccountActivities(
     Array<{ id: string; subscription_id: string | null; date: Date; new_mrr: string | null; churn: string }>
   >(
     `select a.id, a.subscription_id, a.date, a.new_mrr,
-            coalesce(nullif(a.custom_churn_reason, ''), '') as churn
+            coalesce(r.name, nullif(a.custom_churn_reason, ''), '') as churn
        from activity a
+       left join churn_reason r on r.id = a.churn_reason and r.organization_id = a.organization_id
       where a.organization_id = ? and a.account_id = ? and not a.deleted and not a.dropped
         and a.type not in (${INVOICE_ACTIVITY_TYPES.map(() => '?').join(', ')})
       order by a.date, a.seq`,
@@ -88,4 +89,23 @@ function columnsOf(draft: AccountActivityDraft, firstStart: Date | null) {
     churn_reason: draft.churn_reason,
     account_first_subscription_start_date: firstStart,
   };
+}
+
+/**
+ * A churn reason's name arrived or changed: the derived churns its subscriptions caused show it
+ * (its event may come after the cancellation's: the streams are not ordered against each other).
+ */
+export async function renameDerivedChurns(
+  em: EntityManager,
+  organizationId: string,
+  churnReasonId: string,
+  name: string,
+): Promise<void> {
+  await em.execute(
+    `update account_activity x set churn_reason = ?
+       from activity a
+      where x.organization_id = ? and not x.is_manual and x.type = 'churn' and x.source_id = a.id
+        and a.organization_id = ? and a.churn_reason = ?`,
+    [name, organizationId, organizationId, churnReasonId],
+  );
 }

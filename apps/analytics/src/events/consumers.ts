@@ -19,6 +19,7 @@ import { appendToEventLog, lockOrganizationActivities } from '../db/event-log.js
 import type { AnalyticsDeps } from '../use-cases/deps.js';
 import {
   applyAccount,
+  applyChurnReason,
   applyOrganization,
   applyPlan,
   applyPlanTerms,
@@ -59,7 +60,7 @@ function termsState(terms: catalogV1.PlanTerms): PlanTermsState {
   };
 }
 
-/** accounts.organization.* and accounts.account.*: the organizations' MRR settings and the accounts' names. */
+/** accounts.organization.*, .account.*, .churn_reason.*: MRR settings, the accounts' and churn reasons' names. */
 export async function handleAccountsEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
   if (envelope.payload_type === 'billing.events.v1.OrganizationChanged') {
     const organization = accountEventsV1.OrganizationChanged.decode(envelope.payload);
@@ -83,6 +84,10 @@ export async function handleAccountsEvent(em: EntityManager, envelope: EventEnve
       legal_country: account.legal_country,
       ean_invoicing: account.ean_invoicing,
     });
+  } else if (envelope.payload_type === 'billing.events.v1.ChurnReasonChanged') {
+    const { churn_reason: reason } = accountEventsV1.ChurnReasonChanged.decode(envelope.payload);
+    if (!reason) throw new Error(`${envelope.event_type} ${envelope.event_id} has no churn reason`);
+    await applyChurnReason(em, envelope.organization_id, { uuid: reason.uuid, name: reason.name });
   }
 }
 

@@ -1,5 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from '../db/entities/read-models.entity.js';
+import { renameDerivedChurns } from '../db/account-activity-store.js';
+import {
+  AccountEntity,
+  ChurnReasonEntity,
+  OrganizationEntity,
+  PlanEntity,
+  PlanTermsEntity,
+} from '../db/entities/read-models.entity.js';
+import { lockOrganizationActivities } from '../db/event-log.js';
 import type { ExchangeRate } from '../domain/exchange-rates.js';
 
 export interface OrganizationState {
@@ -56,6 +64,20 @@ export async function applyPlan(
 export async function applyPlanTerms(em: EntityManager, organizationId: string, terms: PlanTermsState): Promise<void> {
   const { uuid, plan, ...rest } = terms;
   await em.upsert(PlanTermsEntity, { id: uuid, organization_id: organizationId, plan_id: plan, ...rest });
+}
+
+/**
+ * churn_reason.created / .updated / .deleted: the name churn account activities show (gaps.md §8),
+ * set on the churns already derived too. Under the organization's lock, as a rebuild derives them.
+ */
+export async function applyChurnReason(
+  em: EntityManager,
+  organizationId: string,
+  reason: { uuid: string; name: string },
+): Promise<void> {
+  await lockOrganizationActivities(em, organizationId);
+  await em.upsert(ChurnReasonEntity, { id: reason.uuid, organization_id: organizationId, name: reason.name });
+  await renameDerivedChurns(em, organizationId, reason.uuid, reason.name);
 }
 
 function withoutUuid(state: AccountState) {

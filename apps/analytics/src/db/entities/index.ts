@@ -2,7 +2,13 @@ import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
 import { AccountActivityEntity, ActivityEntity } from './activity.entity.js';
 import { EventLogEntity } from './event-log.entity.js';
-import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from './read-models.entity.js';
+import {
+  AccountEntity,
+  ChurnReasonEntity,
+  OrganizationEntity,
+  PlanEntity,
+  PlanTermsEntity,
+} from './read-models.entity.js';
 import { MrrTotalsEntity, SubscriptionMrrEntity } from './subscription-mrr.entity.js';
 
 export * from './activity.entity.js';
@@ -19,6 +25,7 @@ export const analyticsEntities = [
   AccountEntity,
   PlanEntity,
   PlanTermsEntity,
+  ChurnReasonEntity,
   SubscriptionMrrEntity,
   MrrTotalsEntity,
   ActivityEntity,

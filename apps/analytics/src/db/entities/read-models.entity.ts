@@ -59,3 +59,18 @@ export const PlanTermsEntity = defineEntity({
   },
 });
 export type PlanTermsRow = InferEntity<typeof PlanTermsEntity>;
+
+/**
+ * A churn reason's name (accounts' churn_reason.* events): churn account activities show it.
+ * Deleted reasons keep their row, as subscriptions naming them keep showing them.
+ */
+export const ChurnReasonEntity = defineEntity({
+  name: 'ChurnReason',
+  tableName: 'churn_reason',
+  properties: {
+    id: p.uuid().primary(),
+    organization_id: p.uuid(),
+    name: p.string().length(256),
+  },
+});
+export type ChurnReasonRow = InferEntity<typeof ChurnReasonEntity>;
