@@ -18,7 +18,8 @@ export const analyticsModule: ServiceModule = {
   defaultGrpcPort: 50054,
   entities: analyticsEntities,
   migrations,
-  publishesEvents: false,
+  // activity.created (stream ANALYTICS): accounts delivers it as the new_activity webhook.
+  publishesEvents: true,
   grpcServices: (deps) => [activityService(depsOf(deps)), reportService(depsOf(deps))],
   workers: async (deps) => {
     if (!deps.bus) {

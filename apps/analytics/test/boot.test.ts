@@ -13,6 +13,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'account_activity',
         'activity',
         'audit_log',
+        'churn_reason',
         'event_log',
         'inbox',
         'mikro_orm_migrations',

@@ -27,6 +27,7 @@ import {
 } from '../use-cases/read-models.js';
 import { recordInvoiceActivity } from '../use-cases/record-invoice-activity.js';
 import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
+import { activityMark, publishActivitiesSince } from './activity-events.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 /** The durable consumers of one analytics schema (`analytics-…` in production, shared by replicas). */
@@ -100,6 +101,9 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
         await applyPlan(em, envelope.organization_id, {
           uuid: plan.uuid,
           name: plan.name,
+          code: plan.code,
+          collect_vat: plan.collect_vat,
+          vat_type: plan.vat_type,
           terms: plan.planterms.map(termsState),
         });
       return;
@@ -118,13 +122,24 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
 
 /**
  * An event activities are made from (subscription.changed, invoice.issued / .paid,
- * payment.succeeded): under the
- * organization's lock, journaled (what a rebuild replays), then applied.
+ * payment.succeeded): under the organization's lock, journaled (what a rebuild replays), applied,
+ * and each activity it recorded published (activity.created).
  */
 async function recordActivityEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
   await lockOrganizationActivities(em, envelope.organization_id);
   await appendToEventLog(em, envelope);
+  const mark = await activityMark(em);
   await applyActivityEvent(em, envelope);
+  // The activities it recorded are news (new_activity webhooks); a rebuild's replay publishes none.
+  await publishActivitiesSince(
+    em,
+    {
+      organizationId: envelope.organization_id,
+      requestId: envelope.request_id || envelope.event_id,
+      occurredAt: occurredAt(envelope),
+    },
+    mark,
+  );
 }
 
 const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;

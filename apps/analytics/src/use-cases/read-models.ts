@@ -54,9 +54,10 @@ export async function applyAccount(em: EntityManager, organizationId: string, st
 export async function applyPlan(
   em: EntityManager,
   organizationId: string,
-  plan: { uuid: string; name: string; terms: PlanTermsState[] },
+  plan: { uuid: string; name: string; code: string; collect_vat: boolean; vat_type: string; terms: PlanTermsState[] },
 ): Promise<void> {
-  await em.upsert(PlanEntity, { id: plan.uuid, organization_id: organizationId, name: plan.name });
+  const { uuid, terms: _terms, ...shown } = plan;
+  await em.upsert(PlanEntity, { id: uuid, organization_id: organizationId, ...shown });
   for (const terms of plan.terms) await applyPlanTerms(em, organizationId, terms);
 }
 

@@ -262,7 +262,7 @@ export async function startTestPlatform(
       migrateOnStart: true,
       relay: { pollIntervalMs: 50 },
     }));
-  // Analytics reads the three producers' streams (activities, MRR).
+  // Analytics reads the producers' streams (activities, MRR) and publishes activity.created.
   const analytics = await startService(analyticsModule, {
     databaseUrl: analyticsSchema.databaseUrl,
     schema: analyticsSchema.schema,
@@ -272,6 +272,7 @@ export async function startTestPlatform(
     logger,
     bus,
     migrateOnStart: true,
+    relay: { pollIntervalMs: 50 },
   });
   const gateway = await startGateway({
     host: '127.0.0.1',

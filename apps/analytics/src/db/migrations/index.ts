@@ -4,6 +4,7 @@ import { Migration20261125220746_activities_and_mrr } from './Migration202611252
 import { Migration20261125231107_subscription_invalid } from './Migration20261125231107_subscription_invalid.js';
 import { Migration20261125233039_event_log } from './Migration20261125233039_event_log.js';
 import { Migration20261126011315_churn_reasons } from './Migration20261126011315_churn_reasons.js';
+import { Migration20261126012132_plan_embed } from './Migration20261126012132_plan_embed.js';
 
 export const migrations = [
   Migration20261122031439_initial,
@@ -11,4 +12,5 @@ export const migrations = [
   Migration20261125231107_subscription_invalid,
   Migration20261125233039_event_log,
   Migration20261126011315_churn_reasons,
+  Migration20261126012132_plan_embed,
 ];
