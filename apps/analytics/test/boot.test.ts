@@ -15,6 +15,8 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'churn_reason',
         'event_log',
+        'export_job',
+        'export_page',
         'inbox',
         'mikro_orm_migrations',
         'mrr_totals',

@@ -1,5 +1,6 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { AccountActivityEntity, ActivityEntity } from './activity.entity.js';
 import { EventLogEntity } from './event-log.entity.js';
 import {
@@ -31,4 +32,6 @@ export const analyticsEntities = [
   ActivityEntity,
   AccountActivityEntity,
   EventLogEntity,
+  // Export jobs and their stored pages (libs/exports): the activity and account activity lists' CSVs.
+  ...exportEntities,
 ];
