@@ -17,8 +17,8 @@ const PAGE_ROWS = 500;
 /**
  * The activity list's export ("activities"): params a ListActivitiesRequest (the list's filter as
  * the gateway resolved it, and ordering; paging ignored), pages ListActivitiesResponses, presented
- * by the gateway as it presents the list. `future` is judged at the organization's now when the
- * job runs.
+ * by the gateway as it presents the list. `future` is judged at the organization's now as the job's
+ * call context gives it (a test clock's time when asked; else the service's clock when it runs).
  */
 export function activityListExport(clock: Clock): ExportSource {
   return {

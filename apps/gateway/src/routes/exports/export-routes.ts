@@ -152,7 +152,7 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     operationId: 'exportActivities',
     summary: 'Export the activity list as CSV (asynchronous)',
     description:
-      'The body takes the activity list’s filters and ordering (as JSON values or strings); every matching activity is exported, no paging (future: dated after the organization’s now when the export is asked for). Answers 202 {export_id, job_uuid}.',
+      'The body takes the activity list’s filters and ordering (as JSON values or strings); every matching activity is exported, no paging (future: dated after the organization’s now when the job runs). Answers 202 {export_id, job_uuid}.',
     tags: TAGS,
     body: ListFilterBody,
     response: { status: 202, schema: ExportStartedSchema },
