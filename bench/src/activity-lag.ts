@@ -12,10 +12,12 @@ import { apiHeaders } from './seed-accounts.js';
  * production shape (gateway, accounts, subscriptions, invoicing and analytics as processes, events
  * on NATS JetStream: a private nats-server unless --nats-url names one). For --seconds, new
  * subscriptions (round 200 accounts) are POSTed at --rate per second (open loop: each sent on its schedule, whatever the
- * earlier ones are doing); each is committed at its `created_date`. A reader polls GET
- * /api/v1/activities/?type=new (newest first, following pages until it meets one it has seen) and
- * notes when each subscription's `new` activity is first in an answer. Lag = that answer's arrival −
- * the commit. Baseline in the same run: the reader's own GET round trip (what seeing anything at
+ * earlier ones are doing). A reader polls GET /api/v1/activities/?type=new (newest first,
+ * following pages until it meets one it has seen) and notes when each subscription's `new`
+ * activity is first in an answer. Lag = that answer's arrival − the change's commit, taken as the
+ * arrival of the POST's 201 (the moment the client knows it committed; the commit itself is a little
+ * earlier). Also shown: the lag from the subscription's `created_date` (the transaction's start,
+ * before the engine ran: an upper bound). Baseline in the same run: the reader's own GET round trip (what seeing anything at
  * all through the API costs under that load). Prints p50/p99 of both, their ratio and the rate
  * held; --json adds one JSON line.
  */
@@ -25,6 +27,7 @@ interface Options {
   seconds: number;
   databaseUrl: string;
   natsUrl: string | undefined;
+  cpuProfDir: string | undefined;
   json: boolean;
 }
 
@@ -35,6 +38,8 @@ const USAGE = `Usage: npm run bench:activity-lag -- [options]
   --database-url <url>   Postgres (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL, $DATABASE_URL or
                          postgresql://postgres@127.0.0.1:5432/billing_bench_lag; created if missing)
   --nats-url <url>       NATS JetStream (default: a private nats-server with a fresh store)
+  --cpu-prof <dir>       run the gateway and service processes with --cpu-prof, profiles in
+                         <dir>/gateway, <dir>/analytics, ... (summarise: bench/dist/cpu-profile-summary.js)
   --json                 also print the result as one JSON line
   --help                 this text`;
 
@@ -47,6 +52,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Options {
       seconds: { type: 'string', default: '10' },
       'database-url': { type: 'string' },
       'nats-url': { type: 'string' },
+      'cpu-prof': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -64,6 +70,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Options {
       'postgresql://postgres@127.0.0.1:5432/billing_bench_lag',
     ),
     natsUrl: values['nats-url'],
+    cpuProfDir: values['cpu-prof'],
     json: values.json,
   };
 }
@@ -93,7 +100,13 @@ try {
     cleanups.push(() => nats.dispose());
     natsUrl = nats.url;
   }
-  const platform = await startPlatformProcesses({ databaseUrl: options.databaseUrl, natsUrl, analytics: true, log });
+  const platform = await startPlatformProcesses({
+    databaseUrl: options.databaseUrl,
+    natsUrl,
+    analytics: true,
+    cpuProfDir: options.cpuProfDir,
+    log,
+  });
   cleanups.push(() => platform.stop());
   const base = `${platform.gatewayUrl}/api/v1`;
   const headers = { ...apiHeaders(platform.token), 'Content-Type': 'application/json' };
@@ -203,7 +216,7 @@ try {
 
   log(`measuring: ${options.rate} subscription changes per second for ${options.seconds} s`);
   measuring = true;
-  const committed: Array<{ uuid: string; at: number }> = [];
+  const committed: Array<{ uuid: string; at: number; started: number }> = [];
   const postLatencies: number[] = [];
   const failures: string[] = [];
   const total = options.rate * options.seconds;
@@ -220,7 +233,7 @@ try {
       subscribe()
         .then(({ uuid, created_date }) => {
           postLatencies.push(performance.now() - sent);
-          committed.push({ uuid, at: Date.parse(created_date) });
+          committed.push({ uuid, at: Date.now(), started: Date.parse(created_date) });
         })
         .catch((error: unknown) => {
           failures.push(String(error));
@@ -232,7 +245,9 @@ try {
   }
   await Promise.all(sending);
   const sendingSeconds = (performance.now() - firstSend) / 1_000;
-  if (failures.length > 0) throw new Error(`${failures.length} changes failed, the first: ${failures[0]}`);
+  // A change the platform refused (503: a backing service past its deadline) is reported, not measured.
+  if (failures.length > 0) log(`${failures.length} changes failed, the first: ${failures[0]}`);
+  if (committed.length === 0) throw new Error('no change was committed');
   const drainDeadline = performance.now() + DRAIN_TIMEOUT_MS;
   while (committed.some(({ uuid }) => !seenAt.has(uuid))) {
     if (performance.now() > drainDeadline) throw new Error('some activities never appeared');
@@ -243,14 +258,18 @@ try {
   await reader;
 
   const lag = summary(committed.map(({ uuid, at }) => seenAt.get(uuid)! - at));
+  const lagFromStart = summary(committed.map(({ uuid, started }) => seenAt.get(uuid)! - started));
   const get = summary(roundTrips);
   const post = summary(postLatencies);
   const result = {
     changes: committed.length,
+    failed_changes: failures.length,
     rate_asked_per_s: options.rate,
     rate_held_per_s: round(committed.length / sendingSeconds),
     lag_p50_ms: round(lag.p50),
     lag_p99_ms: round(lag.p99),
+    lag_from_created_date_p50_ms: round(lagFromStart.p50),
+    lag_from_created_date_p99_ms: round(lagFromStart.p99),
     baseline_get_p50_ms: round(get.p50),
     baseline_get_p99_ms: round(get.p99),
     post_p50_ms: round(post.p50),
@@ -258,11 +277,12 @@ try {
     ratio_p99: round(lag.p99 / get.p99),
     load: round(loadavg()[0] ?? 0),
   };
-  console.log(`activity lag: ${result.changes} subscription changes at ${result.rate_held_per_s}/s held (${options.rate}/s asked; load ${result.load})
+  console.log(`activity lag: ${result.changes} subscription changes at ${result.rate_held_per_s}/s held (${options.rate}/s asked, ${result.failed_changes} failed; load ${result.load})
 
 | series | p50 ms | p99 ms |
 |---|---|---|
-| change committed → its activity read through GET /api/v1/activities/ | ${result.lag_p50_ms} | ${result.lag_p99_ms} |
+| change committed (its 201) → its activity read through GET /api/v1/activities/ | ${result.lag_p50_ms} | ${result.lag_p99_ms} |
+| the same from the subscription's created_date (transaction start) | ${result.lag_from_created_date_p50_ms} | ${result.lag_from_created_date_p99_ms} |
 | baseline: the reader's GET /api/v1/activities/ round trip | ${result.baseline_get_p50_ms} | ${result.baseline_get_p99_ms} |
 | (the changes' POST /api/v1/subscriptions/ round trip) | ${result.post_p50_ms} | ${result.post_p99_ms} |
 
