@@ -20,6 +20,8 @@ export interface ProcessPlatformOptions {
   /** Extra NODE_OPTIONS for both servers (e.g. --perf-basic-prof for `perf record`). */
   nodeOptions?: string | undefined;
   log(message: string): void;
+  /** Also run the analytics service (its consumers of the others' events), for benchmarks that read it. */
+  analytics?: boolean;
 }
 
 /**
@@ -31,7 +33,8 @@ const SERVICES = [
   { name: 'subscriptions', addressVariable: 'SUBSCRIPTIONS_ADDRESS' },
   { name: 'invoicing', addressVariable: 'INVOICING_ADDRESS' },
 ] as const;
-type ServiceName = (typeof SERVICES)[number]['name'];
+const ANALYTICS = { name: 'analytics', addressVariable: 'ANALYTICS_ADDRESS' } as const;
+type ServiceName = (typeof SERVICES)[number]['name'] | typeof ANALYTICS.name;
 
 // Migrations run at the first start against a fresh database; a loaded 2-core machine is slow.
 const READY_TIMEOUT_MS = 90_000;
@@ -49,11 +52,12 @@ const OUTPUT_TAIL_LINES = 40;
  * a separate process.
  */
 export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<BenchPlatform> {
-  const entries = entryPoints();
+  const entries = entryPoints(options.analytics ?? false);
   await assertNatsReachable(options.natsUrl);
+  const services = options.analytics ? [...SERVICES, ANALYTICS] : SERVICES;
 
   const ports = {} as Record<ServiceName, number>;
-  for (const service of SERVICES) ports[service.name] = await freePort();
+  for (const service of services) ports[service.name] = await freePort();
   const httpPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${httpPort}`;
   const children: ServerChild[] = [];
@@ -78,7 +82,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
     // draftinvoiceline_set, from accounts' read model), but subscriptions and invoicing run too, as
     // deployed: they feed that read model, and their background work (outbox relays, schedulers)
     // shares the machine. They reach accounts at ACCOUNTS_ADDRESS.
-    for (const service of SERVICES) {
+    for (const service of services) {
       children.push(
         new ServerChild(service.name, entries[service.name], {
           DATABASE_URL: options.databaseUrl,
@@ -98,7 +102,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
         DB_SCHEMA: 'gateway',
         HOST: '127.0.0.1',
         PORT: String(httpPort),
-        ...Object.fromEntries(SERVICES.map((service) => [service.addressVariable, `127.0.0.1:${ports[service.name]}`])),
+        ...Object.fromEntries(services.map((service) => [service.addressVariable, `127.0.0.1:${ports[service.name]}`])),
         LOG_LEVEL: 'warn',
         ...profile('gateway'),
       }),
@@ -141,7 +145,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
 }
 
 /** The built entry points, found through the workspace packages this one depends on. */
-function entryPoints() {
+function entryPoints(analytics: boolean) {
   const dist = (pkg: string) => fileURLToPath(new URL('.', import.meta.resolve(pkg)));
   const entries = {
     accounts: resolve(dist('@billing/accounts'), 'main.js'),
@@ -149,9 +153,11 @@ function entryPoints() {
     subscriptions: resolve(dist('@billing/subscriptions'), 'main.js'),
     invoicing: resolve(dist('@billing/invoicing'), 'main.js'),
     gateway: resolve(dist('@billing/gateway'), 'main.js'),
+    // Only looked for when asked: the other benchmarks do not run it.
+    analytics: analytics ? resolve(dist('@billing/analytics'), 'main.js') : '',
   };
   for (const path of Object.values(entries)) {
-    if (!existsSync(path)) {
+    if (path && !existsSync(path)) {
       throw new SetupError(`${path} is missing: build first (npx nx run-many -t build, or npm run bench)`);
     }
   }

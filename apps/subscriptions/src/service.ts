@@ -4,6 +4,7 @@ import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from './events/accounts-hand-over.js';
+import { startOrganizationConsumer } from './events/organization-events.js';
 import { catalogService } from './grpc/catalog-service.js';
 import { contractService } from './grpc/contract-service.js';
 import { subscriptionListExport } from './grpc/subscription-exports.js';
@@ -60,6 +61,13 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
       const subscriptions = depsOf(deps);
       // Stopped in reverse order: the accounts client closes last, after everything that uses it.
       const workers = [{ stop: async () => readModelOf(deps).close() }, exports.worker(deps)];
+      if (deps.bus) {
+        // The organizations' base currency and exchange rates: current_mrr / committed_mrr are shown in them.
+        const schema = deps.orm.config.get('schema') ?? 'subscriptions';
+        workers.push(await startOrganizationConsumer({ ...deps, bus: deps.bus, schema }));
+      } else {
+        deps.logger.warn("no event bus configured: MRR stays in the subscriptions' currencies");
+      }
       const scheduler = loadSchedulerConfig();
       if (!scheduler.enabled) return workers;
       return [

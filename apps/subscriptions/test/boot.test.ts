@@ -17,6 +17,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'export_page',
         'inbox',
         'mikro_orm_migrations',
+        'organization_money',
         'outbox',
         'plan',
         'plan_terms',

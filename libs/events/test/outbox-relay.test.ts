@@ -135,4 +135,22 @@ describe('OutboxRelay', () => {
       await relay.stop();
     }
   });
+
+  it('publishes a row as soon as the transaction that appended it commits, without waiting for the next poll', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
+    relay.start();
+    try {
+      await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+      // The relay sleeps for a minute: only the commit of these rows can wake it within the test.
+      const first = await appendEvent(db.orm, producer);
+      await waitFor(() => bus.published.length === 1, { description: 'the commit to wake the relay' });
+      const second = await appendEvent(db.orm, producer);
+      await waitFor(() => bus.published.length === 2, { description: 'the next commit to wake it again' });
+      expect(bus.published.map((request) => request.messageId)).toEqual([first.event_id, second.event_id]);
+    } finally {
+      await relay.stop();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+export { type ExchangeRate, rateOn } from './exchange-rates.js';
 export {
   type CurrencyCode,
   currencyDecimals,

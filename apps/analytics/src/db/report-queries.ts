@@ -1,6 +1,6 @@
 import { type CurrencyCode, currencyDecimals, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUnfiltered, type TotalMrrFilter, type TotalMrrView } from '../domain/report-views.js';
+import type { TotalMrrFilter, TotalMrrView } from '../domain/report-views.js';
 import { INVOICE_ACTIVITY_TYPES } from './account-activity-store.js';
 import { SqlWhere } from './sql-where.js';
 
@@ -30,37 +30,14 @@ function totalMrrWhere(organizationId: string, filter: TotalMrrFilter): SqlWhere
   return where;
 }
 
-/**
- * total-mrr: without filters the organization's maintained totals (one row); with filters the sum
- * over the matching subscriptions' MRR rows (indexed by organization and status, account, plan, terms).
- */
-export async function totalMrr(
-  em: EntityManager,
-  organizationId: string,
-  base: CurrencyCode,
-  filter: TotalMrrFilter,
-): Promise<TotalMrrView> {
-  type Row = {
-    total_mrr: string | null;
-    future_mrr: string | null;
-    pending_mrr: string | null;
-    count: string | number;
-  };
-  let row: Row | undefined;
-  if (isUnfiltered(filter)) {
-    [row] = await em.execute<Row[]>(
-      'select total_mrr, future_mrr, pending_mrr, subscriptions_count as count from mrr_totals where organization_id = ?',
-      [organizationId],
-    );
-  } else {
-    const where = totalMrrWhere(organizationId, filter);
-    [row] = await em.execute<Row[]>(
-      `select sum(total_mrr) as total_mrr, sum(future_mrr) as future_mrr, sum(pending_mrr) as pending_mrr,
-              count(*) filter (where status in ('active', 'not_renewing')) as count
-         from subscription_mrr ${where.sql}`,
-      where.params,
-    );
-  }
+type TotalsRow = {
+  total_mrr: string | null;
+  future_mrr: string | null;
+  pending_mrr: string | null;
+  count: string | number | null;
+};
+
+function totalMrrView(base: CurrencyCode, row: TotalsRow | undefined): TotalMrrView {
   const decimals = currencyDecimals(base);
   const amount = (value: string | null | undefined) => money(value ?? '0').toFixed(decimals);
   return {
@@ -69,6 +46,42 @@ export async function totalMrr(
     pending_manual_renewal_mrr: amount(row?.pending_mrr),
     subscriptions_count: Number(row?.count ?? 0),
   };
+}
+
+/**
+ * total-mrr without filters: the organization's maintained totals (one row, kept in step by every
+ * subscription change) and its base currency, in one statement: the answer's cost does not grow
+ * with the subscriptions. An organization analytics has not heard of reads as DKK zeros (readSettings).
+ */
+export async function unfilteredTotalMrr(em: EntityManager, organizationId: string): Promise<TotalMrrView> {
+  const [row] = await em.execute<Array<TotalsRow & { base_currency: string | null }>>(
+    `select o.base_currency, t.total_mrr, t.future_mrr, t.pending_mrr, t.subscriptions_count as count
+       from (select ?::uuid as id) asked
+       left join organization o on o.id = asked.id
+       left join mrr_totals t on t.organization_id = asked.id`,
+    [organizationId],
+  );
+  return totalMrrView((row?.base_currency ?? 'DKK') as CurrencyCode, row);
+}
+
+/**
+ * total-mrr with filters: the sum over the matching subscriptions' MRR rows (indexed by
+ * organization and status, account, plan, terms).
+ */
+export async function filteredTotalMrr(
+  em: EntityManager,
+  organizationId: string,
+  base: CurrencyCode,
+  filter: TotalMrrFilter,
+): Promise<TotalMrrView> {
+  const where = totalMrrWhere(organizationId, filter);
+  const [row] = await em.execute<TotalsRow[]>(
+    `select sum(total_mrr) as total_mrr, sum(future_mrr) as future_mrr, sum(pending_mrr) as pending_mrr,
+            count(*) filter (where status in ('active', 'not_renewing')) as count
+       from subscription_mrr ${where.sql}`,
+    where.params,
+  );
+  return totalMrrView(base, row);
 }
 
 /** The first instant of the month and of the next one, on the organization's wall clock. */

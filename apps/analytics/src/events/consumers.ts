@@ -192,13 +192,23 @@ export async function handlePaymentEvent(em: EntityManager, envelope: EventEnvel
 /** A failed event is retried soon: most failures here are an organization not known yet. */
 const retryDelayMs = (deliveries: number) => Math.min(10_000, 100 * 2 ** (deliveries - 1));
 
-/** Starts analytics' four durable consumers (inbox: one transaction per message). */
+/**
+ * Starts analytics' four durable consumers (inbox rows and effects in one transaction per batch:
+ * the messages that arrived while the previous batch was being applied; one when they come slowly).
+ */
 export async function startAnalyticsConsumers(
   deps: AnalyticsDeps,
   options: { bus: EventBus; logger: EventsLogger; schema: string },
 ): Promise<RunningConsumer[]> {
   const names = consumerNames(options.schema);
-  const common = { orm: deps.orm, bus: options.bus, logger: options.logger, clock: deps.clock, retryDelayMs };
+  const common = {
+    orm: deps.orm,
+    bus: options.bus,
+    logger: options.logger,
+    clock: deps.clock,
+    retryDelayMs,
+    batch: true,
+  };
   return Promise.all([
     startConsumer({
       ...common,

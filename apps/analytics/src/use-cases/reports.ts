@@ -6,20 +6,22 @@ import { orgNow, requireOrganization } from '@billing/runtime';
 import {
   catalogNames,
   cohortFacts,
+  filteredTotalMrr,
   monthBounds,
   monthEndsSince,
   activityMonths as queryActivityMonths,
-  totalMrr as queryTotalMrr,
   subscriptionFacts,
   subscriptionPoints,
+  unfilteredTotalMrr,
 } from '../db/report-queries.js';
 import { type MrrPoint, monthPoint } from '../domain/mrr-timeline.js';
-import type {
-  ActivityMonthView,
-  CohortView,
-  MrrRowView,
-  TotalMrrFilter,
-  TotalMrrView,
+import {
+  type ActivityMonthView,
+  type CohortView,
+  isUnfiltered,
+  type MrrRowView,
+  type TotalMrrFilter,
+  type TotalMrrView,
 } from '../domain/report-views.js';
 import { type CohortAccount, retentionCohorts } from '../domain/retention-cohort.js';
 import type { AnalyticsDeps } from './deps.js';
@@ -32,8 +34,9 @@ export async function totalMrr(
 ): Promise<TotalMrrView> {
   const organizationId = requireOrganization(context);
   const em = deps.orm.em.fork();
+  if (isUnfiltered(filter)) return unfilteredTotalMrr(em, organizationId);
   const { base } = await readSettings(em, organizationId);
-  return queryTotalMrr(em, organizationId, base, filter);
+  return filteredTotalMrr(em, organizationId, base, filter);
 }
 
 interface SubscriptionPoint extends MrrPoint {

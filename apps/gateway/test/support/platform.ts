@@ -149,6 +149,11 @@ export interface TestPlatform {
    * the analytics service's consumers (activities, MRR): what a test waits for before reading them.
    */
   analyticsCaughtUp(): Promise<void>;
+  /**
+   * Once every organization event accounts committed so far (organization.created / .updated: base
+   * currency, exchange rates) has been handled by the subscriptions service's consumer.
+   */
+  subscriptionsKnowOrganizations(): Promise<void>;
   /** The request id each account event was caused by, keyed by event type and aggregate. */
   eventRequestIds(): Promise<Array<{ event_type: string; aggregate_id: string; request_id: string }>>;
   stop(): Promise<void>;
@@ -506,6 +511,18 @@ export async function startTestPlatform(
           description: `analytics has handled ${committed} ${subjects} events`,
         });
       }
+    },
+    async subscriptionsKnowOrganizations() {
+      const relayed = await accounts.relay!.drainOnce();
+      if (relayed.error) throw relayed.error;
+      const committed = await accounts.orm.em
+        .fork()
+        .count(OutboxMessage, { subject: { $like: 'accounts.organization.%' } });
+      const consumer = `${subscriptionsSchema.schema}-organizations`;
+      await waitFor(async () => (await subscriptions.orm.em.fork().count(InboxMessage, { consumer })) >= committed, {
+        timeoutMs: 30_000,
+        description: `subscriptions has handled ${committed} organization events`,
+      });
     },
     async eventRequestIds() {
       return (await accountEvents()).map(({ event_type, aggregate_id, request_id }) => ({

@@ -1,3 +1,4 @@
+import { baseConversion, type OrganizationMoney } from '../domain/base-currency.js';
 import { presentPrice } from '../domain/catalog/prices.js';
 import { type SubscriptionState, subscriptionFigures } from '../domain/lifecycle/index.js';
 import type { SubscriptionView } from '../domain/subscription-view.js';
@@ -5,14 +6,25 @@ import type { SubscriptionRow } from './entities/subscription.entity.js';
 import { type CatalogEntry, embeddedPlan, embeddedTerms } from './subscription-catalog.js';
 import { subscriptionFieldsOf } from './subscription-fields.js';
 
-/** A stored subscription, its engine state (for its figures) and its catalog entry, as the service presents it. */
+/**
+ * A stored subscription, its engine state (for its figures), its catalog entry and its
+ * organization's money settings (MRR in the base currency), as the service presents it.
+ */
 export function subscriptionView(
   row: SubscriptionRow,
   state: SubscriptionState,
-  catalog: (termsId: string) => CatalogEntry,
+  world: {
+    entry(termsId: string): CatalogEntry;
+    organization(organizationId: string): OrganizationMoney | null;
+  },
 ): SubscriptionView {
-  const entry = catalog(row.plan_terms_id);
-  const figures = subscriptionFigures(state);
+  const entry = world.entry(row.plan_terms_id);
+  const toBase = baseConversion(
+    world.organization(row.organization_id),
+    state.pricing.terms.currency,
+    state.last_renewal ?? state.start_date,
+  );
+  const figures = subscriptionFigures(state, toBase);
   const change = row.scheduled_change ?? null;
   return {
     ...subscriptionFieldsOf(row),

@@ -32,6 +32,12 @@ export interface ConsumeRequest {
    * acked, nakked nor termed (including when the handler throws) comes back after `ackWaitMs`.
    */
   handler: (message: DeliveredMessage) => Promise<void>;
+  /**
+   * When set, a bus that fetches in batches (JetStream) hands over at once every message that
+   * arrived while the previous ones were being handled (one, when they come slowly); each must be
+   * settled as with `handler`. A bus that delivers one by one (in process) calls `handler`.
+   */
+  batchHandler?: (messages: readonly DeliveredMessage[]) => Promise<void>;
   /** Redeliver an unsettled message after this long (default 30 s). */
   ackWaitMs?: number;
   /** Stop delivering a message after this many attempts (default: unlimited). */

@@ -34,6 +34,14 @@ export interface StartConsumerOptions {
    * retried instead, and set aside at a later delivery.
    */
   onPoison?: (envelope: EventEnvelope, error: unknown) => Promise<void>;
+  /**
+   * Handle the messages that arrived together (while the previous ones were being handled) in one
+   * transaction, each with its inbox row, instead of one transaction each: fewer commits and
+   * acknowledgement waits when events come fast, the same effects. When the batch fails, each of
+   * its messages is handled again on its own, so only a failing one is retried or set aside. The
+   * handler must not rely on the EntityManager's identity map across events (it is cleared between them).
+   */
+  batch?: boolean;
 }
 
 const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
@@ -68,8 +76,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       await message.term();
       return;
     }
-    const context = { requestId: envelope.request_id || envelope.event_id, organizationId: envelope.organization_id };
-    await runWithContext(context, async () => {
+    await runWithContext(contextOf(envelope), async () => {
       let handled: boolean;
       try {
         handled = await handleOnce(options, envelope);
@@ -119,14 +126,62 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     }
   };
 
+  const handleMessages = async (messages: readonly DeliveredMessage[]): Promise<void> => {
+    if (messages.length === 1) return handleMessage(messages[0]!);
+    const decoded: Array<{ message: DeliveredMessage; envelope: EventEnvelope }> = [];
+    for (const message of messages) {
+      try {
+        decoded.push({ message, envelope: decodeEnvelope(message.data) });
+      } catch {
+        // handleMessage reports it and terminates it.
+        await handleMessage(message);
+      }
+    }
+    try {
+      await inTransaction(options.orm, async (em) => {
+        for (const { envelope } of decoded) {
+          await runWithContext(contextOf(envelope), () => applyEventOnce(options, em, envelope, options.handle));
+          // Written before the next event, which starts from the database, not from this one's entities.
+          await em.flush();
+          em.clear();
+        }
+      });
+    } catch (error) {
+      options.logger.debug(
+        { consumer: options.consumer, err: error, count: decoded.length },
+        'batch failed; one by one',
+      );
+      for (const { message } of decoded) await handleMessage(message);
+      return;
+    }
+    await Promise.all(
+      decoded.map(({ message, envelope }) =>
+        message.ack().catch((error: unknown) => {
+          // Committed but not acked: the redelivery will find the inbox row and be acked then.
+          options.logger.warn(
+            { consumer: options.consumer, subject: message.subject, event_id: envelope.event_id, err: error },
+            'ack failed after commit',
+          );
+        }),
+      ),
+    );
+  };
+
   return options.bus.consume({
     stream: options.stream,
     durable: options.consumer,
     filterSubject: options.filterSubject,
     handler: handleMessage,
+    ...(options.batch ? { batchHandler: handleMessages } : {}),
     ...(options.ackWaitMs === undefined ? {} : { ackWaitMs: options.ackWaitMs }),
   });
 }
+
+/** The request context an event's handling runs in (its logs name the request that caused it). */
+const contextOf = (envelope: EventEnvelope) => ({
+  requestId: envelope.request_id || envelope.event_id,
+  organizationId: envelope.organization_id,
+});
 
 /** Inbox row and effects in one transaction; false when the inbox shows it was handled before. */
 function handleOnce(options: StartConsumerOptions, envelope: EventEnvelope): Promise<boolean> {
@@ -144,20 +199,28 @@ export function handleEventOnce(
   envelope: EventEnvelope,
   handle: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
 ): Promise<boolean> {
-  return inTransaction(options.orm, async (em) => {
-    // A concurrent redelivery blocks on this row until the first transaction ends, then skips.
-    const inserted = await em
-      .createQueryBuilder(InboxMessage)
-      .insert({
-        consumer: options.consumer,
-        messageId: envelope.event_id,
-        processedAt: (options.clock ?? systemClock).now(),
-      })
-      .onConflict(['consumer', 'messageId'])
-      .ignore()
-      .execute('run');
-    if (inserted.affectedRows === 0) return false;
-    await handle(em, envelope);
-    return true;
-  });
+  return inTransaction(options.orm, (em) => applyEventOnce(options, em, envelope, handle));
+}
+
+/** In the caller's transaction: the inbox row, then the effects; false when the inbox already had it. */
+async function applyEventOnce(
+  options: { consumer: string; clock?: Clock },
+  em: EntityManager,
+  envelope: EventEnvelope,
+  handle: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
+): Promise<boolean> {
+  // A concurrent redelivery blocks on this row until the first transaction ends, then skips.
+  const inserted = await em
+    .createQueryBuilder(InboxMessage)
+    .insert({
+      consumer: options.consumer,
+      messageId: envelope.event_id,
+      processedAt: (options.clock ?? systemClock).now(),
+    })
+    .onConflict(['consumer', 'messageId'])
+    .ignore()
+    .execute('run');
+  if (inserted.affectedRows === 0) return false;
+  await handle(em, envelope);
+  return true;
 }

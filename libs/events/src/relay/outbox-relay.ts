@@ -5,6 +5,7 @@ import type { EventBus } from '../bus/event-bus.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { InterruptibleSleep } from '../support/interruptible-sleep.js';
 import type { EventsLogger } from '../support/logger.js';
+import { wakeOnOutboxCommit } from './wake-on-outbox-commit.js';
 
 export interface OutboxRelayOptions {
   orm: MikroORM;
@@ -46,6 +47,7 @@ export class OutboxRelay {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly lockKey: string;
+  private wakesOnCommit = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.clock = options.clock ?? systemClock;
@@ -77,6 +79,11 @@ export class OutboxRelay {
 
   start(): void {
     if (this.loop) return;
+    if (!this.wakesOnCommit) {
+      // Once per relay: MikroORM keeps a subscriber for the ORM's life (a stopped relay ignores wakes).
+      wakeOnOutboxCommit(this.options.orm, () => this.pause.wake());
+      this.wakesOnCommit = true;
+    }
     this.stopping = false;
     this.loop = this.run();
   }

@@ -4,6 +4,7 @@ import { exportEntities } from '@billing/exports';
 import { ChargeEntity } from './charge.entity.js';
 import { ContractEntity } from './contract.entity.js';
 import { ContractTierEntity } from './contract-tier.entity.js';
+import { OrganizationMoneyEntity } from './organization-money.entity.js';
 import { PlanEntity } from './plan.entity.js';
 import { PlanTermsEntity } from './plan-terms.entity.js';
 import { SubscriptionEntity } from './subscription.entity.js';
@@ -16,6 +17,7 @@ export const subscriptionsEntities = [
   ContractTierEntity,
   SubscriptionEntity,
   ChargeEntity,
+  OrganizationMoneyEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,

@@ -7,6 +7,7 @@ import { Migration20261122053845_subscription_due_claim_order } from './Migratio
 import { Migration20261122074134_subscription_version } from './Migration20261122074134_subscription_version.js';
 import { Migration20261125190123_charge_awaiting_invoice } from './Migration20261125190123_charge_awaiting_invoice.js';
 import { Migration20261125222353_export_jobs } from './Migration20261125222353_export_jobs.js';
+import { Migration20261126012537_organization_money } from './Migration20261126012537_organization_money.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -17,4 +18,5 @@ export const migrations = [
   Migration20261122074134_subscription_version,
   Migration20261125190123_charge_awaiting_invoice,
   Migration20261125222353_export_jobs,
+  Migration20261126012537_organization_money,
 ];

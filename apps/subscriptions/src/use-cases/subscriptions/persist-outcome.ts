@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { chargeView } from '../../db/charge-view.js';
 import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
+import { loadOrganizationMoney } from '../../db/organization-money-store.js';
 import {
   type CatalogEntry,
   contractResolver,
@@ -15,6 +16,7 @@ import { stateColumns, stateOf } from '../../db/subscription-state.js';
 import { chargeIdsOfSubscription } from '../../db/subscription-store.js';
 import { changedProperties, countChange } from '../../db/subscription-version.js';
 import { subscriptionView } from '../../db/subscription-view.js';
+import type { OrganizationMoney } from '../../domain/base-currency.js';
 import {
   type AccountContracts,
   type LifecycleEvent,
@@ -35,6 +37,8 @@ export interface EngineWorld {
   catalog: Map<string, CatalogEntry>;
   terms(uuid: string): TermsSnapshot;
   entry(uuid: string): CatalogEntry;
+  /** The organization's base currency and rates; null until accounts' events brought them. */
+  organization(organizationId: string): OrganizationMoney | null;
 }
 
 export async function loadWorld(
@@ -42,17 +46,25 @@ export async function loadWorld(
   organizationId: string,
   termsIds: Iterable<string>,
 ): Promise<EngineWorld> {
-  return worldOf(await loadCatalog(em, organizationId, termsIds));
+  return worldOf(await loadCatalog(em, organizationId, termsIds), await loadOrganizationMoney(em, [organizationId]));
 }
 
 /** Lookups over loaded catalog entries; a missing entry is a broken invariant (terms are never deleted while used). */
-export function worldOf(catalog: Map<string, CatalogEntry>): EngineWorld {
+export function worldOf(
+  catalog: Map<string, CatalogEntry>,
+  organizations: Map<string, OrganizationMoney>,
+): EngineWorld {
   const entry = (uuid: string): CatalogEntry => {
     const found = catalog.get(uuid);
     if (!found) throw AppError.internal(`Plan terms ${uuid} of a subscription are missing.`);
     return found;
   };
-  return { catalog, entry, terms: (uuid) => termsSnapshot(entry(uuid).terms) };
+  return {
+    catalog,
+    entry,
+    terms: (uuid) => termsSnapshot(entry(uuid).terms),
+    organization: (organizationId) => organizations.get(organizationId) ?? null,
+  };
 }
 
 /** Engine refusals as the contract's 400s. */
@@ -191,5 +203,5 @@ export function publishEvents(
   charges: readonly string[] = [],
 ): void {
   if (events.length === 0) return;
-  publishSubscriptionChanges(scope, subscriptionView(row, state, world.entry), events, state, charges);
+  publishSubscriptionChanges(scope, subscriptionView(row, state, world), events, state, charges);
 }

@@ -6,6 +6,7 @@ import { type CommittedEventsListener, changeScope } from '@billing/runtime';
 import { raw } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { SubscriptionEntity } from '../../db/entities/subscription.entity.js';
+import { loadOrganizationMoney } from '../../db/organization-money-store.js';
 import { contractResolversOf, loadCatalogByIds, termsIdsOf } from '../../db/subscription-catalog.js';
 import { claimDueSubscriptions, type DueScope, dueFilter, dueLockMode } from '../../db/subscription-store.js';
 import { BatchWrites } from './batch-writes.js';
@@ -42,7 +43,13 @@ export async function processDueBatch(orm: MikroORM, work: DueWork, hooks: DueHo
       const rows = await claimDueSubscriptions(em, work, work.batchSize);
       claimedIds = rows.map((row) => row.id);
       // The batch's catalog and contracts in a few queries; all rows' writes in three statements.
-      const world = worldOf(await loadCatalogByIds(em, rows.flatMap(termsIdsOf)));
+      const world = worldOf(
+        await loadCatalogByIds(em, rows.flatMap(termsIdsOf)),
+        await loadOrganizationMoney(
+          em,
+          rows.map((row) => row.organization_id),
+        ),
+      );
       const contractsOf = await contractResolversOf(em, rows);
       const writes = new BatchWrites();
       for (const row of rows) {

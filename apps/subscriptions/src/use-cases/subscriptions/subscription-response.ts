@@ -21,7 +21,7 @@ export async function subscriptionViews(
   rows: readonly SubscriptionRow[],
 ): Promise<SubscriptionView[]> {
   const world = await loadWorld(em, organizationId, rows.flatMap(termsIdsOf));
-  return rows.map((row) => subscriptionView(row, stateOf(row, world.terms), world.entry));
+  return rows.map((row) => subscriptionView(row, stateOf(row, world.terms), world));
 }
 
 export async function subscriptionResponse(

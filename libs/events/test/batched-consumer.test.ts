@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { testNatsUrl, uniqueName, waitFor } from '@billing/testing';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  type EventEnvelope,
+  encodeEnvelope,
+  InboxMessage,
+  JetStreamBus,
+  type RunningConsumer,
+  startConsumer,
+  streamNameFor,
+} from '../src/index.js';
+import { HandledEffect } from './support/entities.js';
+import { recordingLogger } from './support/recording-logger.js';
+import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
+
+let db: TestOrm;
+let bus: JetStreamBus;
+const streams: string[] = [];
+beforeAll(async () => {
+  db = await openMigratedTestOrm('events_batched');
+  bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'events-batched-test' });
+});
+afterAll(async () => {
+  await bus?.close();
+  // The shared test server outlives this run: remove the streams it created.
+  const nc = await connect({ servers: testNatsUrl() });
+  const jsm = await jetstreamManager(nc);
+  for (const name of streams) await jsm.streams.delete(name);
+  await nc.close();
+  await db?.dispose();
+});
+
+function envelope(): EventEnvelope {
+  return {
+    event_id: randomUUID(),
+    event_type: 'account.created',
+    schema_version: 1,
+    organization_id: 'org-1',
+    occurred_at: new Date('2026-01-01T00:00:00Z'),
+    request_id: 'req-1',
+    aggregate_type: 'account',
+    aggregate_id: 'acc-1',
+    payload_type: 'billing.events.v1.AccountChanged',
+    payload: Buffer.from([]),
+  };
+}
+
+it('applies the events that arrived together in one transaction each batch, every one once, and a failing one alone', async () => {
+  const producer = uniqueName('batched');
+  const consumer = uniqueName('consumer');
+  streams.push(streamNameFor(producer));
+  await bus.ensureStream(producer);
+  const publish = async (events: EventEnvelope[]) => {
+    for (const event of events) {
+      await bus.publish({
+        subject: `${producer}.account.created`,
+        messageId: event.event_id,
+        data: encodeEnvelope(event),
+      });
+    }
+  };
+  const first = Array.from({ length: 40 }, envelope);
+  const second = Array.from({ length: 40 }, envelope);
+  const events = [...first, ...second];
+  await publish(first);
+  const failing = second[17]!;
+  let failures = 0;
+  const transactions = new Map<string, string>();
+  const handle = async (em: EntityManager, event: EventEnvelope) => {
+    // Fails twice: the batch it is in is rolled back and handled one by one, this one retried.
+    if (event.event_id === failing.event_id && failures < 2) {
+      failures++;
+      throw new Error('not yet');
+    }
+    const [row] = await em.execute<Array<{ txid: string }>>('select txid_current()::text as txid');
+    transactions.set(event.event_id, row!.txid);
+    em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
+  };
+  const running: RunningConsumer = await startConsumer({
+    orm: db.orm,
+    bus,
+    consumer,
+    stream: streamNameFor(producer),
+    filterSubject: `${producer}.>`,
+    handle,
+    logger: recordingLogger(),
+    retryDelayMs: () => 20,
+    batch: true,
+  });
+  const inboxReaches = (count: number) =>
+    waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
+      timeoutMs: 20_000,
+      description: `${count} events in the inbox`,
+    });
+  try {
+    await inboxReaches(first.length);
+    // Forty events waiting when the consumer started: far fewer transactions than events.
+    expect(new Set(first.map((e) => transactions.get(e.event_id))).size).toBeLessThan(first.length / 2);
+    await publish(second);
+    await inboxReaches(events.length);
+    const effects = await db.orm.em.fork().find(HandledEffect, { eventId: { $in: events.map((e) => e.event_id) } });
+    expect(effects.map((effect) => effect.eventId).sort()).toEqual(events.map((e) => e.event_id).sort());
+    expect(failures).toBe(2);
+  } finally {
+    await running.stop();
+  }
+});
