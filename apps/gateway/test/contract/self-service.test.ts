@@ -112,7 +112,7 @@ describe('the sign-in link', () => {
         message: 'Sign in to see your invoices and subscriptions and to manage your payment cards.',
       });
       expect(page.text).toContain('<form method="post"><button type="submit">Sign in</button></form>');
-      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       expect(page.headers.get('cache-control')).toBe('no-store');
     }
 

@@ -30,8 +30,9 @@ function send(res: Response, status: number, html: string): void {
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
-      // The sign-in page's URL holds its token: no Referer carries it anywhere.
-      'Referrer-Policy': 'no-referrer',
+      // The sign-in page's URL holds its token: no Referer carries it to another site. (Not
+      // no-referrer: under it a browser sends `Origin: null` with the forms, failing their check.)
+      'Referrer-Policy': 'same-origin',
     })
     .send(html);
 }
