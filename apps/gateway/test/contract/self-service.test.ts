@@ -36,12 +36,20 @@ const accountPage = (uuid: string) => `/self-service/accounts/${uuid}/`;
 
 describe('POST /api/self-service/initiate-organization/', () => {
   it('gives a sign-in URL for a recipient e-mail, in either case, on both path forms', async () => {
-    const { api } = await newOrganization(platform());
+    const { api, organizationId, apiUserId } = await newOrganization(platform());
     const account = await createAccount(api);
     await createRecipient(api, account.uuid as string, { email: 'Ada@Example.com' });
 
     await selfServiceLink(api, 'ada@example.com');
     await selfServiceLink(api, '  ADA@example.COM ');
+    // The audit row names the account the link opens, not the e-mail.
+    const initiated = (await platform().auditLog(organizationId)).filter((e) => e.action === 'self_service.initiate');
+    expect(
+      initiated.map(({ api_user_id, client_system, object_type }) => ({ api_user_id, client_system, object_type })),
+    ).toEqual([
+      { api_user_id: apiUserId, client_system: 'contract-tests', object_type: 'self_service_sign_in' },
+      { api_user_id: apiUserId, client_system: 'contract-tests', object_type: 'self_service_sign_in' },
+    ]);
     const twin = await api.post('/api/self_service/initiate_organization/', { email: 'ada@example.com' });
     expectStatus(twin, 200);
     expect(Object.keys(twin.body)).toEqual(['url']);
@@ -224,7 +232,7 @@ describe('the self-service page', () => {
   });
 
   it('disables a card of the account; a card, invoice or account not its own is 404', async () => {
-    const { api } = await newOrganization(platform());
+    const { api, organizationId } = await newOrganization(platform());
     const customer = await customerFixture(api, 'owner@example.com');
     const neighbour = await customerFixture(api, 'neighbour@example.com');
     const foreign = await newOrganization(platform());
@@ -256,6 +264,22 @@ describe('the self-service page', () => {
 
     const disabled = await browser.post(`${mine}cards/${card.uuid}/disable/`);
     expectStatus(disabled, 303);
+    // Recorded as the customer: client system self-service, the e-mail as external user, no API user.
+    const disables = (await platform().paymentsAuditLog(organizationId)).filter(
+      (entry) => entry.action === 'payment_card.disable',
+    );
+    expect(disables).toEqual([
+      {
+        organization_id: organizationId,
+        api_user_id: null,
+        client_system: 'self-service',
+        external_user: 'owner@example.com',
+        request_id: disabled.headers.get('x-request-id'),
+        action: 'payment_card.disable',
+        object_type: 'payment_card',
+        object_id: card.uuid,
+      },
+    ]);
     expect(disabled.headers.get('location')).toBe(`${mine}?notice=card_disabled`);
     expect((await api.get(`${CARDS}${card.uuid}/`)).body).toMatchObject({ uuid: card.uuid, active: false });
     const page = await browser.get(`${mine}?notice=card_disabled`);
@@ -337,6 +361,8 @@ describe('the self-service page', () => {
   it('lets an e-mail on several accounts choose one; follows recipients, the feature flag and sign-out', async () => {
     const { api, organizationId } = await newOrganization(platform());
     const first = await createAccount(api, undefined, { company_name: 'First ApS' });
+    // Oldest first: the second a second later (the platform's clock stands still otherwise).
+    platform().clock.advanceMs(1_000);
     const second = await createAccount(api, undefined, { company_name: 'Second ApS' });
     await createRecipient(api, first.uuid as string, { email: 'both@example.com' });
     const recipient = await createRecipient(api, second.uuid as string, { email: 'BOTH@example.com' });
