@@ -39,10 +39,19 @@ describe('self-service links and sessions', () => {
     expect(sessionIsOpen({ session_expires_at: null, signed_out_at: null }, at('2026-01-01T11:00:00Z'))).toBe(false);
   });
 
-  it("adds cards through the first of the account's gateways that has a card-entry page", () => {
-    expect(selfServiceCardGateway([])).toBeNull();
-    expect(selfServiceCardGateway([{ payment_gateway: 'cardgw_b' }])).toBeNull();
-    expect(selfServiceCardGateway([{ payment_gateway: 'cardgw_b' }, { payment_gateway: 'cardgw_a' }])).toBe('cardgw_a');
-    expect(selfServiceCardGateway([{ payment_gateway: 'noop' }, { payment_gateway: 'cardgw_a' }])).toBe('noop');
+  it("adds cards through the first of the account's gateways with a card-entry page the organization can use", () => {
+    const none = new Set<string>();
+    const stripe = new Set(['cardgw_a']);
+    expect(selfServiceCardGateway([], stripe)).toBeNull();
+    expect(selfServiceCardGateway([{ payment_gateway: 'cardgw_b' }], stripe)).toBeNull();
+    expect(selfServiceCardGateway([{ payment_gateway: 'cardgw_b' }, { payment_gateway: 'cardgw_a' }], stripe)).toBe(
+      'cardgw_a',
+    );
+    // cardgw_a without the organization's credentials cannot take a card: the next one does.
+    expect(selfServiceCardGateway([{ payment_gateway: 'cardgw_a' }], none)).toBeNull();
+    expect(selfServiceCardGateway([{ payment_gateway: 'cardgw_a_new' }, { payment_gateway: 'noop' }], stripe)).toBe(
+      'noop',
+    );
+    expect(selfServiceCardGateway([{ payment_gateway: 'noop' }, { payment_gateway: 'cardgw_a' }], stripe)).toBe('noop');
   });
 });

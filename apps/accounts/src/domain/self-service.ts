@@ -12,6 +12,8 @@ export const SELF_SERVICE_SESSION_LIFETIME_MS = 2 * 60 * 60 * 1000;
 
 /** The gateways whose card-entry page the self-service page can send a customer to. */
 export const SELF_SERVICE_CARD_GATEWAYS: readonly string[] = ['noop', 'cardgw_a', 'cardgw_a_new'];
+/** Of those, the ones that work only with the organization's credentials (noop needs none). */
+const NEEDS_CREDENTIALS: readonly string[] = ['cardgw_a', 'cardgw_a_new'];
 
 /** 256 random bits, URL-safe: the token rides in a link and in a cookie. */
 export function newSelfServiceToken(): string {
@@ -47,13 +49,16 @@ export function sessionIsOpen(
 
 /**
  * The gateway a customer adds a card through: the first of the account's payment gateway accounts
- * (in their order) on a gateway with a card-entry page, or none. It is the organization's choice,
- * made through the API, never the customer's: a noop card costs nothing and pays every invoice, so
- * the page offers noop only to an account the organization set up with it.
+ * (in their order) on a gateway with a card-entry page that works for the organization (noop
+ * always; the others once the organization has their credentials), or none. It is the
+ * organization's choice, made through the API, never the customer's: a noop card costs nothing and
+ * pays every invoice, so the page offers noop only to an account the organization set up with it.
  */
-export function selfServiceCardGateway(gatewayAccounts: ReadonlyArray<{ payment_gateway: string }>): string | null {
-  return (
-    gatewayAccounts.find((account) => SELF_SERVICE_CARD_GATEWAYS.includes(account.payment_gateway))?.payment_gateway ??
-    null
-  );
+export function selfServiceCardGateway(
+  gatewayAccounts: ReadonlyArray<{ payment_gateway: string }>,
+  credentialed: ReadonlySet<string>,
+): string | null {
+  const usable = (gateway: string) =>
+    SELF_SERVICE_CARD_GATEWAYS.includes(gateway) && (!NEEDS_CREDENTIALS.includes(gateway) || credentialed.has(gateway));
+  return gatewayAccounts.find((account) => usable(account.payment_gateway))?.payment_gateway ?? null;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { GatewayCredentialEntity } from '../db/entities/gateway-credential.entity.js';
 import { OrganizationEntity, type OrganizationRow } from '../db/entities/organization.entity.js';
 import { SelfServiceSignInEntity, type SelfServiceSignInRow } from '../db/entities/self-service-sign-in.entity.js';
 import { accountsForEmail, type SelfServiceAccountRow } from '../db/self-service-store.js';
@@ -46,12 +47,16 @@ export interface SelfServiceSession {
 const nowOf = (deps: AccountsDeps, organization: OrganizationRow): Date =>
   organization.test_clock_time ?? deps.clock.now();
 
-const toAccount = (row: SelfServiceAccountRow): SelfServiceAccount => ({
+const toAccount = (row: SelfServiceAccountRow, credentialed: ReadonlySet<string>): SelfServiceAccount => ({
   uuid: row.id,
   code: row.code,
   displayName: displayName(row),
   language: row.language,
-  cardGateway: selfServiceCardGateway(row.gateways.map((payment_gateway) => ({ payment_gateway }))) ?? '',
+  cardGateway:
+    selfServiceCardGateway(
+      row.gateways.map((payment_gateway) => ({ payment_gateway })),
+      credentialed,
+    ) ?? '',
 });
 
 /**
@@ -161,8 +166,12 @@ export async function getSelfServiceSession(deps: AccountsDeps, sessionToken: st
   const organization = await organizationOf(em, row);
   if (!sessionIsOpen(row, nowOf(deps, organization))) throw AppError.unauthenticated('Not signed in.');
   if (!recipientsHaveSelfService(organization.features)) throw selfServiceOff();
-  const accounts = await accountsForEmail(em, row.organization_id, row.email);
+  const [accounts, credentials] = await Promise.all([
+    accountsForEmail(em, row.organization_id, row.email),
+    em.find(GatewayCredentialEntity, { organization_id: row.organization_id }, { fields: ['gateway'] }),
+  ]);
   if (accounts.length === 0) throw AppError.unauthenticated('Not signed in.');
+  const credentialed = new Set(credentials.map((credential) => credential.gateway));
   return {
     organizationId: organization.id,
     organizationName: organization.name,
@@ -170,7 +179,7 @@ export async function getSelfServiceSession(deps: AccountsDeps, sessionToken: st
     organizationTime: organization.test_clock_time ?? null,
     email: row.email,
     expiresAt: row.session_expires_at!,
-    accounts: accounts.map(toAccount),
+    accounts: accounts.map((account) => toAccount(account, credentialed)),
   };
 }
 

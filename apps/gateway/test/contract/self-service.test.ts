@@ -251,6 +251,7 @@ describe('the self-service page', () => {
       await browser.get(`${mine}invoices/${stranger.invoice.uuid}/pdf/`),
       await browser.get(`${mine}invoices/not-a-uuid/pdf/`),
       await browser.post(`${mine}cards/${theirs.uuid}/disable/`),
+      await browser.post(`${mine}cards/not-a-uuid/disable/`),
       await browser.post(`${accountPage(neighbour.account.uuid as string)}cards/${theirs.uuid}/disable/`),
     ];
     for (const response of notFound) {

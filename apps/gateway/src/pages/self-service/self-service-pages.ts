@@ -13,6 +13,8 @@ import { type SelfServiceTexts, selfServiceTexts } from './self-service-texts.js
 /** The client system the services record self-service requests with (audit rows, logs). */
 export const SELF_SERVICE_CLIENT_SYSTEM = 'self-service';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Most recent first; the page shows at most this many of each. */
 const LIST_LIMIT = 100;
 
@@ -169,7 +171,9 @@ export function selfServicePages(clients: ServiceClients): Router {
   ) =>
     signedIn(async (req, res, session) => {
       const account = session.accounts.find((candidate) => candidate.uuid === req.params.account);
-      if (!account) {
+      // Every other path parameter names an object by uuid: anything else names nothing here.
+      const others = Object.entries(req.params).filter(([name]) => name !== 'account');
+      if (!account || others.some(([, value]) => !UUID.test(String(value)))) {
         const texts = selfServiceTexts(session.accounts[0]?.language);
         return send(res, 404, messagePage(texts, texts.notFound, texts.notFound));
       }
