@@ -182,6 +182,17 @@ describe('the sign-in link', () => {
     });
   });
 
+  it('signs in exactly once when two browsers use the link at the same moment', async () => {
+    const { api } = await newOrganization(platform());
+    const account = await createAccount(api);
+    await createRecipient(api, account.uuid as string, { email: 'race@example.com' });
+    const link = await selfServiceLink(api, 'race@example.com');
+    const browsers = [new SelfServiceClient(platform().baseUrl), new SelfServiceClient(platform().baseUrl)];
+    const answers = await Promise.all(browsers.map((browser) => browser.post(link)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 410]);
+    expect(browsers.map((browser) => browser.hasCookie).sort()).toEqual([false, true]);
+  });
+
   it('refuses a sign-in form posted from another site', async () => {
     const { api } = await newOrganization(platform());
     const account = await createAccount(api);
