@@ -2,7 +2,7 @@
  * The customer's self-service page in a real browser (Debian's Chromium driven by playwright-core)
  * against the real platform: open the sign-in link from initiate-organization/ and click "Sign
  * in", download an invoice's PDF, disable a card, add a card through the noop gateway's
- * card-entry page, sign out; and the same page in Danish for a Danish account.
+ * card-entry page, sign out; and the same page in Danish for a Danish account, signing out too.
  */
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -129,7 +129,9 @@ describe('the self-service page in Chromium', () => {
     ]);
     expect(await page.locator('h2').allInnerTexts()).toEqual(['Fakturaer', 'Abonnementer', 'Betalingskort']);
     expect((await rows(page, 'invoices'))[0]!.slice(4)).toEqual(['Åben', 'Hent PDF']);
-    expect(await page.locator('button:has-text("Log ud")').count()).toBe(1);
+    await page.click('button:has-text("Log ud")');
+    await page.waitForSelector('text=Du er logget ud.');
+    expect(await page.locator('html').getAttribute('lang')).toBe('da');
     await page.close();
   });
 });

@@ -93,12 +93,19 @@ describe('POST /api/self-service/initiate-organization/', () => {
     expectStatus(get, 405);
     expect(get.body).toEqual({ detail: 'Method "GET" not allowed.' });
 
+    const before = await selfServiceLink(api, 'flag@example.com');
     await platform().admin('update-org', '--org', organizationId, '--feature', 'self_service=off');
     const off = await api.post(INITIATE, { email: 'flag@example.com' });
     expectStatus(off, 400);
     expect(off.body).toEqual({ email: [NO_ACCESS] });
+    // A link made before cannot sign in while the feature is off, and is not used up by trying.
+    const browser = new SelfServiceClient(platform().baseUrl);
+    const refused = await browser.post(before);
+    expectStatus(refused, 403);
+    expect(headline(refused.text).message).toBe('Self-service is not available.');
+    expect(browser.hasCookie).toBe(false);
     await platform().admin('update-org', '--org', organizationId, '--feature', 'self_service=on');
-    await selfServiceLink(api, 'flag@example.com');
+    expect(await browser.signIn(before)).toBe('/self-service/');
   });
 });
 

@@ -49,14 +49,24 @@ const reasonOf = (error: unknown): string | undefined => (isAppError(error) ? er
 
 /** A refusal or failure as a page in `texts`' language. */
 function sendFailure(res: Response, texts: SelfServiceTexts, error: unknown): void {
-  const [status, page] = failurePage(texts, reasonOf(error));
+  sendRefusal(res, texts, reasonOf(error));
+}
+
+/** On the link's own pages an unknown token is an invalid link, not a missing page. */
+const linkReason = (error: unknown): string | undefined =>
+  reasonOf(error) === 'NOT_FOUND' ? 'LINK_UNKNOWN' : reasonOf(error);
+
+function sendRefusal(res: Response, texts: SelfServiceTexts, reason: string | undefined): void {
+  const [status, page] = refusalPage(texts, reason);
   send(res, status, page);
 }
 
-function failurePage(texts: SelfServiceTexts, reason: string | undefined): [number, string] {
+function refusalPage(texts: SelfServiceTexts, reason: string | undefined): [number, string] {
   switch (reason) {
     case 'NOT_FOUND':
       return [404, messagePage(texts, texts.notFound, texts.notFound)];
+    case 'LINK_UNKNOWN':
+      return [404, messagePage(texts, texts.signInTitle, texts.linkUnknown, texts.askForNewLink)];
     case 'INVALID_TOKEN':
       return [401, messagePage(texts, texts.signInTitle, texts.notSignedIn, texts.askForNewLink)];
     case 'SELF_SERVICE_OFF':
@@ -90,17 +100,10 @@ export function selfServicePages(clients: ServiceClients): Router {
     try {
       const link = await selfService.call('getSelfServiceLink', { token: req.params.token });
       const texts = selfServiceTexts(link.language);
-      if (link.state === 'used')
-        return send(res, 410, messagePage(texts, texts.signInTitle, texts.linkUsed, texts.askForNewLink));
-      if (link.state === 'expired') {
-        return send(res, 410, messagePage(texts, texts.signInTitle, texts.linkExpired, texts.askForNewLink));
-      }
-      return send(res, 200, signInPage(texts));
+      if (link.state === 'valid') return send(res, 200, signInPage(texts));
+      sendRefusal(res, texts, link.state === 'used' ? 'LINK_USED' : 'LINK_EXPIRED');
     } catch (error) {
-      if (reasonOf(error) === 'NOT_FOUND') {
-        return send(res, 404, messagePage(english, english.signInTitle, english.linkUnknown, english.askForNewLink));
-      }
-      return sendFailure(res, english, error);
+      sendRefusal(res, english, linkReason(error));
     }
   });
 
@@ -113,19 +116,23 @@ export function selfServicePages(clients: ServiceClients): Router {
       res.setHeader('Set-Cookie', selfServiceCookie(session.session_token, req.secure));
       res.redirect(303, SELF_SERVICE_ROOT);
     } catch (error) {
-      if (reasonOf(error) === 'NOT_FOUND') {
-        return send(res, 404, messagePage(texts, texts.signInTitle, texts.linkUnknown, texts.askForNewLink));
-      }
-      sendFailure(res, texts, error);
+      sendRefusal(res, texts, linkReason(error));
     }
   });
 
   router.post(SELF_SERVICE_SIGN_OUT, form, async (req, res) => {
     try {
       if (!fromThisSite(req)) return send(res, 403, messagePage(english, english.signOut, english.notSignedIn));
-      await selfService.call('signOutSelfService', { session_token: selfServiceSessionToken(req) ?? '' });
+      const token = selfServiceSessionToken(req) ?? '';
+      // Said in the language of the session being ended, when it is still open.
+      const language = await selfService
+        .call('getSelfServiceSession', { session_token: token })
+        .then((session) => session.accounts[0]?.language)
+        .catch(() => undefined);
+      await selfService.call('signOutSelfService', { session_token: token });
       res.setHeader('Set-Cookie', clearedSelfServiceCookie(req.secure));
-      send(res, 200, messagePage(english, english.signOut, english.signedOut));
+      const texts = selfServiceTexts(language);
+      send(res, 200, messagePage(texts, texts.signOut, texts.signedOut));
     } catch (error) {
       sendFailure(res, english, error);
     }
