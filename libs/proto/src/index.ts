@@ -5,6 +5,7 @@ export * as webhooksV1 from './gen/billing/accounts/v1/webhooks.js';
 export * as analyticsV1 from './gen/billing/analytics/v1/analytics.js';
 export * as commonV1 from './gen/billing/common/v1/common.js';
 export * as accountEventsV1 from './gen/billing/events/v1/accounts.js';
+export * as activityEventsV1 from './gen/billing/events/v1/analytics.js';
 export * as catalogEventsV1 from './gen/billing/events/v1/catalog.js';
 export * as contractEventsV1 from './gen/billing/events/v1/contracts.js';
 export * as eventsV1 from './gen/billing/events/v1/envelope.js';

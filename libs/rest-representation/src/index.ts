@@ -7,6 +7,7 @@ export {
   presentPaymentGatewayAccount,
   presentRecipient,
 } from './account.js';
+export { type ActivityPlans, presentActivity } from './activity.js';
 export { presentPlan, presentPlanTerms } from './catalog.js';
 export { presentChurnReason } from './churn-reason.js';
 export { type DraftLineRepresentation, presentDraftLine } from './draft-line.js';
@@ -24,6 +25,7 @@ export {
   presentVatBillingPeriod,
   shownKickbackStatus,
 } from './invoice.js';
+export { presentPaymentAttempt } from './payment-attempt.js';
 export { presentPaymentCard } from './payment-card.js';
 export { nullable, REPRESENTATION_DATE, tagged } from './representation.js';
 export {

@@ -29,7 +29,7 @@ export function presentEmbeddedAccount(summary: accountsV1.AccountSummary) {
 }
 
 /** api-spec "Embedded plan": uuid, name, code, collect_vat, vat_type (no plan terms). */
-export function presentEmbeddedPlan(plan: catalogV1.Plan) {
+export function presentEmbeddedPlan(plan: Pick<catalogV1.Plan, 'uuid' | 'name' | 'code' | 'collect_vat' | 'vat_type'>) {
   return tagged('plan', {
     uuid: plan.uuid,
     name: plan.name,

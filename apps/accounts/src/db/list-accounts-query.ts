@@ -1,3 +1,4 @@
+import { readSnapshot } from '@billing/db';
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { ExportSnapshot } from '@billing/exports';
 import type { EntityManager, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
@@ -23,12 +24,13 @@ export async function findAccountPage(
   filter: CheckedAccountListFilter,
   page: PageSpec,
 ): Promise<{ rows: AccountRow[]; count: number }> {
-  const where = await buildWhere(em, organizationId, filter);
-  const [rows, count] = await em.findAndCount(AccountEntity, where, {
-    orderBy: accountListOrder(page.ordering),
-    limit: page.pageSize,
-    offset: (page.page - 1) * page.pageSize,
-  });
+  const [rows, count] = await readSnapshot(em, async (tx) =>
+    tx.findAndCount(AccountEntity, await buildWhere(tx, organizationId, filter), {
+      orderBy: accountListOrder(page.ordering),
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    }),
+  );
   return { rows, count };
 }
 

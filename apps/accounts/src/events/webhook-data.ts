@@ -2,14 +2,19 @@ import type { EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import {
   accountEventsV1,
+  activityEventsV1,
   catalogEventsV1,
   invoiceEventsV1,
+  paymentEventsV1,
   subscriptionEventsV1,
   subscriptionsV1,
 } from '@billing/proto';
 import {
   presentAccountRead,
+  presentActivity,
   presentInvoice,
+  presentPaymentAttempt,
+  presentPaymentCard,
   presentPlanTerms,
   presentSubscription,
 } from '@billing/rest-representation';
@@ -88,3 +93,17 @@ export const invoiceData: WebhookDataRenderer = async (deps, context, envelope) 
     { apiUrl: new URL(`/api/v1/invoices/${invoice.uuid}/`, deps.publicApiUrl).toString() },
   );
 };
+
+/** new_activity: the activity as GET /api/v1/activities/{uuid}/ showed it when it was recorded. */
+export const activityData: WebhookDataRenderer = async (_deps, _context, envelope) => {
+  const { activity, plans } = activityEventsV1.ActivityChanged.decode(envelope.payload);
+  return presentActivity(activity!, new Map(plans.map((plan) => [plan.uuid, plan])));
+};
+
+/** payment_card.activated / .deactivated: the card as GET /api/v1/paymentcards/{uuid}/ shows it. */
+export const paymentCardData: WebhookDataRenderer = async (_deps, _context, envelope) =>
+  presentPaymentCard(paymentEventsV1.PaymentCardChanged.decode(envelope.payload).card!);
+
+/** payment.declined: the attempt with its outcome (docs/api.md "Events"). */
+export const paymentAttemptData: WebhookDataRenderer = async (_deps, _context, envelope) =>
+  presentPaymentAttempt(paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload));

@@ -1,7 +1,16 @@
 import type { EventEnvelope } from '@billing/events';
 import { subscriptionEventsV1 } from '@billing/proto';
 import type { WebhookEventName } from '../domain/webhooks/event-names.js';
-import { accountData, invoiceData, planTermsData, subscriptionData, type WebhookDataRenderer } from './webhook-data.js';
+import {
+  accountData,
+  activityData,
+  invoiceData,
+  paymentAttemptData,
+  paymentCardData,
+  planTermsData,
+  subscriptionData,
+  type WebhookDataRenderer,
+} from './webhook-data.js';
 
 /** Which internal event becomes which public webhook event, and how its data is rendered. */
 export interface WebhookEventMapping {
@@ -21,9 +30,8 @@ const isCancellation = (envelope: EventEnvelope): boolean =>
 /**
  * The public events made from other services' events, one line each. renew_subscription_soon is
  * made from the read model of subscriptions instead (use-cases/webhooks/renewal-notices). Not yet
- * wired (their producers do not publish them yet): new_activity, payment.authentication_required,
- * payment.declined, card_expires_this_month, payment_card.activated, payment_card.deactivated.
- * Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object): each
+ * wired (no service publishes what they announce): payment.authentication_required (the gateways
+ * here never ask for it) and card_expires_this_month. Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object): each
  * line gets its durable consumer (webhook-consumers.ts).
  */
 export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
@@ -40,6 +48,20 @@ export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
   },
   { producer: 'invoicing', eventType: 'invoice.issued', name: 'new_invoice', data: invoiceData },
   { producer: 'invoicing', eventType: 'invoice.paid', name: 'paid_invoice', data: invoiceData },
+  { producer: 'analytics', eventType: 'activity.created', name: 'new_activity', data: activityData },
+  { producer: 'payments', eventType: 'payment.declined', name: 'payment.declined', data: paymentAttemptData },
+  {
+    producer: 'payments',
+    eventType: 'payment_card.activated',
+    name: 'payment_card.activated',
+    data: paymentCardData,
+  },
+  {
+    producer: 'payments',
+    eventType: 'payment_card.deactivated',
+    name: 'payment_card.deactivated',
+    data: paymentCardData,
+  },
 ];
 
 /** An event type becomes at most one public event: a delivery is keyed by (webhook, event id). */

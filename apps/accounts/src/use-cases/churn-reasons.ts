@@ -12,6 +12,7 @@ import {
   normaliseChurnReason,
 } from '../domain/churn-reason.js';
 import { lookupUuids } from '../domain/uuid.js';
+import { publishChurnReasonEvent } from '../events/churn-reason-events.js';
 import { requireOrganization, runChange } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
 
@@ -51,6 +52,7 @@ export async function createChurnReason(
     });
     await scope.em.flush();
     scope.audit('churn_reason.create', 'churn_reason', row.id, { name: row.name, is_active: row.is_active });
+    publishChurnReasonEvent(scope, 'churn_reason.created', viewOf(row));
     return viewOf(row);
   });
 }
@@ -70,6 +72,7 @@ export async function updateChurnReason(
     scope.audit(replace ? 'churn_reason.replace' : 'churn_reason.update', 'churn_reason', row.id, {
       fields: [...write.present],
     });
+    publishChurnReasonEvent(scope, 'churn_reason.updated', viewOf(row));
     return viewOf(row);
   });
 }
@@ -82,6 +85,7 @@ export async function deleteChurnReason(deps: AccountsDeps, context: RequestCont
     row.updated_at = scope.now;
     await scope.em.flush();
     scope.audit('churn_reason.delete', 'churn_reason', row.id, { name: row.name });
+    publishChurnReasonEvent(scope, 'churn_reason.deleted', viewOf(row));
   });
 }
 

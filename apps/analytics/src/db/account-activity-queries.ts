@@ -1,4 +1,5 @@
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
+import type { ExportSnapshot } from '@billing/exports';
 import { type CurrencyCode, currencyDecimals, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityListFilter, AccountActivityView } from '../domain/activity-view.js';
@@ -121,4 +122,29 @@ export async function findAccountActivityView(
     uuid,
   ]);
   return row ? viewOf(row, base) : null;
+}
+
+/** The account activity list's every matching row, for an export: a cursor in the export's snapshot. */
+export async function streamAccountActivityViews(
+  snapshot: ExportSnapshot,
+  organizationId: string,
+  base: CurrencyCode,
+  filter: AccountActivityListFilter,
+  ordering: string,
+  now: Date,
+): Promise<{ count: number; views: AsyncIterable<AccountActivityView> }> {
+  const where = whereOf(organizationId, filter, now);
+  const { column, direction } = resolveOrdering(ordering, ACCOUNT_ACTIVITY_ORDERING, DEFAULT_ACCOUNT_ACTIVITY_ORDERING);
+  const [counted] = await snapshot.em.execute<Array<{ count: string }>>(
+    `select count(*) as count from account_activity x ${where.sql}`,
+    where.params,
+  );
+  const rows = snapshot.stream({
+    sql: `${SELECT} ${where.sql} order by ${column} ${direction} nulls last, x.seq ${direction}`,
+    params: where.params,
+  });
+  async function* views() {
+    for await (const row of rows) yield viewOf(row as unknown as AccountActivityQueryRow, base);
+  }
+  return { count: Number(counted?.count ?? 0), views: views() };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Decimal, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AccountActivityDraft, deriveAccountActivities, type MrrMovement } from '../domain/account-activities.js';
+import { shownChurnReason } from '../domain/churn-reason.js';
 import { AccountActivityEntity, type AccountActivityRow } from './entities/activity.entity.js';
 
 /** Activity types that move no MRR (they carry an invoice). */
@@ -20,11 +21,18 @@ export async function rederiveAccountActivities(
 ): Promise<void> {
   await em.flush();
   const rows = await em.execute<
-    Array<{ id: string; subscription_id: string | null; date: Date; new_mrr: string | null; churn: string }>
+    Array<{
+      id: string;
+      subscription_id: string | null;
+      date: Date;
+      new_mrr: string | null;
+      reason_name: string | null;
+      custom_churn_reason: string | null;
+    }>
   >(
-    `select a.id, a.subscription_id, a.date, a.new_mrr,
-            coalesce(nullif(a.custom_churn_reason, ''), '') as churn
+    `select a.id, a.subscription_id, a.date, a.new_mrr, r.name as reason_name, a.custom_churn_reason
        from activity a
+       left join churn_reason r on r.id = a.churn_reason and r.organization_id = a.organization_id
       where a.organization_id = ? and a.account_id = ? and not a.deleted and not a.dropped
         and a.type not in (${INVOICE_ACTIVITY_TYPES.map(() => '?').join(', ')})
       order by a.date, a.seq`,
@@ -35,7 +43,7 @@ export async function rederiveAccountActivities(
     subscription: row.subscription_id,
     date: new Date(row.date),
     new_mrr: row.new_mrr === null ? null : money(row.new_mrr),
-    churn_reason: row.churn,
+    churn_reason: shownChurnReason(row.reason_name, row.custom_churn_reason),
   }));
   const drafts = deriveAccountActivities(movements);
   const [first] = await em.execute<Array<{ first: Date | null }>>(
@@ -88,4 +96,24 @@ function columnsOf(draft: AccountActivityDraft, firstStart: Date | null) {
     churn_reason: draft.churn_reason,
     account_first_subscription_start_date: firstStart,
   };
+}
+
+/**
+ * A churn reason's name arrived or changed: the derived churns its subscriptions caused show it
+ * (its event may come after the cancellation's: the streams are not ordered against each other).
+ * The name wins over a custom reason (shownChurnReason), so it is set as it is.
+ */
+export async function renameDerivedChurns(
+  em: EntityManager,
+  organizationId: string,
+  churnReasonId: string,
+  name: string,
+): Promise<void> {
+  await em.execute(
+    `update account_activity x set churn_reason = ?
+       from activity a
+      where x.organization_id = ? and not x.is_manual and x.type = 'churn' and x.source_id = a.id
+        and a.organization_id = ? and a.churn_reason = ?`,
+    [name, organizationId, organizationId, churnReasonId],
+  );
 }

@@ -1,4 +1,5 @@
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
+import type { ExportSnapshot } from '@billing/exports';
 import { type CurrencyCode, currencyDecimals, formatExact, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityListFilter, ActivityView } from '../domain/activity-view.js';
@@ -169,4 +170,32 @@ export async function findActivityView(
     uuid,
   ]);
   return row ? viewOf(row, base) : null;
+}
+
+/**
+ * Every activity of the organization matching the filter, in the list's order, for an export:
+ * read with a cursor in the export's snapshot (never the whole set at once), and how many match.
+ */
+export async function streamActivityViews(
+  snapshot: ExportSnapshot,
+  organizationId: string,
+  base: CurrencyCode,
+  filter: ActivityListFilter,
+  ordering: string,
+  now: Date,
+): Promise<{ count: number; views: AsyncIterable<ActivityView> }> {
+  const where = whereOf(organizationId, filter, now);
+  const { column, direction } = resolveOrdering(ordering, ACTIVITY_ORDERING, DEFAULT_ACTIVITY_ORDERING);
+  const [counted] = await snapshot.em.execute<Array<{ count: string }>>(
+    `select count(*) as count from activity a ${where.sql}`,
+    where.params,
+  );
+  const rows = snapshot.stream({
+    sql: `${SELECT} ${where.sql} order by ${column} ${direction} nulls last, a.seq ${direction}`,
+    params: where.params,
+  });
+  async function* views() {
+    for await (const row of rows) yield viewOf(row as unknown as ActivityQueryRow, base);
+  }
+  return { count: Number(counted?.count ?? 0), views: views() };
 }

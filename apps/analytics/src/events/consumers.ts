@@ -11,6 +11,7 @@ import {
   catalogEventsV1,
   type catalogV1,
   invoiceEventsV1,
+  paymentEventsV1,
   subscriptionEventsV1,
 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -18,6 +19,7 @@ import { appendToEventLog, lockOrganizationActivities } from '../db/event-log.js
 import type { AnalyticsDeps } from '../use-cases/deps.js';
 import {
   applyAccount,
+  applyChurnReason,
   applyOrganization,
   applyPlan,
   applyPlanTerms,
@@ -25,6 +27,7 @@ import {
 } from '../use-cases/read-models.js';
 import { recordInvoiceActivity } from '../use-cases/record-invoice-activity.js';
 import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
+import { activityMark, publishActivitiesSince } from './activity-events.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 /** The durable consumers of one analytics schema (`analytics-…` in production, shared by replicas). */
@@ -32,7 +35,11 @@ export const consumerNames = (schema: string) => ({
   accounts: `${schema}-accounts`,
   subscriptions: `${schema}-subscriptions`,
   invoices: `${schema}-invoices`,
+  payments: `${schema}-payments`,
 });
+
+/** The one payments event activities are made from: a card payment succeeded (`payment_made`). */
+export const PAYMENT_SUCCEEDED_SUBJECT = 'payments.payment.succeeded';
 
 /** What an event activities are made from carries, as applied live or replayed from the journal. */
 export type JournaledEvent = Pick<
@@ -54,7 +61,7 @@ function termsState(terms: catalogV1.PlanTerms): PlanTermsState {
   };
 }
 
-/** accounts.organization.* and accounts.account.*: the organizations' MRR settings and the accounts' names. */
+/** accounts.organization.*, .account.*, .churn_reason.*: MRR settings, the accounts' and churn reasons' names. */
 export async function handleAccountsEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
   if (envelope.payload_type === 'billing.events.v1.OrganizationChanged') {
     const organization = accountEventsV1.OrganizationChanged.decode(envelope.payload);
@@ -78,6 +85,10 @@ export async function handleAccountsEvent(em: EntityManager, envelope: EventEnve
       legal_country: account.legal_country,
       ean_invoicing: account.ean_invoicing,
     });
+  } else if (envelope.payload_type === 'billing.events.v1.ChurnReasonChanged') {
+    const { churn_reason: reason } = accountEventsV1.ChurnReasonChanged.decode(envelope.payload);
+    if (!reason) throw new Error(`${envelope.event_type} ${envelope.event_id} has no churn reason`);
+    await applyChurnReason(em, envelope.organization_id, { uuid: reason.uuid, name: reason.name });
   }
 }
 
@@ -90,6 +101,9 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
         await applyPlan(em, envelope.organization_id, {
           uuid: plan.uuid,
           name: plan.name,
+          code: plan.code,
+          collect_vat: plan.collect_vat,
+          vat_type: plan.vat_type,
           terms: plan.planterms.map(termsState),
         });
       return;
@@ -107,13 +121,25 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
 }
 
 /**
- * An event activities are made from (subscription.changed, invoice.issued / .paid): under the
- * organization's lock, journaled (what a rebuild replays), then applied.
+ * An event activities are made from (subscription.changed, invoice.issued / .paid,
+ * payment.succeeded): under the organization's lock, journaled (what a rebuild replays), applied,
+ * and each activity it recorded published (activity.created).
  */
 async function recordActivityEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
   await lockOrganizationActivities(em, envelope.organization_id);
   await appendToEventLog(em, envelope);
+  const mark = await activityMark(em);
   await applyActivityEvent(em, envelope);
+  // The activities it recorded are news (new_activity webhooks); a rebuild's replay publishes none.
+  await publishActivitiesSince(
+    em,
+    {
+      organizationId: envelope.organization_id,
+      requestId: envelope.request_id || envelope.event_id,
+      occurredAt: occurredAt(envelope),
+    },
+    mark,
+  );
 }
 
 const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;
@@ -123,6 +149,20 @@ export async function applyActivityEvent(em: EntityManager, envelope: JournaledE
   if (envelope.payload_type === 'billing.events.v1.SubscriptionChanged') {
     const { change, record } = subscriptionChangeOf(subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload));
     await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
+    return;
+  }
+  if (envelope.payload_type === 'billing.events.v1.PaymentAttemptChanged') {
+    if (envelope.event_type !== 'payment.succeeded') return;
+    const { attempt } = paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload);
+    if (!attempt) throw new Error(`${envelope.event_type} ${envelope.event_id} has no attempt`);
+    // The subscription is the invoice's, as its invoice_sent names it (recordInvoiceActivity).
+    await recordInvoiceActivity(
+      em,
+      envelope.organization_id,
+      'payment_made',
+      { uuid: attempt.invoice, account: attempt.account, subscription: null },
+      attempt.completed_at ?? occurredAt(envelope),
+    );
     return;
   }
   const type = INVOICE_ACTIVITY[envelope.event_type as keyof typeof INVOICE_ACTIVITY];
@@ -144,10 +184,15 @@ export async function handleInvoiceEvent(em: EntityManager, envelope: EventEnvel
   if (envelope.event_type in INVOICE_ACTIVITY) await recordActivityEvent(em, envelope);
 }
 
+/** payments.payment.succeeded: a `payment_made` activity (declines make none). */
+export async function handlePaymentEvent(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  if (envelope.event_type === 'payment.succeeded') await recordActivityEvent(em, envelope);
+}
+
 /** A failed event is retried soon: most failures here are an organization not known yet. */
 const retryDelayMs = (deliveries: number) => Math.min(10_000, 100 * 2 ** (deliveries - 1));
 
-/** Starts analytics' three durable consumers (inbox: one transaction per message). */
+/** Starts analytics' four durable consumers (inbox: one transaction per message). */
 export async function startAnalyticsConsumers(
   deps: AnalyticsDeps,
   options: { bus: EventBus; logger: EventsLogger; schema: string },
@@ -175,6 +220,13 @@ export async function startAnalyticsConsumers(
       stream: streamNameFor('invoicing'),
       filterSubject: 'invoicing.invoice.*',
       handle: handleInvoiceEvent,
+    }),
+    startConsumer({
+      ...common,
+      consumer: names.payments,
+      stream: streamNameFor('payments'),
+      filterSubject: PAYMENT_SUCCEEDED_SUBJECT,
+      handle: handlePaymentEvent,
     }),
   ]);
 }

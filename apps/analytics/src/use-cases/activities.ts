@@ -13,6 +13,7 @@ import { SubscriptionMrrEntity } from '../db/entities/subscription-mrr.entity.js
 import type { ActivityListFilter, ActivityView } from '../domain/activity-view.js';
 import { toBaseMrr } from '../domain/base-mrr.js';
 import { manualActivityType, type RecordedMrr } from '../domain/manual-activity.js';
+import { activityCreatedEvent } from '../events/activity-events.js';
 import type { AnalyticsDeps } from './deps.js';
 import { organizationSettings, readSettings } from './organization-settings.js';
 
@@ -174,6 +175,7 @@ export async function createActivity(
     } as ActivityRow);
     scope.audit('activity.create', 'activity', id);
     await rederiveAccountActivities(scope.em, scope.organizationId, accountId, scope.now);
+    scope.publish(await activityCreatedEvent(scope.em, scope.organizationId, id));
   });
   return getActivity(deps, context, id);
 }

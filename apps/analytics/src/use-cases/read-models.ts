@@ -1,5 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from '../db/entities/read-models.entity.js';
+import { renameDerivedChurns } from '../db/account-activity-store.js';
+import {
+  AccountEntity,
+  ChurnReasonEntity,
+  OrganizationEntity,
+  PlanEntity,
+  PlanTermsEntity,
+} from '../db/entities/read-models.entity.js';
+import { lockOrganizationActivities } from '../db/event-log.js';
 import type { ExchangeRate } from '../domain/exchange-rates.js';
 
 export interface OrganizationState {
@@ -46,9 +54,10 @@ export async function applyAccount(em: EntityManager, organizationId: string, st
 export async function applyPlan(
   em: EntityManager,
   organizationId: string,
-  plan: { uuid: string; name: string; terms: PlanTermsState[] },
+  plan: { uuid: string; name: string; code: string; collect_vat: boolean; vat_type: string; terms: PlanTermsState[] },
 ): Promise<void> {
-  await em.upsert(PlanEntity, { id: plan.uuid, organization_id: organizationId, name: plan.name });
+  const { uuid, terms: _terms, ...shown } = plan;
+  await em.upsert(PlanEntity, { id: uuid, organization_id: organizationId, ...shown });
   for (const terms of plan.terms) await applyPlanTerms(em, organizationId, terms);
 }
 
@@ -56,6 +65,20 @@ export async function applyPlan(
 export async function applyPlanTerms(em: EntityManager, organizationId: string, terms: PlanTermsState): Promise<void> {
   const { uuid, plan, ...rest } = terms;
   await em.upsert(PlanTermsEntity, { id: uuid, organization_id: organizationId, plan_id: plan, ...rest });
+}
+
+/**
+ * churn_reason.created / .updated / .deleted: the name churn account activities show (gaps.md §8),
+ * set on the churns already derived too. Under the organization's lock, as a rebuild derives them.
+ */
+export async function applyChurnReason(
+  em: EntityManager,
+  organizationId: string,
+  reason: { uuid: string; name: string },
+): Promise<void> {
+  await lockOrganizationActivities(em, organizationId);
+  await em.upsert(ChurnReasonEntity, { id: reason.uuid, organization_id: organizationId, name: reason.name });
+  await renameDerivedChurns(em, organizationId, reason.uuid, reason.name);
 }
 
 function withoutUuid(state: AccountState) {

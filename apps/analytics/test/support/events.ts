@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@billing/events';
-import { accountEventsV1, catalogEventsV1, subscriptionEventsV1 } from '@billing/proto';
+import {
+  accountEventsV1,
+  catalogEventsV1,
+  invoiceEventsV1,
+  paymentEventsV1,
+  subscriptionEventsV1,
+} from '@billing/proto';
 
 /** Envelopes as the producers' outboxes write them, for feeding analytics' handlers in tests. */
 function envelope(
@@ -126,6 +132,8 @@ export interface ChangeInput {
   changeType?: string;
   cancellationType?: string;
   customChurnReason?: string;
+  /** The churn reason's uuid. */
+  churnReason?: string;
   /** The envelope's occurred_at (when the change was made); default `at`. */
   occurredAt?: string;
 }
@@ -148,6 +156,7 @@ export function subscriptionChanged(input: ChangeInput): EventEnvelope {
         version: input.version,
         ...(input.cancelAt ? { cancel_at: new Date(input.cancelAt), cancellation_type: 'at_renewal' } : {}),
         ...(input.customChurnReason ? { custom_churn_reason: input.customChurnReason } : {}),
+        ...(input.churnReason ? { churn_reason: input.churnReason } : {}),
         scheduled_changes: input.scheduledAt
           ? [
               {
@@ -176,5 +185,82 @@ export function subscriptionChanged(input: ChangeInput): EventEnvelope {
     'SubscriptionChanged',
     payload,
     input.occurredAt ? new Date(input.occurredAt) : at,
+  );
+}
+
+/** accounts.churn_reason.created / .updated: the reason's state after the change. */
+export function churnReasonChanged(
+  organizationId: string,
+  uuid: string,
+  name: string,
+  eventType: 'churn_reason.created' | 'churn_reason.updated' = 'churn_reason.created',
+): EventEnvelope {
+  const payload = accountEventsV1.ChurnReasonChanged.encode({
+    churn_reason: { uuid, name, is_active: true, deleted: false },
+  }).finish();
+  return envelope(
+    organizationId,
+    eventType,
+    { type: 'churn_reason', id: uuid },
+    'ChurnReasonChanged',
+    payload,
+    new Date(),
+  );
+}
+
+/** invoicing.invoice.issued of an invoice with one line of `subscription`. */
+export function invoiceIssued(
+  organizationId: string,
+  invoice: { uuid: string; account: string; subscription: string },
+  at: string,
+): EventEnvelope {
+  const payload = invoiceEventsV1.InvoiceChanged.encode(
+    invoiceEventsV1.InvoiceChanged.fromPartial({
+      invoice: {
+        uuid: invoice.uuid,
+        account: invoice.account,
+        lines: [{ subscription: invoice.subscription }],
+      },
+    }),
+  ).finish();
+  return envelope(
+    organizationId,
+    'invoice.issued',
+    { type: 'invoice', id: invoice.uuid },
+    'InvoiceChanged',
+    payload,
+    new Date(at),
+  );
+}
+
+/** payments.payment.succeeded of the invoice's first attempt, completed at `at`. */
+export function paymentSucceeded(
+  organizationId: string,
+  invoice: { uuid: string; account: string },
+  at: string,
+): EventEnvelope {
+  const payload = paymentEventsV1.PaymentAttemptChanged.encode(
+    paymentEventsV1.PaymentAttemptChanged.fromPartial({
+      attempt: {
+        uuid: randomUUID(),
+        invoice: invoice.uuid,
+        account: invoice.account,
+        amount: '125.000000',
+        currency: 'DKK',
+        number: 1,
+        outcome: 'succeeded',
+        attempted_at: new Date(at),
+        completed_at: new Date(at),
+      },
+      invoice_number: '1',
+    }),
+  ).finish();
+  return envelope(
+    organizationId,
+    'payment.succeeded',
+    { type: 'invoice', id: invoice.uuid },
+    'PaymentAttemptChanged',
+    payload,
+    new Date(at),
   );
 }

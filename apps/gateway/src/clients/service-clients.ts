@@ -22,7 +22,7 @@ export interface ServiceAddresses {
 }
 
 /** The services that export lists, each serving ExportService for its own jobs (docs/architecture.md "Exports"). */
-export const EXPORTING_SERVICES = ['accounts', 'subscriptions', 'invoicing'] as const;
+export const EXPORTING_SERVICES = ['accounts', 'subscriptions', 'invoicing', 'analytics'] as const;
 export type ExportingService = (typeof EXPORTING_SERVICES)[number];
 export type ExportClient = GrpcClient<typeof exportsV1.ExportServiceService>;
 
@@ -65,6 +65,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     accounts: exportClient(addresses.accounts),
     subscriptions: exportClient(addresses.subscriptions),
     invoicing: exportClient(addresses.invoicing),
+    analytics: exportClient(addresses.analytics),
   };
   const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
   const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });

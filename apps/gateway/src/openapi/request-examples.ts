@@ -172,6 +172,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   exportInvoiceVat: { export_countries: 'eu_countries', export_granularity: 'account' },
   exportAccounts: { legal_country: 'DK', is_archived: false, ordering: 'code' },
   exportSubscriptions: { status: 'active', account: 'acme', ordering: '-start_date' },
+  exportActivities: { type: 'new,upgrade_qty', mrr_change_type: 'increase', ordering: 'date' },
+  exportAccountActivities: { type: 'churn', date__gte: '2026-01-01', ordering: '-date' },
 
   createActivity: MANUAL_ACTIVITY,
   replaceActivity: { ...MANUAL_ACTIVITY, mrr: '600.00' },

@@ -33,7 +33,13 @@ import {
 } from './write-endpoints.js';
 
 /** Writes whose body is a list's filters (exports): not a set of documented fields. */
-const FILTER_BODIES = new Set(['exportInvoices', 'exportAccounts', 'exportSubscriptions']);
+const FILTER_BODIES = new Set([
+  'exportInvoices',
+  'exportAccounts',
+  'exportSubscriptions',
+  'exportActivities',
+  'exportAccountActivities',
+]);
 
 const platform = usePlatform();
 

@@ -161,6 +161,8 @@ it('accepts every request example at its documented path with the documented sta
   await send(api, 'exportInvoiceVat');
   await send(api, 'exportSubscriptions');
   await send(api, 'exportAccounts');
+  await send(api, 'exportActivities');
+  await send(api, 'exportAccountActivities');
 
   const webhook = await send(api, 'createWebhook');
   await send(api, 'replaceWebhook', { uuid: webhook.uuid });

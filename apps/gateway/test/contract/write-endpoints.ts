@@ -373,6 +373,12 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
     },
     exportAccounts: { path: '/api/v1/accounts/export/', validBody: {}, reads: ['/api/v1/accounts/'] },
     exportSubscriptions: { path: `${SUBSCRIPTIONS}export/`, validBody: {}, reads: [SUBSCRIPTIONS] },
+    exportActivities: { path: `${ACTIVITIES}export/`, validBody: { type: 'new' }, reads: [ACTIVITIES] },
+    exportAccountActivities: {
+      path: `${ACCOUNT_ACTIVITIES}export/`,
+      validBody: { type: 'new_business' },
+      reads: [ACCOUNT_ACTIVITIES],
+    },
     createWebhook: {
       path: WEBHOOKS,
       validBody: { endpoint: DEAD_ENDPOINT, events: ['new_invoice'] },

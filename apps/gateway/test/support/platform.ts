@@ -264,7 +264,7 @@ export async function startTestPlatform(
       migrateOnStart: true,
       relay: { pollIntervalMs: 50 },
     }));
-  // Analytics reads the three producers' streams (activities, MRR).
+  // Analytics reads the producers' streams (activities, MRR) and publishes activity.created.
   const analytics = await startService(analyticsModule, {
     databaseUrl: analyticsSchema.databaseUrl,
     schema: analyticsSchema.schema,
@@ -274,6 +274,7 @@ export async function startTestPlatform(
     logger,
     bus,
     migrateOnStart: true,
+    relay: { pollIntervalMs: 50 },
   });
   const gateway = await startGateway({
     host: '127.0.0.1',
@@ -495,6 +496,12 @@ export async function startTestPlatform(
         [accounts, 'accounts.%', `${analyticsSchema.schema}-accounts`],
         [subscriptions, 'subscriptions.%', `${analyticsSchema.schema}-subscriptions`],
         [invoicing, 'invoicing.invoice.%', `${analyticsSchema.schema}-invoices`],
+        // payment_made; a payments process (the crash test) relays on its own.
+        ...(paymentsChild
+          ? []
+          : ([
+              [payments as RunningService, 'payments.payment.succeeded', `${analyticsSchema.schema}-payments`],
+            ] as Array<[RunningService, string, string]>)),
       ];
       for (const [producer, subjects, consumer] of feeds) {
         const relayed = await producer.relay!.drainOnce();

@@ -1,3 +1,4 @@
+import { readSnapshot } from '@billing/db';
 import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { ExportSnapshot } from '@billing/exports';
 import type { EntityManager, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
@@ -26,11 +27,13 @@ export async function findInvoices(
   filter: InvoiceListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: InvoiceRow[] }> {
-  const [rows, count] = await em.findAndCount(InvoiceEntity, await invoiceListWhere(em, organizationId, filter), {
-    orderBy: invoiceListOrder(page.ordering),
-    limit: page.pageSize,
-    offset: (page.page - 1) * page.pageSize,
-  });
+  const [rows, count] = await readSnapshot(em, async (tx) =>
+    tx.findAndCount(InvoiceEntity, await invoiceListWhere(tx, organizationId, filter), {
+      orderBy: invoiceListOrder(page.ordering),
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    }),
+  );
   return { count, rows };
 }
 

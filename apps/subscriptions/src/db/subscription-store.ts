@@ -1,3 +1,4 @@
+import { readSnapshot } from '@billing/db';
 import { isUuid, type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import type { ExportSnapshot } from '@billing/exports';
@@ -77,11 +78,13 @@ export async function findSubscriptions(
   f: SubscriptionListFilter,
   page: PageSpec,
 ): Promise<{ count: number; rows: SubscriptionRow[] }> {
-  const [rows, count] = await em.findAndCount(SubscriptionEntity, await subscriptionListWhere(em, organizationId, f), {
-    orderBy: subscriptionListOrder(page.ordering),
-    limit: page.pageSize,
-    offset: (page.page - 1) * page.pageSize,
-  });
+  const [rows, count] = await readSnapshot(em, async (tx) =>
+    tx.findAndCount(SubscriptionEntity, await subscriptionListWhere(tx, organizationId, f), {
+      orderBy: subscriptionListOrder(page.ordering),
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    }),
+  );
   return { count, rows };
 }
 

@@ -1,3 +1,4 @@
+import { readSnapshot } from '@billing/db';
 import type { PageSpec } from '@billing/domain-kit';
 import type { RequestContext } from '@billing/observability';
 import { findDeliveryPage, loadDeliveryView, markForResend, requireDelivery } from '../../db/webhook-delivery-store.js';
@@ -14,11 +15,13 @@ export async function listWebhookDeliveries(
   page: PageSpec,
 ): Promise<{ count: number; deliveries: DeliveryView[] }> {
   const organizationId = requireOrganization(context);
-  const em = deps.orm.em.fork();
-  const webhook = await requireWebhook(em, organizationId, webhookUuid);
-  return findDeliveryPage(em, organizationId, webhook.id, {
-    limit: page.pageSize,
-    offset: (page.page - 1) * page.pageSize,
+  // One snapshot: a delivery and its attempts as one attempt's transaction left them.
+  return readSnapshot(deps.orm.em.fork(), async (em) => {
+    const webhook = await requireWebhook(em, organizationId, webhookUuid);
+    return findDeliveryPage(em, organizationId, webhook.id, {
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    });
   });
 }
 

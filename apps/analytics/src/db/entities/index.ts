@@ -1,8 +1,15 @@
 import { AuditLogEntry } from '@billing/db';
 import { InboxMessage, OutboxMessage } from '@billing/events';
+import { exportEntities } from '@billing/exports';
 import { AccountActivityEntity, ActivityEntity } from './activity.entity.js';
 import { EventLogEntity } from './event-log.entity.js';
-import { AccountEntity, OrganizationEntity, PlanEntity, PlanTermsEntity } from './read-models.entity.js';
+import {
+  AccountEntity,
+  ChurnReasonEntity,
+  OrganizationEntity,
+  PlanEntity,
+  PlanTermsEntity,
+} from './read-models.entity.js';
 import { MrrTotalsEntity, SubscriptionMrrEntity } from './subscription-mrr.entity.js';
 
 export * from './activity.entity.js';
@@ -19,9 +26,12 @@ export const analyticsEntities = [
   AccountEntity,
   PlanEntity,
   PlanTermsEntity,
+  ChurnReasonEntity,
   SubscriptionMrrEntity,
   MrrTotalsEntity,
   ActivityEntity,
   AccountActivityEntity,
   EventLogEntity,
+  // Export jobs and their stored pages (libs/exports): the activity and account activity lists' CSVs.
+  ...exportEntities,
 ];

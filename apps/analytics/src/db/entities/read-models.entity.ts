@@ -31,7 +31,10 @@ export const AccountEntity = defineEntity({
 });
 export type AccountRow = InferEntity<typeof AccountEntity>;
 
-/** A plan's name (subscriptions' plan.* events). */
+/**
+ * A plan as activities show it (subscriptions' plan.* events): its name, and what the new_activity
+ * event embeds (null for plans whose last event came before those columns were kept).
+ */
 export const PlanEntity = defineEntity({
   name: 'Plan',
   tableName: 'plan',
@@ -39,6 +42,9 @@ export const PlanEntity = defineEntity({
     id: p.uuid().primary(),
     organization_id: p.uuid(),
     name: p.string().length(256),
+    code: p.string().length(256).nullable(),
+    collect_vat: p.boolean().nullable(),
+    vat_type: p.string().length(16).nullable(),
   },
 });
 export type PlanRow = InferEntity<typeof PlanEntity>;
@@ -59,3 +65,18 @@ export const PlanTermsEntity = defineEntity({
   },
 });
 export type PlanTermsRow = InferEntity<typeof PlanTermsEntity>;
+
+/**
+ * A churn reason's name (accounts' churn_reason.* events): churn account activities show it.
+ * Deleted reasons keep their row, as subscriptions naming them keep showing them.
+ */
+export const ChurnReasonEntity = defineEntity({
+  name: 'ChurnReason',
+  tableName: 'churn_reason',
+  properties: {
+    id: p.uuid().primary(),
+    organization_id: p.uuid(),
+    name: p.string().length(256),
+  },
+});
+export type ChurnReasonRow = InferEntity<typeof ChurnReasonEntity>;

@@ -3,10 +3,16 @@ import { Migration20261122031439_initial } from './Migration20261122031439_initi
 import { Migration20261125220746_activities_and_mrr } from './Migration20261125220746_activities_and_mrr.js';
 import { Migration20261125231107_subscription_invalid } from './Migration20261125231107_subscription_invalid.js';
 import { Migration20261125233039_event_log } from './Migration20261125233039_event_log.js';
+import { Migration20261126011315_churn_reasons } from './Migration20261126011315_churn_reasons.js';
+import { Migration20261126012132_plan_embed } from './Migration20261126012132_plan_embed.js';
+import { Migration20261126012911_export_jobs } from './Migration20261126012911_export_jobs.js';
 
 export const migrations = [
   Migration20261122031439_initial,
   Migration20261125220746_activities_and_mrr,
   Migration20261125231107_subscription_invalid,
   Migration20261125233039_event_log,
+  Migration20261126011315_churn_reasons,
+  Migration20261126012132_plan_embed,
+  Migration20261126012911_export_jobs,
 ];

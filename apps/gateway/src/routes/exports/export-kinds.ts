@@ -1,8 +1,10 @@
-import { accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, analyticsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ExportingService, ServiceClients } from '../../clients/service-clients.js';
 import { presentAccountsWithSets } from '../accounts/account-list.js';
 import { AccountSchema } from '../accounts/account-schemas.js';
+import { loadActivityPlans, presentAccountActivity, presentActivity } from '../activities/activity-representation.js';
+import { AccountActivitySchema, ActivitySchema } from '../activities/activity-schemas.js';
 import { presentInvoiceList } from '../invoices/invoice-embeds.js';
 import { InvoiceListItemSchema } from '../invoices/invoice-schemas.js';
 import { presentSubscriptions } from '../subscriptions/subscription-embeds.js';
@@ -111,7 +113,30 @@ export const ACCOUNT_EXPORT: ExportKind = {
   },
 };
 
+export const ACTIVITY_EXPORT: ExportKind = {
+  kind: 'activities',
+  owner: 'analytics',
+  fileStem: 'activities',
+  item: ActivitySchema,
+  present: async (clients, page) => {
+    const { activities } = analyticsV1.ListActivitiesResponse.decode(page);
+    const plans = await loadActivityPlans(clients, activities);
+    return activities.map((activity) => presentActivity(activity, plans));
+  },
+};
+
+export const ACCOUNT_ACTIVITY_EXPORT: ExportKind = {
+  kind: 'account_activities',
+  owner: 'analytics',
+  fileStem: 'account-activities',
+  item: AccountActivitySchema,
+  present: async (_clients, page) =>
+    analyticsV1.ListAccountActivitiesResponse.decode(page).account_activities.map(presentAccountActivity),
+};
+
 /** Every kind the gateway downloads, by the kind a job reports. */
 export const EXPORT_KINDS: ReadonlyMap<string, ExportKind> = new Map(
-  [INVOICE_EXPORT, VAT_EXPORT, SUBSCRIPTION_EXPORT, ACCOUNT_EXPORT].map((kind) => [kind.kind, kind]),
+  [INVOICE_EXPORT, VAT_EXPORT, SUBSCRIPTION_EXPORT, ACCOUNT_EXPORT, ACTIVITY_EXPORT, ACCOUNT_ACTIVITY_EXPORT].map(
+    (kind) => [kind.kind, kind],
+  ),
 );

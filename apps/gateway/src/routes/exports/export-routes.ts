@@ -1,10 +1,17 @@
 import { runWithContext } from '@billing/observability';
-import { accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
+import { accountsV1, analyticsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
 import { defineRoute, detailError, HttpResponse, type Route } from '../../http/index.js';
 import { accountListFilter } from '../accounts/account-list.js';
 import { ACCOUNT_ORDERING_FIELDS, AccountFilters } from '../accounts/account-schemas.js';
+import { accountActivityFilterOf, activityFilterOf } from '../activities/activity-filter.js';
+import {
+  ACCOUNT_ACTIVITY_ORDERING,
+  ACTIVITY_ORDERING,
+  AccountActivityFilters,
+  ActivityFilters,
+} from '../activities/activity-schemas.js';
 import { resolveInvoiceFilter } from '../invoices/invoice-list-filter.js';
 import { DEFAULT_INVOICE_ORDERING, INVOICE_ORDERING, InvoiceFilters } from '../invoices/invoice-schemas.js';
 import { pageOf } from '../shared/page-of.js';
@@ -20,7 +27,9 @@ import {
   presentExportJob,
 } from './export-jobs.js';
 import {
+  ACCOUNT_ACTIVITY_EXPORT,
   ACCOUNT_EXPORT,
+  ACTIVITY_EXPORT,
   EXPORT_KINDS,
   type ExportKind,
   INVOICE_EXPORT,
@@ -137,6 +146,46 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     },
   });
 
+  const activities = defineRoute({
+    method: 'post',
+    path: '/api/v1/activities/export/',
+    operationId: 'exportActivities',
+    summary: 'Export the activity list as CSV (asynchronous)',
+    description:
+      'The body takes the activity list’s filters and ordering (as JSON values or strings); every matching activity is exported, no paging (future: dated after the organization’s now when the job runs). Answers 202 {export_id, job_uuid}.',
+    tags: TAGS,
+    body: ListFilterBody,
+    response: { status: 202, schema: ExportStartedSchema },
+    handler: async ({ body, req, context }) => {
+      const { filters, ordering } = filtersFromBody(body, ActivityFilters, ACTIVITY_ORDERING);
+      const params = analyticsV1.ListActivitiesRequest.encode({
+        page: pageOf({ page: 1, pageSize: 0, ordering }, '-date'),
+        filter: await activityFilterOf(filters, organizationTimeZoneOf(clients, context)),
+      }).finish();
+      return exportStarted(req, await start(ACTIVITY_EXPORT, params), 'export_id');
+    },
+  });
+
+  const accountActivities = defineRoute({
+    method: 'post',
+    path: '/api/v1/activities/account/export/',
+    operationId: 'exportAccountActivities',
+    summary: 'Export the account activity list as CSV (asynchronous)',
+    description:
+      'The body takes the account activity list’s filters and ordering (as JSON values or strings); every matching account activity is exported, no paging. Answers 202 {export_id, job_uuid}.',
+    tags: TAGS,
+    body: ListFilterBody,
+    response: { status: 202, schema: ExportStartedSchema },
+    handler: async ({ body, req, context }) => {
+      const { filters, ordering } = filtersFromBody(body, AccountActivityFilters, ACCOUNT_ACTIVITY_ORDERING);
+      const params = analyticsV1.ListAccountActivitiesRequest.encode({
+        page: pageOf({ page: 1, pageSize: 0, ordering }, '-date'),
+        filter: await accountActivityFilterOf(filters, organizationTimeZoneOf(clients, context)),
+      }).finish();
+      return exportStarted(req, await start(ACCOUNT_ACTIVITY_EXPORT, params), 'export_id');
+    },
+  });
+
   const job = defineRoute({
     method: 'get',
     path: EXPORT_JOB_PATH,
@@ -180,5 +229,5 @@ export function exportRoutes(clients: ServiceClients): Route[] {
     },
   });
 
-  return [invoices, vat, accounts, subscriptions, job, download];
+  return [invoices, vat, accounts, subscriptions, activities, accountActivities, job, download];
 }

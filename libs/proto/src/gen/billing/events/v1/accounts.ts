@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { Account } from "../../accounts/v1/accounts.js";
+import { Account, ChurnReason } from "../../accounts/v1/accounts.js";
 
 export const protobufPackage = "billing.events.v1";
 
@@ -41,6 +41,15 @@ export interface OrganizationChanged {
   time_zone: string;
   /** Oldest valid_from first, per currency. */
   exchange_rates: ExchangeRate[];
+}
+
+/**
+ * Payload of accounts.churn_reason.created, .updated and .deleted: the reason's state after the
+ * change (deleted: flagged `deleted`, its name kept, as subscriptions naming it keep showing it).
+ * Analytics keeps the names for the churn account activities (`churn_reason`).
+ */
+export interface ChurnReasonChanged {
+  churn_reason?: ChurnReason | undefined;
 }
 
 function createBaseAccountChanged(): AccountChanged {
@@ -358,6 +367,81 @@ export const OrganizationChanged: MessageFns<OrganizationChanged> = {
     message.base_currency = object.base_currency ?? "";
     message.time_zone = object.time_zone ?? "";
     message.exchange_rates = object.exchange_rates?.map((e) => ExchangeRate.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseChurnReasonChanged(): ChurnReasonChanged {
+  return { churn_reason: undefined };
+}
+
+export const ChurnReasonChanged: MessageFns<ChurnReasonChanged> = {
+  encode(message: ChurnReasonChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.churn_reason !== undefined) {
+      ChurnReason.encode(message.churn_reason, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChurnReasonChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChurnReasonChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.churn_reason = ChurnReason.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChurnReasonChanged {
+    return {
+      churn_reason: isSet(object.churnReason)
+        ? ChurnReason.fromJSON(object.churnReason)
+        : isSet(object.churn_reason)
+        ? ChurnReason.fromJSON(object.churn_reason)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ChurnReasonChanged): unknown {
+    const obj: any = {};
+    if (message.churn_reason !== undefined) {
+      obj.churnReason = ChurnReason.toJSON(message.churn_reason);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChurnReasonChanged>, I>>(base?: I): ChurnReasonChanged {
+    return ChurnReasonChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChurnReasonChanged>, I>>(object: I): ChurnReasonChanged {
+    const message = createBaseChurnReasonChanged();
+    message.churn_reason = (object.churn_reason !== undefined && object.churn_reason !== null)
+      ? ChurnReason.fromPartial(object.churn_reason)
+      : undefined;
     return message;
   },
 };

@@ -753,7 +753,7 @@ export const ReadExportPageResponse: MessageFns<ReadExportPageResponse> = {
 
 /**
  * Asynchronous CSV exports (gaps.md §9), served by every service that exports one of its lists
- * (accounts, subscriptions, invoicing; analytics once its lists exist). Each service keeps its own
+ * (accounts, subscriptions, invoicing, analytics). Each service keeps its own
  * jobs and their stored pages in its own schema (libs/exports); the gateway finds a job by asking
  * each exporting service (docs/architecture.md "Exports"). The organization comes from call
  * metadata: another organization's job is NOT_FOUND.

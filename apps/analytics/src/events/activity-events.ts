@@ -1,0 +1,93 @@
+import { appendToOutbox } from '@billing/events';
+import { activityEventsV1, type catalogV1 } from '@billing/proto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findActivityView } from '../db/activity-queries.js';
+import { activityMessage } from '../grpc/activity-mapper.js';
+import { readSettings } from '../use-cases/organization-settings.js';
+
+/** The event an activity's recording publishes (stream ANALYTICS): accounts' `new_activity` webhook. */
+export const ACTIVITY_CREATED = 'activity.created';
+
+/** An outbox event as a change scope publishes it (runChange's `scope.publish`). */
+export interface ActivityEvent {
+  eventType: string;
+  aggregateType: string;
+  aggregateId: string;
+  payloadType: string;
+  payload: Uint8Array;
+}
+
+/** activity.created of one recorded activity: as its GET shows it now, with the plans it embeds. */
+export async function activityCreatedEvent(
+  em: EntityManager,
+  organizationId: string,
+  activityId: string,
+): Promise<ActivityEvent> {
+  await em.flush();
+  const { base } = await readSettings(em, organizationId);
+  const view = await findActivityView(em, organizationId, base, activityId);
+  if (!view) throw new Error(`activity ${activityId} of ${organizationId} is not there to publish`);
+  const planIds = [...new Set([view.old_plan, view.new_plan].filter((id): id is string => id !== null))];
+  const rows =
+    planIds.length === 0
+      ? []
+      : await em.execute<Array<{ id: string; name: string; code: string; collect_vat: boolean; vat_type: string }>>(
+          `select id, name, code, collect_vat, vat_type from plan
+            where organization_id = ? and code is not null and id in (${planIds.map(() => '?').join(', ')})`,
+          [organizationId, ...planIds],
+        );
+  const plans: catalogV1.Plan[] = rows.map((row) => ({
+    uuid: row.id,
+    name: row.name,
+    code: row.code,
+    description: '',
+    collect_vat: row.collect_vat,
+    vat_type: row.vat_type,
+    planterms: [],
+  }));
+  return {
+    eventType: ACTIVITY_CREATED,
+    aggregateType: 'activity',
+    aggregateId: activityId,
+    payloadType: 'billing.events.v1.ActivityChanged',
+    payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans }).finish(),
+  };
+}
+
+/**
+ * A mark before an event is applied: the activities its transaction records come after it. Every
+ * earlier activity of the organization was recorded under the organization's lock, which the
+ * caller holds, so they all lie below (the sequence's value is taken, not read, to be exact).
+ */
+export async function activityMark(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<Array<{ mark: string }>>(
+    `select nextval(pg_get_serial_sequence('activity', 'seq')) as mark`,
+  );
+  return Number(row!.mark);
+}
+
+/**
+ * Publishes activity.created for every activity of the organization recorded since `mark`, in the
+ * caller's transaction (the outbox), oldest first; ones dropped as they were made are not news.
+ */
+export async function publishActivitiesSince(
+  em: EntityManager,
+  source: { organizationId: string; requestId: string; occurredAt: Date },
+  mark: number,
+): Promise<void> {
+  await em.flush();
+  const recorded = await em.execute<Array<{ id: string }>>(
+    'select id from activity where seq > ? and organization_id = ? and not (deleted or dropped) order by seq',
+    [mark, source.organizationId],
+  );
+  for (const { id } of recorded) {
+    const event = await activityCreatedEvent(em, source.organizationId, id);
+    appendToOutbox(em, {
+      producer: 'analytics',
+      organizationId: source.organizationId,
+      occurredAt: source.occurredAt,
+      requestId: source.requestId,
+      ...event,
+    });
+  }
+}
