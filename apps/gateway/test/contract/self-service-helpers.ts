@@ -1,8 +1,7 @@
-import { waitFor } from '@billing/testing';
 import { expect } from 'vitest';
 import type { ApiClient, ApiResponse } from '../support/api-client.js';
 import { createRecipient, expectStatus, type Json } from './helpers.js';
-import { INVOICES, type Invoice, invoiceFixture, invoicePath, subscribe } from './invoices-helpers.js';
+import { invoiceFixture, subscribeAndInvoice } from './invoices-helpers.js';
 
 export const INITIATE = '/api/self-service/initiate-organization/';
 export const NO_ACCESS = 'No recipient with this e-mail has access to self-service.';
@@ -23,19 +22,8 @@ export async function selfServiceLink(api: ApiClient, email: string): Promise<st
 export async function customerFixture(api: ApiClient, email: string, account: Json = {}) {
   const fixture = await invoiceFixture(api, { account, plan: { name: 'Pro' } });
   await createRecipient(api, fixture.account.uuid as string, { email });
-  const subscription = await subscribe(api, fixture);
-  // Until the list shows the invoice itself: under load the invoice list has been seen answering
-  // count 1 with no result yet (waitForInvoices waits for the count only).
-  const listed = await waitFor(
-    async () => {
-      const response = await api.get(`${INVOICES}?subscription_uuid=${subscription.uuid}`);
-      return (response.body?.results as Invoice[] | undefined)?.[0];
-    },
-    { timeoutMs: 20_000, description: `the invoice of subscription ${subscription.uuid}` },
-  );
-  const detail = await api.get(invoicePath(listed.uuid));
-  expectStatus(detail, 200);
-  return { ...fixture, subscription, invoice: detail.body as Invoice };
+  const { subscription, invoice } = await subscribeAndInvoice(api, fixture);
+  return { ...fixture, subscription, invoice };
 }
 
 /** A browser's cookie jar for the self-service cookie: follows no redirect by itself. */
