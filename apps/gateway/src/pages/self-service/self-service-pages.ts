@@ -3,7 +3,7 @@ import { type RequestContext, runWithContext } from '@billing/observability';
 import type { selfServiceV1 } from '@billing/proto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ServiceClients } from '../../clients/service-clients.js';
-import { absoluteRequestUrl } from '../../http/index.js';
+import { absoluteRequestUrl, hidePathInLog } from '../../http/index.js';
 import { requestState } from '../../http/request-state.js';
 import { clearedSelfServiceCookie, selfServiceCookie, selfServiceSessionToken } from './self-service-cookie.js';
 import { accountChooserPage, accountPage, messagePage, signInPage } from './self-service-html.js';
@@ -96,7 +96,14 @@ export function selfServicePages(clients: ServiceClients): Router {
   const form = express.urlencoded({ extended: false, limit: '4kb' });
   const english = selfServiceTexts('en');
 
-  router.get('/self-service/sign-in/:token/', async (req, res) => {
+  // The sign-in token is a secret until used: the access log shows the template, not the path.
+  const SIGN_IN = '/self-service/sign-in/:token/';
+  router.all(SIGN_IN, (req, _res, next) => {
+    hidePathInLog(req, '/self-service/sign-in/{token}/');
+    next();
+  });
+
+  router.get(SIGN_IN, async (req, res) => {
     try {
       const link = await selfService.call('getSelfServiceLink', { token: req.params.token });
       const texts = selfServiceTexts(link.language);
@@ -107,7 +114,7 @@ export function selfServicePages(clients: ServiceClients): Router {
     }
   });
 
-  router.post('/self-service/sign-in/:token/', form, async (req, res) => {
+  router.post(SIGN_IN, form, async (req, res) => {
     let texts = english;
     try {
       if (!fromThisSite(req)) return send(res, 403, messagePage(texts, texts.signInTitle, texts.notSignedIn));
