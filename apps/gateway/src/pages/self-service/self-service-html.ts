@@ -23,6 +23,7 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 td form { margin: 0; }
 .notice { background: #dafbe1; border: 1px solid #4ac26b; border-radius: 6px; padding: .5rem 1rem; }
 button { padding: .3rem .8rem; }
+table + form, table + p { margin-top: .8rem; }
 `;
 
 /** What a page is made of: its words, title and body, and the signed-in organization if any. */
