@@ -12,6 +12,7 @@ import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
 import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
+import { selfServiceService } from './grpc/self-service-service.js';
 import { webhookService } from './grpc/webhook-service.js';
 import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks-config.js';
@@ -54,6 +55,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       churnReasonService(deps),
       readModelService(deps, webhookFeeds(webhooksDeps(deps))),
       organizationDataService(deps),
+      selfServiceService(deps),
       webhookService(webhooksDeps(deps)),
       exportsOf(deps).grpcService(deps),
     ],

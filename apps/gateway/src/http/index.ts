@@ -31,6 +31,7 @@ export { listen, type RunningHttpServer } from './listen.js';
 export { buildPageEnvelope, type ListPage, type PageEnvelope } from './pagination/page-envelope.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest, parsePageRequest } from './pagination/page-request.js';
 export { absoluteRequestUrl } from './pagination/request-url.js';
+export { hidePathInLog } from './request-state.js';
 export {
   ALWAYS_KEPT_FIELDS,
   fieldsHeaderKeeps,

@@ -132,6 +132,8 @@ export interface TestPlatform {
   catalogEvents(): Promise<CatalogEvent[]>;
   /** The subscriptions service's audit log for one organization, oldest first. */
   subscriptionsAuditLog(organizationId: string): Promise<AuditRecord[]>;
+  /** The payments service's audit log for one organization, oldest first (payments in this process). */
+  paymentsAuditLog(organizationId: string): Promise<AuditRecord[]>;
   /** charge.created events of one organization (what invoicing receives), in publish order. */
   charges(organizationId: string): Promise<chargesV1.Charge[]>;
   /** invoicing.invoice.* events of one organization (type and invoice), in publish order. */
@@ -471,6 +473,10 @@ export async function startTestPlatform(
     },
     async subscriptionsAuditLog(organizationId) {
       return auditOf(subscriptions, organizationId);
+    },
+    async paymentsAuditLog(organizationId) {
+      if (paymentsChild) throw new Error('payments runs as a process: its audit log is not read here');
+      return auditOf(payments as RunningService, organizationId);
     },
     async charges(organizationId) {
       await drained(subscriptions, () => catalogReceived.size, 'subscriptions events');
