@@ -14,6 +14,7 @@ import { chargeableCard } from '../../domain/payment-card.js';
 import { publishPaymentEvent } from '../../events/payment-events.js';
 import type { PaymentsDeps } from '../deps.js';
 import { gatewayFor } from '../gateway-for.js';
+import { queuePaymentMail } from '../mail/queue-payment-mail.js';
 import { settleAttempt } from './settle.js';
 
 /** What running an invoice's due attempt came to. */
@@ -167,6 +168,30 @@ async function recordOutcome(
       updated_at: now,
     });
   }
+  const card = await em.findOneOrFail(PaymentCardEntity, { id: attempt.card_id });
+  const payment = {
+    invoice_number: job.invoice_number,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    brand: card.brand,
+    last4: card.last4,
+  };
+  // The confirmation to receive_payment_confirmation, a decline to receive_payment_card_notifications.
+  queuePaymentMail(em, {
+    organizationId: attempt.organization_id,
+    accountId: attempt.account_id,
+    subjectId: attempt.id,
+    facts:
+      result.outcome === 'succeeded'
+        ? { kind: 'payment_confirmation', ...payment, paid_at: now.toISOString() }
+        : {
+            kind: 'payment_declined',
+            ...payment,
+            attempted_at: attempt.attempted_at.toISOString(),
+            next_attempt_at: job.next_attempt_at?.toISOString() ?? null,
+          },
+    now,
+  });
   await em.flush();
   scope.audit(`payment.${result.outcome}`, 'invoice', attempt.invoice_id, {
     attempt: attempt.id,
