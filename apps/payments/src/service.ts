@@ -14,6 +14,7 @@ import { loadPaymentsConfig, type PaymentsConfig } from './payments-config.js';
 import { Charger } from './use-cases/charging/charger.js';
 import type { PaymentsDeps } from './use-cases/deps.js';
 import type { PaymentMailSender } from './use-cases/mail/send-payment-mails.js';
+import { startCardExpiryNotifier } from './workers/card-expiry-notifier.js';
 import { startChargeRunner } from './workers/charge-runner.js';
 import { startPaymentMailSender } from './workers/payment-mail-sender.js';
 
@@ -87,6 +88,7 @@ export function createPaymentsModule(options: PaymentsModuleOptions = {}): Servi
         },
         startChargeRunner(payments, charger, config().workerIntervalMs, deps.logger),
         startPaymentMailSender(payments, paymentMailSender(deps), config().workerIntervalMs, deps.logger),
+        startCardExpiryNotifier(payments, config().workerIntervalMs, deps.logger),
         { stop: () => charger.idle() },
       ];
       if (!deps.bus) {

@@ -4,12 +4,14 @@ import {
   accountEventsV1,
   catalogEventsV1,
   invoiceEventsV1,
+  paymentEventsV1,
   subscriptionEventsV1,
   subscriptionsV1,
 } from '@billing/proto';
 import {
   presentAccountRead,
   presentInvoice,
+  presentPaymentCard,
   presentPlanTerms,
   presentSubscription,
 } from '@billing/rest-representation';
@@ -88,3 +90,7 @@ export const invoiceData: WebhookDataRenderer = async (deps, context, envelope) 
     { apiUrl: new URL(`/api/v1/invoices/${invoice.uuid}/`, deps.publicApiUrl).toString() },
   );
 };
+
+/** A payment card event: the card as GET /api/v1/paymentcards/{uuid}/ shows it. */
+export const paymentCardData: WebhookDataRenderer = async (_deps, _context, envelope) =>
+  presentPaymentCard(paymentEventsV1.PaymentCardChanged.decode(envelope.payload).card!);

@@ -1,7 +1,14 @@
 import type { EventEnvelope } from '@billing/events';
 import { subscriptionEventsV1 } from '@billing/proto';
 import type { WebhookEventName } from '../domain/webhooks/event-names.js';
-import { accountData, invoiceData, planTermsData, subscriptionData, type WebhookDataRenderer } from './webhook-data.js';
+import {
+  accountData,
+  invoiceData,
+  paymentCardData,
+  planTermsData,
+  subscriptionData,
+  type WebhookDataRenderer,
+} from './webhook-data.js';
 
 /** Which internal event becomes which public webhook event, and how its data is rendered. */
 export interface WebhookEventMapping {
@@ -22,7 +29,7 @@ const isCancellation = (envelope: EventEnvelope): boolean =>
  * The public events made from other services' events, one line each. renew_subscription_soon is
  * made from the read model of subscriptions instead (use-cases/webhooks/renewal-notices). Not yet
  * wired (their producers do not publish them yet): new_activity, payment.authentication_required,
- * payment.declined, card_expires_this_month, payment_card.activated, payment_card.deactivated.
+ * payment.declined, payment_card.activated, payment_card.deactivated.
  * Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object): each
  * line gets its durable consumer (webhook-consumers.ts).
  */
@@ -40,6 +47,12 @@ export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
   },
   { producer: 'invoicing', eventType: 'invoice.issued', name: 'new_invoice', data: invoiceData },
   { producer: 'invoicing', eventType: 'invoice.paid', name: 'paid_invoice', data: invoiceData },
+  {
+    producer: 'payments',
+    eventType: 'payment_card.expires_this_month',
+    name: 'card_expires_this_month',
+    data: paymentCardData,
+  },
 ];
 
 /** An event type becomes at most one public event: a delivery is keyed by (webhook, event id). */

@@ -71,6 +71,8 @@ export interface CatalogEvent {
 export interface PaymentEvent {
   event_type: string;
   aggregate_id: string;
+  /** When it happened on the organization's clock (ISO). */
+  occurred_at: string;
   card?: paymentEventsV1.PaymentCardChanged['card'];
   attempt?: paymentEventsV1.PaymentAttemptChanged;
 }
@@ -383,6 +385,7 @@ export async function startTestPlatform(
           const event: PaymentEvent & { organization_id: string } = {
             event_type: envelope.event_type,
             aggregate_id: envelope.aggregate_id,
+            occurred_at: envelope.occurred_at!.toISOString(),
             organization_id: envelope.organization_id,
           };
           if (envelope.payload_type === 'billing.events.v1.PaymentCardChanged') {
