@@ -5,8 +5,9 @@
  * callback (exactly once), and a card invoice charged with the right amount, currency and
  * idempotency key (the attempt's id).
  */
+
+import { type FakeCharge, startFakeStripe } from '@billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeCharge, startFakeStripe } from '../support/fake-stripe.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { accountPath, createAccount, expectStatus, newOrganization, UUID_PATTERN } from './helpers.js';
 import { INVOICES, invoiceFixture, invoicePath, subscribe } from './invoices-helpers.js';
