@@ -58,7 +58,7 @@ export async function sendExpiryNotices(
         return false;
       }
       const scope = changeScope(em, 'payments', organization.id, systemContext(organization.id), notice.at);
-      queuePaymentMail(em, {
+      await queuePaymentMail(em, {
         organizationId: organization.id,
         accountId: card.account_id,
         subjectId: card.id,

@@ -2,11 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
 import type { RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { paymentAttemptView } from '../../db/attempt-view.js';
-import { InvoicePaymentEntity, type InvoicePaymentRow } from '../../db/entities/invoice-payment.entity.js';
-import { PaymentAttemptEntity, type PaymentAttemptRow } from '../../db/entities/payment-attempt.entity.js';
-import { PaymentCardEntity } from '../../db/entities/payment-card.entity.js';
+import {
+  activeCardsOf,
+  insertAttempt,
+  lockAttempt,
+  lockDueInvoice,
+  lockInvoicePayment,
+  markNoCard,
+  moveInvoicePayment,
+  pendingAttemptOf,
+  storeOutcome,
+} from '../../db/charge-store.js';
+import type { PaymentAttemptRow } from '../../db/entities/payment-attempt.entity.js';
 import { toMinorUnits } from '../../domain/amounts.js';
 import { nextAttemptAt } from '../../domain/dunning.js';
 import type { ChargeResult } from '../../domain/payment-attempt.js';
@@ -71,37 +80,27 @@ type Prepared =
   | { attempt: PaymentAttemptRow; card: { gatewayId: string; gatewayCustomer: string | null }; invoiceNumber: string };
 
 async function prepareAttempt(deps: PaymentsDeps, em: EntityManager, invoiceId: string, now: Date): Promise<Prepared> {
-  const job = await em.findOne(
-    InvoicePaymentEntity,
-    { invoice_id: invoiceId, status: 'pending', next_attempt_at: { $lte: now } },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
+  const job = await lockDueInvoice(em, invoiceId, now);
   if (!job) return 'not_due';
-  const pending = await em.findOne(PaymentAttemptEntity, { invoice_id: invoiceId, outcome: 'pending' });
+  const pending = await pendingAttemptOf(em, invoiceId);
   if (pending) {
-    const card = await em.findOneOrFail(PaymentCardEntity, { id: pending.card_id });
     return {
-      attempt: pending,
-      card: { gatewayId: card.gateway_id, gatewayCustomer: card.gateway_customer ?? null },
+      attempt: pending.attempt,
+      card: { gatewayId: pending.card.gateway_id, gatewayCustomer: pending.card.gateway_customer },
       invoiceNumber: job.invoice_number,
     };
   }
-  const cards = await em.find(PaymentCardEntity, {
-    organization_id: job.organization_id,
-    account_id: job.account_id,
-    active: true,
-  });
+  const cards = await activeCardsOf(em, job.organization_id, job.account_id);
   const card = chargeableCard(cards.map((row) => ({ ...row, uuid: row.id, created_date: row.created_at })));
   if (!card) {
-    em.assign(job, { status: 'no_card', next_attempt_at: null, updated_at: now });
-    await em.flush();
+    await markNoCard(em, job.invoice_id, now);
     deps.logger.warn(
       { organization_id: job.organization_id, invoice: job.invoice_id, account: job.account_id },
       'card invoice left open: the account has no active payment card',
     );
     return 'no_card';
   }
-  const attempt = em.create(PaymentAttemptEntity, {
+  const attempt: PaymentAttemptRow = {
     id: randomUUID(),
     organization_id: job.organization_id,
     invoice_id: job.invoice_id,
@@ -117,10 +116,8 @@ async function prepareAttempt(deps: PaymentsDeps, em: EntityManager, invoiceId: 
     attempted_at: now,
     completed_at: null,
     settled_at: null,
-  });
-  if (!job.first_attempt_at) job.first_attempt_at = now;
-  job.updated_at = now;
-  await em.flush();
+  };
+  await insertAttempt(em, attempt);
   return {
     attempt,
     card: { gatewayId: card.gateway_id, gatewayCustomer: card.gateway_customer ?? null },
@@ -135,40 +132,39 @@ async function recordOutcome(
   result: ChargeResult,
   now: Date,
 ): Promise<'succeeded' | 'declined'> {
-  const attempt = await em.findOneOrFail(
-    PaymentAttemptEntity,
-    { id: attemptId },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
+  const locked = await lockAttempt(em, attemptId);
+  if (!locked) throw new Error(`payment attempt ${attemptId} is missing`);
+  const { attempt: stored, card } = locked;
   // Another run of the same attempt stored it first: the gateway answered it the same (same key).
-  if (attempt.outcome !== 'pending') return attempt.outcome as 'succeeded' | 'declined';
-  const job: InvoicePaymentRow = await em.findOneOrFail(
-    InvoicePaymentEntity,
-    { invoice_id: attempt.invoice_id },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
-  em.assign(attempt, {
+  if (stored.outcome !== 'pending') return stored.outcome as 'succeeded' | 'declined';
+  const job = await lockInvoicePayment(em, stored.invoice_id);
+  const attempt: PaymentAttemptRow = {
+    ...stored,
     outcome: result.outcome,
     gateway_reference: result.reference,
     decline_reason: result.outcome === 'declined' ? result.reason : '',
     completed_at: now,
-  });
+  };
+  await storeOutcome(em, attempt);
   const scope = changeScope(em, 'payments', attempt.organization_id, systemContext(attempt.organization_id), now);
-  let retryScheduled = false;
+  let next: Date | null = null;
   if (result.outcome === 'succeeded') {
-    em.assign(job, { status: 'paid', next_attempt_at: null, attempts_made: attempt.number, updated_at: now });
+    await moveInvoicePayment(em, attempt.invoice_id, {
+      status: 'paid',
+      next_attempt_at: null,
+      attempts_made: attempt.number,
+      updated_at: now,
+    });
   } else {
     const organization = await deps.directory.organization(systemContext(attempt.organization_id));
-    const next = nextAttemptAt(job.first_attempt_at ?? attempt.attempted_at, attempt.number, organization.dunningDays);
-    retryScheduled = next !== null;
-    em.assign(job, {
+    next = nextAttemptAt(job.first_attempt_at ?? attempt.attempted_at, attempt.number, organization.dunningDays);
+    await moveInvoicePayment(em, attempt.invoice_id, {
       status: next ? 'pending' : 'failed',
       next_attempt_at: next,
       attempts_made: attempt.number,
       updated_at: now,
     });
   }
-  const card = await em.findOneOrFail(PaymentCardEntity, { id: attempt.card_id });
   const payment = {
     invoice_number: job.invoice_number,
     amount: attempt.amount,
@@ -177,7 +173,7 @@ async function recordOutcome(
     last4: card.last4,
   };
   // The confirmation to receive_payment_confirmation, a decline to receive_payment_card_notifications.
-  queuePaymentMail(em, {
+  await queuePaymentMail(em, {
     organizationId: attempt.organization_id,
     accountId: attempt.account_id,
     subjectId: attempt.id,
@@ -188,11 +184,10 @@ async function recordOutcome(
             kind: 'payment_declined',
             ...payment,
             attempted_at: attempt.attempted_at.toISOString(),
-            next_attempt_at: job.next_attempt_at?.toISOString() ?? null,
+            next_attempt_at: next?.toISOString() ?? null,
           },
     now,
   });
-  await em.flush();
   scope.audit(`payment.${result.outcome}`, 'invoice', attempt.invoice_id, {
     attempt: attempt.id,
     number: attempt.number,
@@ -201,10 +196,7 @@ async function recordOutcome(
     scope,
     result.outcome === 'succeeded' ? 'payment.succeeded' : 'payment.declined',
     paymentAttemptView(attempt),
-    {
-      retryScheduled,
-      invoiceNumber: job.invoice_number,
-    },
+    { retryScheduled: next !== null, invoiceNumber: job.invoice_number },
   );
   return result.outcome;
 }

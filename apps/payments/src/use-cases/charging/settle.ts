@@ -1,4 +1,4 @@
-import { inTransaction } from '@billing/db';
+import { markSettled, unsettledAttempt } from '../../db/charge-store.js';
 import { PaymentAttemptEntity } from '../../db/entities/payment-attempt.entity.js';
 import { localDate } from '../../domain/amounts.js';
 import type { PaymentsDeps } from '../deps.js';
@@ -10,8 +10,8 @@ import { systemContext } from './run-attempt.js';
  * here changes nothing; an unsettled attempt is retried by the worker and the test clock's advance.
  */
 export async function settleAttempt(deps: PaymentsDeps, attemptId: string): Promise<boolean> {
-  const attempt = await deps.orm.em.fork().findOne(PaymentAttemptEntity, { id: attemptId, outcome: 'succeeded' });
-  if (!attempt || attempt.settled_at) return true;
+  const attempt = await unsettledAttempt(deps.orm.em.fork(), attemptId);
+  if (!attempt) return true;
   const context = systemContext(attempt.organization_id);
   try {
     const organization = await deps.directory.organization(context);
@@ -24,9 +24,7 @@ export async function settleAttempt(deps: PaymentsDeps, attemptId: string): Prom
     );
     return false;
   }
-  await inTransaction(deps.orm, async (em) => {
-    await em.nativeUpdate(PaymentAttemptEntity, { id: attempt.id, settled_at: null }, { settled_at: deps.clock.now() });
-  });
+  await markSettled(deps.orm.em.fork(), attempt.id, deps.clock.now());
   return true;
 }
 
