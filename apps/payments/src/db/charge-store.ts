@@ -4,16 +4,15 @@ import type { PaymentAttemptRow } from './entities/payment-attempt.entity.js';
 
 /**
  * The statements of the charging path (use-cases/charging/run-attempt, settle) as plain SQL in
- * the caller's transaction: every charge runs them, and written through the unit of work they
- * cost several times their own time in entity bookkeeping (bench:charges). Rows come back with
- * the entities' column names and types (numeric as exact strings, timestamptz as Date: the
- * connection hands timestamps over as text, which the ORM would otherwise turn into dates).
+ * the caller's transaction, each for a whole batch of invoices at once (rows passed as one JSON
+ * parameter): a charge then costs a share of a few statements instead of a dozen round trips with
+ * entity bookkeeping (bench:charges). Rows come back with the entities' column names and types
+ * (numeric as exact strings; timestamps, which the connection hands over as text, as Date).
  */
 
 const asDate = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
 const asDateOrNull = (value: unknown): Date | null => (value === null || value === undefined ? null : asDate(value));
 
-/** An attempt row as the entity types it. */
 function attemptRow(row: PaymentAttemptRow): PaymentAttemptRow {
   return {
     ...row,
@@ -24,7 +23,7 @@ function attemptRow(row: PaymentAttemptRow): PaymentAttemptRow {
   };
 }
 
-/** An invoice whose attempt is due, as prepareAttempt needs it. */
+/** An invoice whose attempt is due, locked for its run. */
 export interface DueInvoice {
   invoice_id: string;
   organization_id: string;
@@ -32,20 +31,34 @@ export interface DueInvoice {
   invoice_number: string;
   amount: string;
   currency: string;
-  first_attempt_at: Date | null;
   attempts_made: number;
+  /** The moment its attempt is made at (organization's clock). */
+  at: Date;
+  /** The attempt a crashed run left pending, if any. */
+  pending_attempt_id: string | null;
 }
 
-/** The invoice's row when its attempt is due at `now`, locked until the transaction ends. */
-export async function lockDueInvoice(em: EntityManager, invoiceId: string, now: Date): Promise<DueInvoice | null> {
+/**
+ * Of `jobs` (invoice, moment of its attempt), the invoices whose attempt is due then, locked until
+ * the transaction ends. Invoices another transaction holds are skipped: that one is running them.
+ */
+export async function lockDueInvoices(
+  em: EntityManager,
+  jobs: ReadonlyArray<{ invoiceId: string; now: Date }>,
+): Promise<DueInvoice[]> {
   const rows = await em.execute<DueInvoice[]>(
-    `select invoice_id, organization_id, account_id, invoice_number, amount, currency, first_attempt_at, attempts_made
-       from invoice_payment where invoice_id = ? and status = 'pending' and next_attempt_at <= ? for update`,
-    [invoiceId, now],
+    `select ip.invoice_id, ip.organization_id, ip.account_id, ip.invoice_number, ip.amount, ip.currency,
+       ip.attempts_made, j.at,
+       (select a.id from payment_attempt a where a.invoice_id = ip.invoice_id and a.outcome = 'pending' limit 1)
+         as pending_attempt_id
+       from invoice_payment ip
+       join jsonb_to_recordset(?::jsonb) as j(invoice_id uuid, at timestamptz) on j.invoice_id = ip.invoice_id
+      where ip.status = 'pending' and ip.next_attempt_at <= j.at
+      order by ip.invoice_id
+      for update of ip skip locked`,
+    [JSON.stringify(jobs.map((job) => ({ invoice_id: job.invoiceId, at: job.now })))],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return { ...row, attempts_made: Number(row.attempts_made), first_attempt_at: asDateOrNull(row.first_attempt_at) };
+  return rows.map((row) => ({ ...row, attempts_made: Number(row.attempts_made), at: asDate(row.at) }));
 }
 
 /** The card an attempt charges, as the gateway knows it. */
@@ -54,30 +67,30 @@ export interface AttemptCard {
   gateway_customer: string | null;
 }
 
-/** The invoice's pending attempt (a run that crashed after writing it) with its card, or null. */
-export async function pendingAttemptOf(
+/** Pending attempts (left by crashed runs) with their cards. */
+export async function pendingAttempts(
   em: EntityManager,
-  invoiceId: string,
-): Promise<{ attempt: PaymentAttemptRow; card: AttemptCard } | null> {
+  attemptIds: readonly string[],
+): Promise<Array<{ attempt: PaymentAttemptRow; card: AttemptCard }>> {
+  if (attemptIds.length === 0) return [];
   const rows = await em.execute<
     Array<PaymentAttemptRow & { card_gateway_id: string; card_gateway_customer: string | null }>
   >(
     `select a.*, c.gateway_id as card_gateway_id, c.gateway_customer as card_gateway_customer
        from payment_attempt a join payment_card c on c.id = a.card_id
-      where a.invoice_id = ? and a.outcome = 'pending'`,
-    [invoiceId],
+      where a.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(attemptIds)],
   );
-  const row = rows[0];
-  if (!row) return null;
-  const { card_gateway_id, card_gateway_customer, ...attempt } = row;
-  return {
+  return rows.map(({ card_gateway_id, card_gateway_customer, ...attempt }) => ({
     attempt: attemptRow(attempt),
     card: { gateway_id: card_gateway_id, gateway_customer: card_gateway_customer },
-  };
+  }));
 }
 
 export interface ActiveCard {
   id: string;
+  organization_id: string;
+  account_id: string;
   gateway: string;
   gateway_id: string;
   gateway_customer: string | null;
@@ -85,105 +98,149 @@ export interface ActiveCard {
   active: boolean;
 }
 
-/** The account's active cards (chargeableCard picks the one to charge). */
+/** The active cards of the accounts (chargeableCard picks the one to charge). */
 export async function activeCardsOf(
   em: EntityManager,
-  organizationId: string,
-  accountId: string,
+  accounts: ReadonlyArray<{ organization_id: string; account_id: string }>,
 ): Promise<ActiveCard[]> {
+  if (accounts.length === 0) return [];
   const rows = await em.execute<ActiveCard[]>(
-    `select id, gateway, gateway_id, gateway_customer, created_at, active from payment_card
-      where organization_id = ? and account_id = ? and active`,
-    [organizationId, accountId],
+    `select c.id, c.organization_id, c.account_id, c.gateway, c.gateway_id, c.gateway_customer, c.created_at, c.active
+       from payment_card c
+       join (select distinct organization_id, account_id
+               from jsonb_to_recordset(?::jsonb) as r(organization_id uuid, account_id uuid)) r
+         on r.organization_id = c.organization_id and r.account_id = c.account_id
+      where c.active`,
+    [JSON.stringify(accounts.map(({ organization_id, account_id }) => ({ organization_id, account_id })))],
   );
   return rows.map((row) => ({ ...row, created_at: asDate(row.created_at) }));
 }
 
-export async function markNoCard(em: EntityManager, invoiceId: string, now: Date): Promise<void> {
+/** Leaves the invoices open without attempts: their accounts have no active card. */
+export async function markNoCard(
+  em: EntityManager,
+  invoices: ReadonlyArray<{ invoice_id: string; at: Date }>,
+): Promise<void> {
+  if (invoices.length === 0) return;
   await em.execute(
-    `update invoice_payment set status = 'no_card', next_attempt_at = null, updated_at = ? where invoice_id = ?`,
-    [now, invoiceId],
+    `update invoice_payment ip set status = 'no_card', next_attempt_at = null, updated_at = r.at
+       from jsonb_to_recordset(?::jsonb) as r(invoice_id uuid, at timestamptz) where ip.invoice_id = r.invoice_id`,
+    [JSON.stringify(invoices.map(({ invoice_id, at }) => ({ invoice_id, at })))],
   );
 }
 
-/** Writes a new attempt (outcome pending) and dates the invoice's first attempt when it is the first. */
-export async function insertAttempt(em: EntityManager, attempt: PaymentAttemptRow): Promise<void> {
+/** Writes new attempts (outcome pending) and dates each invoice's first attempt when it is the first. */
+export async function insertAttempts(em: EntityManager, attempts: readonly PaymentAttemptRow[]): Promise<void> {
+  if (attempts.length === 0) return;
   await em.execute(
-    `insert into payment_attempt (id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency,
-       number, outcome, gateway_reference, decline_reason, attempted_at, completed_at, settled_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `with inserted as (
+       insert into payment_attempt (id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency,
+         number, outcome, gateway_reference, decline_reason, attempted_at, completed_at, settled_at)
+       select id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency, number, outcome,
+         gateway_reference, decline_reason, attempted_at, completed_at, settled_at
+         from jsonb_populate_recordset(null::payment_attempt, ?::jsonb)
+       returning invoice_id, attempted_at
+     )
+     update invoice_payment ip set first_attempt_at = coalesce(ip.first_attempt_at, i.attempted_at),
+       updated_at = i.attempted_at
+       from inserted i where ip.invoice_id = i.invoice_id`,
+    [JSON.stringify(attempts)],
+  );
+}
+
+/** What recording an attempt's outcome reads: the attempt, its card, its invoice's dunning state. */
+export interface LockedAttempt {
+  attempt: PaymentAttemptRow;
+  card: { brand: string; last4: string };
+  invoice: { invoice_number: string; first_attempt_at: Date | null };
+}
+
+/** The attempts with their cards and their invoices' payment rows, locked until the transaction ends. */
+export async function lockAttempts(em: EntityManager, attemptIds: readonly string[]): Promise<LockedAttempt[]> {
+  const rows = await em.execute<
+    Array<
+      PaymentAttemptRow & {
+        card_brand: string;
+        card_last4: string;
+        invoice_number: string;
+        invoice_first_attempt_at: Date | null;
+      }
+    >
+  >(
+    `select a.*, c.brand as card_brand, c.last4 as card_last4, ip.invoice_number,
+       ip.first_attempt_at as invoice_first_attempt_at
+       from payment_attempt a join payment_card c on c.id = a.card_id
+       join invoice_payment ip on ip.invoice_id = a.invoice_id
+      where a.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+      order by a.id
+      for update of a, ip`,
+    [JSON.stringify(attemptIds)],
+  );
+  return rows.map(({ card_brand, card_last4, invoice_number, invoice_first_attempt_at, ...attempt }) => ({
+    attempt: attemptRow(attempt),
+    card: { brand: card_brand, last4: card_last4 },
+    invoice: { invoice_number, first_attempt_at: asDateOrNull(invoice_first_attempt_at) },
+  }));
+}
+
+/** One attempt's outcome, its invoice's next step, and the mail that tells of it. */
+export interface StoredOutcome {
+  attempt: PaymentAttemptRow;
+  invoice: { status: string; next_attempt_at: Date | null };
+  mail: { id: string; facts: PaymentMailFacts };
+}
+
+/**
+ * Stores the outcomes, moves the invoices' payments on (paid; the next attempt; failed) and writes
+ * the mails, in one statement.
+ */
+export async function storeOutcomes(em: EntityManager, outcomes: readonly StoredOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  await em.execute(
+    `with r as (
+       select * from jsonb_to_recordset(?::jsonb) as r(id uuid, invoice_id uuid, outcome text, gateway_reference text,
+         decline_reason text, completed_at timestamptz, status text, next_attempt_at timestamptz, attempts_made int)
+     ), stored as (
+       update payment_attempt a set outcome = r.outcome, gateway_reference = r.gateway_reference,
+         decline_reason = r.decline_reason, completed_at = r.completed_at from r where a.id = r.id
+     ), moved as (
+       update invoice_payment ip set status = r.status, next_attempt_at = r.next_attempt_at,
+         attempts_made = r.attempts_made, updated_at = r.completed_at from r where ip.invoice_id = r.invoice_id
+     )
+     insert into payment_mail (id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to,
+       sent_at, created_at)
+     select id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to, sent_at, created_at
+       from jsonb_populate_recordset(null::payment_mail, ?::jsonb)`,
     [
-      attempt.id,
-      attempt.organization_id,
-      attempt.invoice_id,
-      attempt.account_id,
-      attempt.card_id,
-      attempt.gateway,
-      attempt.amount,
-      attempt.currency,
-      attempt.number,
-      attempt.outcome,
-      attempt.gateway_reference,
-      attempt.decline_reason,
-      attempt.attempted_at,
-      attempt.completed_at ?? null,
-      attempt.settled_at ?? null,
+      JSON.stringify(
+        outcomes.map(({ attempt, invoice }) => ({
+          id: attempt.id,
+          invoice_id: attempt.invoice_id,
+          outcome: attempt.outcome,
+          gateway_reference: attempt.gateway_reference,
+          decline_reason: attempt.decline_reason,
+          completed_at: attempt.completed_at,
+          status: invoice.status,
+          next_attempt_at: invoice.next_attempt_at,
+          attempts_made: attempt.number,
+        })),
+      ),
+      JSON.stringify(
+        outcomes.map(({ attempt, mail }) => ({
+          id: mail.id,
+          organization_id: attempt.organization_id,
+          account_id: attempt.account_id,
+          kind: mail.facts.kind,
+          subject_id: attempt.id,
+          facts: mail.facts,
+          attempts: 0,
+          last_error: null,
+          sent_to: null,
+          sent_at: null,
+          created_at: attempt.completed_at,
+        })),
+      ),
     ],
-  );
-  await em.execute(
-    `update invoice_payment set first_attempt_at = coalesce(first_attempt_at, ?), updated_at = ? where invoice_id = ?`,
-    [attempt.attempted_at, attempt.attempted_at, attempt.invoice_id],
-  );
-}
-
-/** The attempt with its card's brand and last four digits, locked until the transaction ends. */
-export async function lockAttempt(
-  em: EntityManager,
-  attemptId: string,
-): Promise<{ attempt: PaymentAttemptRow; card: { brand: string; last4: string } } | null> {
-  const rows = await em.execute<Array<PaymentAttemptRow & { card_brand: string; card_last4: string }>>(
-    `select a.*, c.brand as card_brand, c.last4 as card_last4
-       from payment_attempt a join payment_card c on c.id = a.card_id where a.id = ? for update of a`,
-    [attemptId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const { card_brand, card_last4, ...attempt } = row;
-  return { attempt: attemptRow(attempt), card: { brand: card_brand, last4: card_last4 } };
-}
-
-/** The invoice's payment row, locked: its dunning state. */
-export async function lockInvoicePayment(
-  em: EntityManager,
-  invoiceId: string,
-): Promise<{ invoice_number: string; first_attempt_at: Date | null }> {
-  const rows = await em.execute<Array<{ invoice_number: string; first_attempt_at: Date | null }>>(
-    `select invoice_number, first_attempt_at from invoice_payment where invoice_id = ? for update`,
-    [invoiceId],
-  );
-  const row = rows[0];
-  if (!row) throw new Error(`invoice_payment ${invoiceId} is missing`);
-  return { invoice_number: row.invoice_number, first_attempt_at: asDateOrNull(row.first_attempt_at) };
-}
-
-export async function storeOutcome(
-  em: EntityManager,
-  attempt: Pick<PaymentAttemptRow, 'id' | 'outcome' | 'gateway_reference' | 'decline_reason' | 'completed_at'>,
-): Promise<void> {
-  await em.execute(
-    `update payment_attempt set outcome = ?, gateway_reference = ?, decline_reason = ?, completed_at = ? where id = ?`,
-    [attempt.outcome, attempt.gateway_reference, attempt.decline_reason, attempt.completed_at ?? null, attempt.id],
-  );
-}
-
-export async function moveInvoicePayment(
-  em: EntityManager,
-  invoiceId: string,
-  state: { status: string; next_attempt_at: Date | null; attempts_made: number; updated_at: Date },
-): Promise<void> {
-  await em.execute(
-    `update invoice_payment set status = ?, next_attempt_at = ?, attempts_made = ?, updated_at = ? where invoice_id = ?`,
-    [state.status, state.next_attempt_at, state.attempts_made, state.updated_at, invoiceId],
   );
 }
 
@@ -214,14 +271,15 @@ export async function insertPaymentMail(
   );
 }
 
+/** What settling a succeeded attempt with invoicing needs of it. */
+export type SettleableAttempt = Pick<
+  PaymentAttemptRow,
+  'id' | 'organization_id' | 'invoice_id' | 'attempted_at' | 'completed_at'
+>;
+
 /** A succeeded attempt not settled with invoicing yet, or null. */
-export async function unsettledAttempt(
-  em: EntityManager,
-  attemptId: string,
-): Promise<Pick<PaymentAttemptRow, 'id' | 'organization_id' | 'invoice_id' | 'attempted_at' | 'completed_at'> | null> {
-  const rows = await em.execute<
-    Array<Pick<PaymentAttemptRow, 'id' | 'organization_id' | 'invoice_id' | 'attempted_at' | 'completed_at'>>
-  >(
+export async function unsettledAttempt(em: EntityManager, attemptId: string): Promise<SettleableAttempt | null> {
+  const rows = await em.execute<SettleableAttempt[]>(
     `select id, organization_id, invoice_id, attempted_at, completed_at from payment_attempt
       where id = ? and outcome = 'succeeded' and settled_at is null`,
     [attemptId],
@@ -231,6 +289,11 @@ export async function unsettledAttempt(
   return { ...row, attempted_at: asDate(row.attempted_at), completed_at: asDateOrNull(row.completed_at) };
 }
 
-export async function markSettled(em: EntityManager, attemptId: string, now: Date): Promise<void> {
-  await em.execute(`update payment_attempt set settled_at = ? where id = ? and settled_at is null`, [now, attemptId]);
+export async function markSettled(em: EntityManager, attemptIds: readonly string[], now: Date): Promise<void> {
+  if (attemptIds.length === 0) return;
+  await em.execute(
+    `update payment_attempt set settled_at = ?
+      where id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) and settled_at is null`,
+    [now, JSON.stringify(attemptIds)],
+  );
 }

@@ -23,4 +23,35 @@ describe('InFlight', () => {
     await inFlight.idle();
     expect(await inFlight.run('invoice-1', work)).toBe(3);
   });
+
+  it('runs many keys in one piece of work, waiting for those already running', async () => {
+    const inFlight = new InFlight<string>();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const single = inFlight.run('a', async () => {
+      await gate;
+      return 'single';
+    });
+    const claims: string[][] = [];
+    const many = inFlight.runMany(
+      ['a', 'b', 'c', 'b'],
+      async (claimed) => {
+        claims.push(claimed);
+        return new Map(claimed.filter((key) => key !== 'c').map((key) => [key, `batch ${key}`]));
+      },
+      'none',
+    );
+    release();
+    expect(await single).toBe('single');
+    expect(await many).toEqual(
+      new Map([
+        ['b', 'batch b'],
+        ['a', 'single'],
+      ]),
+    );
+    expect(claims).toEqual([['b', 'c']]);
+    await inFlight.idle();
+  });
 });
