@@ -47,6 +47,11 @@ async function organizationWithCardgwA(time?: string) {
     configured: true,
     updated_at: expect.any(String),
   });
+  // list-orgs names the organization's gateways, never their secrets.
+  const listed = (await platform.admin('list-orgs')) as Array<{ id: string; payment_gateways: string[] }>;
+  expect(JSON.stringify(listed)).not.toContain('sk_test');
+  expect(JSON.stringify(listed)).not.toContain(WEBHOOK_SECRET);
+  expect(listed.find((entry) => entry.id === organization.organizationId)?.payment_gateways).toEqual(['cardgw_a']);
   return organization;
 }
 
