@@ -51,8 +51,8 @@ async function succeeds(...args: string[]): Promise<any> {
  * list-orgs' rows as the other commands print organizations: without `payment_gateways`, which
  * is empty here (no credentials are set; the payments contract tests check it with them).
  */
-async function listedOrganizations(): Promise<any[]> {
-  const rows: Array<{ payment_gateways: string[] }> = await succeeds('list-orgs');
+async function listedOrganizations(): Promise<Array<{ id: string; [field: string]: unknown }>> {
+  const rows: Array<{ id: string; payment_gateways: string[] }> = await succeeds('list-orgs');
   return rows.map(({ payment_gateways, ...row }) => {
     expect(payment_gateways).toEqual([]);
     return row;
