@@ -7,14 +7,6 @@
 export class InFlight<T> {
   private readonly running = new Map<string, Promise<T>>();
 
-  run(key: string, work: () => Promise<T>): Promise<T> {
-    const current = this.running.get(key);
-    if (current) return current;
-    const started = work().finally(() => this.running.delete(key));
-    this.running.set(key, started);
-    return started;
-  }
-
   /**
    * Runs `work` once for those of `keys` not running yet (one piece of work for many keys), and
    * waits for the keys already running. Each key's result is what its run answered for it, or
