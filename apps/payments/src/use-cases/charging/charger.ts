@@ -105,7 +105,7 @@ export class Charger {
           ran.push(invoiceId);
           // Tried again on the next pass, not in this one: the gateway is not answering now.
           if (outcome === 'gateway_error') unreachable.add(invoiceId);
-          else progressed = true;
+          if (outcome !== 'not_due') progressed = true;
         }
       });
       // Every due invoice is held by another run (another replica, or this process's consumer):
