@@ -1,4 +1,5 @@
 import { serviceExports } from '@billing/exports';
+import { loadMailConfig, type MailConfig } from '@billing/mail';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
@@ -12,7 +13,6 @@ import { invoiceListExport, vatExport } from './grpc/invoice-exports.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
-import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
 import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
 import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';

@@ -91,7 +91,8 @@ function recordingOperations() {
   };
   const operations: AdminOperations = {
     createOrganization: async (settings) => record(['createOrganization', settings], { organization, token }),
-    listOrganizations: async () => record(['listOrganizations'], [{ organization, bank_accounts: [] }]),
+    listOrganizations: async () =>
+      record(['listOrganizations'], [{ organization, bank_accounts: [], payment_gateways: ['cardgw_a'] }]),
     updateOrganization: async (id, changes) =>
       record(['updateOrganization', id, changes], { organization, bank_accounts: [bankAccount] }),
     addBankAccount: async (id, details) => record(['addBankAccount', id, details], bankAccount),
@@ -297,7 +298,7 @@ describe('admin commands', () => {
     const inTestMode = { ...organization, test_clock_time: new Date('2026-03-01T00:00:00Z') };
     operations.listOrganizations = async () => [{ organization: inTestMode, bank_accounts: [] }];
     expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([
-      { ...ORGANIZATION_JSON, test_clock_time: '2026-03-01T00:00:00.000Z' },
+      { ...ORGANIZATION_JSON, test_clock_time: '2026-03-01T00:00:00.000Z', payment_gateways: [] },
     ]);
   });
 
@@ -321,7 +322,10 @@ describe('admin commands', () => {
 
   it('the token commands and set-rate-limit call their operation with the parsed options', async () => {
     const { calls, operations, token, listing } = recordingOperations();
-    expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([ORGANIZATION_JSON]);
+    // list-orgs names the gateways the organization has credentials for, nothing more of them.
+    expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([
+      { ...ORGANIZATION_JSON, payment_gateways: ['cardgw_a'] },
+    ]);
     expect(await runAdminCommand('create-token', { org: ORG_ID, name: 'CI' }, operations)).toEqual(token);
     expect(await runAdminCommand('list-tokens', { org: ORG_ID }, operations)).toEqual([listing]);
     expect(await runAdminCommand('disable-token', { id: TOKEN_ID }, operations)).toEqual(listing);

@@ -312,8 +312,12 @@ const COMMANDS = {
   'list-orgs': {
     options: {},
     summary:
-      'list organizations with their settings, feature flags and bank accounts (test_clock_time: null unless in test mode)',
-    prepare: () => async (operations) => (await operations.listOrganizations()).map(recordJson),
+      'list organizations with their settings, feature flags, bank accounts and the payment gateways they have credentials for (names only; test_clock_time: null unless in test mode)',
+    prepare: () => async (operations) =>
+      (await operations.listOrganizations()).map((record) => ({
+        ...recordJson(record),
+        payment_gateways: record.payment_gateways ?? [],
+      })),
   },
   'add-bank-account': {
     options: {

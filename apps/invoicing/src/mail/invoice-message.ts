@@ -1,11 +1,7 @@
+import type { MailRecipient } from '@billing/mail';
 import type { InvoiceView } from '../domain/invoice-view.js';
 import { formatNumber } from '../domain/language/number-format.js';
 import { documentLanguage, text } from '../domain/language/texts.js';
-
-export interface MailRecipient {
-  email: string;
-  name?: string | undefined;
-}
 
 /** What nodemailer needs to send one invoice (a subset of its SendMailOptions). */
 export interface InvoiceMessage {
