@@ -24,6 +24,7 @@ export const SELLER: Seller = {
   default_collection_method: 'invoice',
   bank_accounts: [],
   base_currency: 'DKK',
+  exchange_rates: [],
   test_clock_time: null,
   features: [],
 };

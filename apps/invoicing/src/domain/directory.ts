@@ -1,5 +1,6 @@
 import type { RequestContext } from '@billing/observability';
 import type { BankAccountSnapshot } from './bank-account.js';
+import type { ExchangeRate } from './exchange-rates.js';
 import type { PartySnapshot } from './invoice-view.js';
 
 /** The buyer of an invoice: the account as the accounts service has it now. */
@@ -26,6 +27,8 @@ export interface Seller {
   bank_accounts: BankAccountSnapshot[];
   /** The currency of a draft line written without one (gaps.md §3). */
   base_currency: string;
+  /** The organization's exchange rates to its base currency (exchangeRateOn reads them). */
+  exchange_rates: ExchangeRate[];
   /** Set for an organization on a test clock: its "now". */
   test_clock_time: Date | null;
   features: string[];

@@ -68,6 +68,11 @@ export function accountsDirectory(address: string): Directory {
           account_number: account.account_number,
         })),
         base_currency: organization.base_currency,
+        exchange_rates: organization.exchange_rates.map(({ currency, rate, valid_from }) => ({
+          currency,
+          rate,
+          valid_from,
+        })),
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,
       };

@@ -3,6 +3,7 @@ import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invoicedMonths, streamInvoices, streamVatInvoices } from '../db/invoice-queries.js';
 import { invoiceView } from '../db/invoice-view.js';
+import { exchangeRateOn } from '../domain/exchange-rates.js';
 import type { InvoiceListFilter } from '../domain/invoice-list.js';
 import type { InvoiceView } from '../domain/invoice-view.js';
 import { vatBillingPeriod } from '../domain/vat-billing-period.js';
@@ -67,9 +68,8 @@ export async function exportVat(
     countries: request.countries,
     granularity: request.granularity,
     baseCurrency: seller.base_currency,
-    // The organization's exchange rates do not reach invoicing yet: only base-currency invoices
-    // have base amounts (docs/api.md "Exports").
-    exchangeRate: () => null,
+    // The rate in force on the invoice's date; none yet: no base amounts (docs/api.md "Exports").
+    exchangeRate: (currency, date) => exchangeRateOn(seller.exchange_rates, currency, date),
   };
   const { count, rows } = await streamVatInvoices(snapshot, organizationId, month, request.granularity === 'account');
   async function* vatRows() {
