@@ -86,6 +86,7 @@ const directory: Directory = {
     recipients: [],
   }),
   seller: async () => seller,
+  accountSummaries: async () => [],
   announceInvoices: async (_context, accountId, invoiceIds) => {
     announced.push({ accountId, invoiceIds: [...invoiceIds] });
   },

@@ -4,7 +4,16 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
-import { csvFileOf, downloadCsv, downloadPath, finishedJob, jobPath, startExport } from './exports-helpers.js';
+import {
+  cellsOf,
+  columnsOf,
+  csvFileOf,
+  downloadCsv,
+  downloadPath,
+  finishedJob,
+  jobPath,
+  startExport,
+} from './exports-helpers.js';
 import {
   createAccount,
   createPlan,
@@ -110,7 +119,8 @@ async function invoicedOrganization(): Promise<Fixture> {
     legal_country: 'DE',
     legal_vat_number: 'DE123456789',
   });
-  const se = await createAccount(api, uniqueCode('se'), { company_name: 'Svensk AB', legal_country: 'SE' });
+  // A quote and a line break: the CSV quotes the field and doubles the quote.
+  const se = await createAccount(api, uniqueCode('se'), { company_name: 'Svensk "Bolag"\nAB', legal_country: 'SE' });
   const plan = await createPlan(api, uniqueCode('plan'), { name: 'Pro' });
   const terms = await createPlanTerms(api, plan.uuid, { price: '100.00', currency: 'DKK' });
   for (const [account, quantity] of [
@@ -223,6 +233,26 @@ describe('POST /api/v1/invoices/export/', () => {
     const none = await startExport(api, `${INVOICES}export/`, { account: 'no-such-account' });
     expect(await finishedJob(api, none)).toMatchObject({ status: 'done', progress: 100, rows: 0 });
     expect(await downloadCsv(api, none)).toBe(csvFileOf(INVOICE_HEADER, []));
+  });
+
+  it('equals the list item for item, byte for byte: quoted names, every account, every amount', async () => {
+    const { api } = fixture;
+    const uuid = await startExport(api, `${INVOICES}export/`, { ordering: '-total' });
+    expect(await finishedJob(api, uuid)).toMatchObject({ status: 'done', rows: 4 });
+    const list = await api.get(`${INVOICES}?ordering=-total&page_size=100`);
+    expectStatus(list, 200);
+    const items = list.body.results as Json[];
+    // The same fields (the file's columns follow the representation's schema, the JSON puts the tags last).
+    expect(columnsOf(items[0]!, ['vat_breakdown']).sort()).toEqual([...INVOICE_HEADER].sort());
+    const file = await downloadCsv(api, uuid);
+    expect(file).toBe(
+      csvFileOf(
+        INVOICE_HEADER,
+        items.map((item) => cellsOf(item, INVOICE_HEADER)),
+      ),
+    );
+    expect(file).toContain('"Svensk ""Bolag""\nAB"');
+    expect(file).toContain('"Beispiel GmbH, Berlin"');
   });
 
   it('validates the filters as the list validates its query: 400 naming the field', async () => {

@@ -73,9 +73,33 @@ function invoiceRowOf(raw: Record<string, unknown>): InvoiceRow {
   return { ...raw, invoice_number: number === null ? null : Number(number) } as InvoiceRow;
 }
 
+/** The list's ordering as a column of the invoice table and a direction; ties by id. */
+export function invoiceListOrdering(ordering: string): { column: string; direction: 'asc' | 'desc' } {
+  return resolveOrdering(ordering || '-invoice_number', INVOICE_ORDERING, '-invoice_number');
+}
+
 function invoiceListOrder(ordering: string): QueryOrderMap<InvoiceRow>[] {
-  const { column, direction } = resolveOrdering(ordering || '-invoice_number', INVOICE_ORDERING, '-invoice_number');
+  const { column, direction } = invoiceListOrdering(ordering);
   return [{ [column]: direction }, { id: 'asc' }];
+}
+
+/**
+ * The invoices matching the list filters as one query (`select i0.* from invoice as i0 where ...`,
+ * unordered), to build an export's set-based query on, and how many they are.
+ */
+export async function invoiceListSelection(
+  em: EntityManager,
+  organizationId: string,
+  filter: InvoiceListFilter,
+): Promise<{ count: number; query: { sql: string; params: readonly unknown[] } }> {
+  const where = await invoiceListWhere(em, organizationId, filter);
+  const count = await em.count(InvoiceEntity, where);
+  const query = em
+    .createQueryBuilder(InvoiceEntity, 'i0')
+    .select('*')
+    .where(where as QBFilterQuery<InvoiceRow>)
+    .toQuery();
+  return { count, query };
 }
 
 async function invoiceListWhere(

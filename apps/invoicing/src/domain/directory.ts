@@ -17,6 +17,16 @@ export interface Buyer {
   recipients: { email: string; name: string }[];
 }
 
+/** An account as list views embed it (the accounts service's AccountSummary). */
+export interface AccountSummary {
+  uuid: string;
+  code: string;
+  display_name: string;
+  company_name: string | null;
+  /** company or person */
+  type: string;
+}
+
 /** The seller: the organization. */
 export interface Seller {
   party: PartySnapshot;
@@ -41,6 +51,8 @@ export interface Seller {
 export interface Directory {
   buyer(context: RequestContext, accountId: string): Promise<Buyer>;
   seller(context: RequestContext): Promise<Seller>;
+  /** The accounts of these uuids that exist (an export's account columns). */
+  accountSummaries(context: RequestContext, accountIds: readonly string[]): Promise<AccountSummary[]>;
   /**
    * Tells the accounts service of invoices about to be committed for the account (inside their
    * transaction: use-cases/announce-invoices.ts). Rejects with NOT_FOUND when the account is gone.

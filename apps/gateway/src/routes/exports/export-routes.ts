@@ -11,7 +11,7 @@ import { pageOf } from '../shared/page-of.js';
 import { organizationTimeZoneOf, resolveSubscriptionFilter } from '../subscriptions/subscription-list-filter.js';
 import { SUBSCRIPTION_ORDERING, SubscriptionFilters } from '../subscriptions/subscription-schemas.js';
 import { filtersFromBody, ListFilterBody, NOTHING_MATCHES } from './export-body.js';
-import { csvColumns, csvFile } from './export-csv.js';
+import { csvColumns, csvFile, csvFileOfRecords } from './export-csv.js';
 import {
   EXPORT_DOWNLOAD_PATH,
   EXPORT_JOB_PATH,
@@ -163,20 +163,25 @@ export function exportRoutes(clients: ServiceClients): Route[] {
       const kind = EXPORT_KINDS.get(job.kind);
       if (job.status !== 'done' || !kind) throw detailError(400, `The export is not done (status: ${job.status}).`);
       const exporter = clients.exports[owner];
-      // The file streams after the handler returned: each page is read and presented in the
+      const readPage = (index: number) =>
+        runWithContext(context, () => exporter.call('readExportPage', { uuid: job.uuid, index }));
+      const headers = { 'Content-Disposition': `attachment; filename="${kind.fileStem}-${job.uuid}.csv"` };
+      const contentType = 'text/csv; charset=utf-8';
+      // The file streams after the handler returned: each page is read (and presented) in the
       // request's context (organization, request id), one page in memory at a time.
-      async function* pages() {
-        for (let index = 0; index < job.pages; index++) {
-          yield await runWithContext(context, async () => {
-            const page = await exporter.call('readExportPage', { uuid: job.uuid, index });
-            return kind!.present(clients, page.data);
-          });
+      const present = kind.present;
+      if (!present) {
+        async function* records() {
+          for (let index = 0; index < job.pages; index++) yield (await readPage(index)).data;
         }
+        return new HttpResponse(200, csvFileOfRecords(csvColumns(kind.item), records()), { contentType, headers });
       }
-      return new HttpResponse(200, csvFile(csvColumns(kind.item), pages()), {
-        contentType: 'text/csv; charset=utf-8',
-        headers: { 'Content-Disposition': `attachment; filename="${kind.fileStem}-${job.uuid}.csv"` },
-      });
+      const pages = async function* () {
+        for (let index = 0; index < job.pages; index++) {
+          yield await runWithContext(context, async () => present(clients, (await readPage(index)).data));
+        }
+      };
+      return new HttpResponse(200, csvFile(csvColumns(kind.item), pages()), { contentType, headers });
     },
   });
 
