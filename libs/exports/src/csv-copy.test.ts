@@ -1,5 +1,6 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { csvPagesOfCopy } from './csv-copy.js';
+import { csvPagesOfCopy, gzippedPages } from './csv-copy.js';
 import { withLiterals } from './run-export-jobs.js';
 
 async function pagesOf(chunks: string[], pageBytes?: number) {
@@ -25,6 +26,20 @@ describe('csvPagesOfCopy', () => {
       { text: 'aaaa\r\n', rows: 1, read: 1 },
       { text: 'bb\r\ncccccc\r\n', rows: 2, read: 3 },
       { text: 'd\r\n', rows: 1, read: 4 },
+    ]);
+  });
+
+  it('gzips each page as it is, rows and progress kept', async () => {
+    async function* source() {
+      yield Buffer.from('a\nb\nc\n');
+    }
+    const pages = [];
+    for await (const page of gzippedPages(csvPagesOfCopy(source(), 4))) {
+      pages.push({ text: gunzipSync(page.data).toString(), rows: page.rows, read: page.read });
+    }
+    expect(pages).toEqual([
+      { text: 'a\r\nb\r\n', rows: 2, read: 2 },
+      { text: 'c\r\n', rows: 1, read: 3 },
     ]);
   });
 

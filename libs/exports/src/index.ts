@@ -1,4 +1,4 @@
-export { CSV_PAGE_BYTES, csvPagesOfCopy } from './csv-copy.js';
+export { CSV_PAGE_BYTES, csvPagesOfCopy, gzippedPages } from './csv-copy.js';
 export { exportWorkerIntervalMs } from './export-config.js';
 export { ExportJobEntity, type ExportJobRow, ExportPageEntity, exportEntities } from './export-entities.js';
 export {

@@ -88,11 +88,21 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
         params: job.params,
         context: job.context,
       });
+      // One page is written (on a pool connection) while the next is read and made: the writes
+      // overlap the reading instead of pausing it.
       let index = 0;
+      let writing: Promise<void> = Promise.resolve();
       for await (const page of run.pages) {
-        if (!(await deps.store.addPage(job, index, page, progressOf(page.read, run.total)))) throw new Superseded();
+        await writing;
+        const stored = deps.store.addPage(job, index, page, progressOf(page.read, run.total));
+        writing = stored.then((current) => {
+          if (!current) throw new Superseded();
+        });
+        // Awaited before the next page or at the end; a failure meanwhile is not "unhandled".
+        writing.catch(() => {});
         index += 1;
       }
+      await writing;
     });
   } catch (error) {
     if (error instanceof Superseded) {

@@ -85,21 +85,34 @@ function invoiceListOrder(ordering: string): QueryOrderMap<InvoiceRow>[] {
 
 /**
  * The invoices matching the list filters as one query (`select i0.* from invoice as i0 where ...`,
- * unordered), to build an export's set-based query on, and how many they are.
+ * unordered), to build an export's set-based query on.
  */
 export async function invoiceListSelection(
   em: EntityManager,
   organizationId: string,
   filter: InvoiceListFilter,
-): Promise<{ count: number; query: { sql: string; params: readonly unknown[] } }> {
+): Promise<{ sql: string; params: readonly unknown[] }> {
   const where = await invoiceListWhere(em, organizationId, filter);
-  const count = await em.count(InvoiceEntity, where);
-  const query = em
+  return em
     .createQueryBuilder(InvoiceEntity, 'i0')
     .select('*')
     .where(where as QBFilterQuery<InvoiceRow>)
     .toQuery();
-  return { count, query };
+}
+
+/** How many invoices a selection has and their accounts, in one pass over them. */
+export async function invoiceListAccounts(
+  em: EntityManager,
+  selection: { sql: string; params: readonly unknown[] },
+): Promise<{ count: number; accountIds: string[] }> {
+  const rows = await em.execute<{ account_id: string; invoices: string }[]>(
+    `select s.account_id, count(*) as invoices from (${selection.sql}) as s group by s.account_id`,
+    [...selection.params],
+  );
+  return {
+    count: rows.reduce((sum, row) => sum + Number(row.invoices), 0),
+    accountIds: rows.map((row) => row.account_id),
+  };
 }
 
 async function invoiceListWhere(

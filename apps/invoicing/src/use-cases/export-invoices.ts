@@ -1,8 +1,14 @@
-import { csvPagesOfCopy, type ExportRun, type ExportSnapshot } from '@billing/exports';
+import { csvPagesOfCopy, type ExportRun, type ExportSnapshot, gzippedPages } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invoiceCsvQuery } from '../db/invoice-csv-query.js';
-import { invoicedMonths, invoiceListOrdering, invoiceListSelection, streamVatInvoices } from '../db/invoice-queries.js';
+import {
+  invoicedMonths,
+  invoiceListAccounts,
+  invoiceListOrdering,
+  invoiceListSelection,
+  streamVatInvoices,
+} from '../db/invoice-queries.js';
 import { invoiceView } from '../db/invoice-view.js';
 import { exchangeRateOn } from '../domain/exchange-rates.js';
 import type { InvoiceListFilter } from '../domain/invoice-list.js';
@@ -39,25 +45,22 @@ export async function exportInvoiceCsv(
   filter: InvoiceListFilter,
   ordering: string,
 ): Promise<ExportRun> {
-  const { count, query } = await invoiceListSelection(snapshot.em, organizationId, filter);
-  const accountIds = await snapshot.em.execute<{ account_id: string }[]>(
-    `select distinct s.account_id from (${query.sql}) as s`,
-    [...query.params],
-  );
-  const [accounts, seller] = await Promise.all([
-    deps.directory.accountSummaries(
-      context,
-      accountIds.map((row) => row.account_id),
-    ),
+  // The organization (kickback feature) is asked for while the invoices are counted.
+  const [{ selection, count, accounts }, seller] = await Promise.all([
+    (async () => {
+      const selection = await invoiceListSelection(snapshot.em, organizationId, filter);
+      const { count, accountIds } = await invoiceListAccounts(snapshot.em, selection);
+      return { selection, count, accounts: await deps.directory.accountSummaries(context, accountIds) };
+    })(),
     deps.directory.seller(context),
   ]);
   const csv = invoiceCsvQuery({
-    selection: query,
+    selection,
     ordering: invoiceListOrdering(ordering),
     accounts,
     kickbackEnabled: seller.features.includes(KICKBACK_FEATURE),
   });
-  return { total: count, pages: csvPagesOfCopy(snapshot.copyCsv(csv)) };
+  return { total: count, pages: gzippedPages(csvPagesOfCopy(snapshot.copyCsv(csv))) };
 }
 
 export interface VatExportRequest {

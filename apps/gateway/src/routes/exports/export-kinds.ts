@@ -20,8 +20,8 @@ export interface ExportKind {
   item: z.ZodObject;
   /**
    * How a stored page becomes the items of the representation; absent for a kind whose pages are
-   * already the file's CSV records (the owner wrote them as this representation's CSV), sent on as
-   * they are.
+   * already the file's CSV records, gzip-compressed (the owner wrote them as this representation's
+   * CSV: libs/exports csvPagesOfCopy, gzippedPages), unpacked and sent on as they are.
    */
   present?(clients: ServiceClients, page: Uint8Array): Promise<readonly object[]>;
 }

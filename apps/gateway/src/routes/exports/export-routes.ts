@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { runWithContext } from '@billing/observability';
 import { accountsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
@@ -30,6 +32,7 @@ import {
 import { VatExportBody, vatExportRequest } from './vat-export-body.js';
 
 const TAGS = ['exports'];
+const gunzipAsync = promisify(gunzip);
 const JobParams = z.object({ job_uuid: z.uuid() });
 
 const ExportJobSchema = z
@@ -171,8 +174,16 @@ export function exportRoutes(clients: ServiceClients): Route[] {
       // request's context (organization, request id), one page in memory at a time.
       const present = kind.present;
       if (!present) {
+        // gzip-compressed CSV records (libs/exports gzippedPages): the next page is read while
+        // this one is unpacked and sent.
         async function* records() {
-          for (let index = 0; index < job.pages; index++) yield (await readPage(index)).data;
+          let next = job.pages > 0 ? readPage(0) : null;
+          for (let index = 0; next; index++) {
+            const page = await next;
+            next = index + 1 < job.pages ? readPage(index + 1) : null;
+            next?.catch(() => {});
+            yield await gunzipAsync(page.data);
+          }
         }
         return new HttpResponse(200, csvFileOfRecords(csvColumns(kind.item), records()), { contentType, headers });
       }
