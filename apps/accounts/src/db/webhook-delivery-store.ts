@@ -204,15 +204,18 @@ export async function claimDueDeliveries(
   }));
 }
 
-/** Whether the organization has deliveries due on its clock that are leased (being attempted). */
-export async function hasLeasedDueDeliveries(em: EntityManager, organizationId: string, now: Date): Promise<boolean> {
+/**
+ * Whether the organization still has deliveries due on its clock: after a claim got none, they
+ * are being attempted by another dispatcher (leased, or locked by its claim that has not
+ * committed yet, which SKIP LOCKED passed over while the lease was not visible).
+ */
+export async function hasDueDeliveries(em: EntityManager, organizationId: string, now: Date): Promise<boolean> {
   const rows = await em.execute<{ found: number }[]>(
     `select 1 as found from webhook_delivery d join organization o on o.id = d.organization_id
       where d.organization_id = ? and d.status = 'pending'
         and d.next_attempt_at <= coalesce(o.test_clock_time, ?::timestamptz)
-        and d.lease_until >= ?::timestamptz
       limit 1`,
-    [organizationId, now, now],
+    [organizationId, now],
   );
   return rows.length > 0;
 }

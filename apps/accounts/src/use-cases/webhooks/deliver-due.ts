@@ -3,7 +3,7 @@ import {
   type ClaimedDelivery,
   claimDueDeliveries,
   type FinishedAttempt,
-  hasLeasedDueDeliveries,
+  hasDueDeliveries,
   recordAttempts,
   releaseLeases,
 } from '../../db/webhook-delivery-store.js';
@@ -93,7 +93,7 @@ export async function deliverDueWebhooks(
       attempted += groups.flat().length;
       continue;
     }
-    const others = await hasLeasedDueDeliveries(deps.orm.em.fork(), organizationId, deps.clock.now());
+    const others = await hasDueDeliveries(deps.orm.em.fork(), organizationId, deps.clock.now());
     if (!others || Date.now() >= deadline) return attempted;
     // Another dispatcher holds some: their attempt ends within the timeout.
     await new Promise((resolve) => setTimeout(resolve, 50));
