@@ -24,6 +24,7 @@ export const SELLER: Seller = {
   default_collection_method: 'invoice',
   bank_accounts: [],
   base_currency: 'DKK',
+  exchange_rates: [],
   test_clock_time: null,
   features: [],
 };
@@ -55,6 +56,11 @@ export function benchBuyer(accountId: string): Buyer {
 export const benchDirectory: Directory = {
   buyer: async (_context, accountId) => benchBuyer(accountId),
   seller: async () => SELLER,
+  accountSummaries: async (_context, accountIds) =>
+    accountIds.map((accountId) => {
+      const buyer = benchBuyer(accountId);
+      return { uuid: accountId, code: buyer.code, display_name: buyer.party.name, company_name: null, type: 'company' };
+    }),
   // In memory like the buyer: the bench measures invoicing's own work (the lock is still taken).
   announceInvoices: async () => {},
   close: () => {},

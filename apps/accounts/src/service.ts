@@ -1,4 +1,4 @@
-import { serviceExports } from '@billing/exports';
+import { type ServiceExports, serviceExports } from '@billing/exports';
 import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
@@ -22,8 +22,19 @@ export interface AccountsModuleOptions {
   webhooks?: Partial<WebhooksConfig>;
 }
 
-/** The account list's export (docs/architecture.md "Exports"). */
-const exportsOf = (deps: ServiceDeps) => serviceExports('accounts', [accountListExport(deps)]);
+/**
+ * The account list's export (docs/architecture.md "Exports"), one per deps: its gRPC service and
+ * its worker share it, so a job asked for wakes the worker.
+ */
+const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
+const exportsOf = (deps: ServiceDeps): ServiceExports => {
+  let exports = exportsByDeps.get(deps);
+  if (!exports) {
+    exports = serviceExports('accounts', [accountListExport(deps)]);
+    exportsByDeps.set(deps, exports);
+  }
+  return exports;
+};
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,

@@ -1,4 +1,4 @@
-import { serviceExports } from '@billing/exports';
+import { type ServiceExports, serviceExports } from '@billing/exports';
 import { loadMailConfig, type MailConfig } from '@billing/mail';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
@@ -44,7 +44,16 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       handOvers,
     };
   };
-  const exports = (deps: ServiceDeps) => serviceExports('invoicing', [invoiceListExport, vatExport(depsOf(deps))]);
+  // One per deps: its gRPC service and its worker share it, so a job asked for wakes the worker.
+  const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
+  const exports = (deps: ServiceDeps): ServiceExports => {
+    let made = exportsByDeps.get(deps);
+    if (!made) {
+      made = serviceExports('invoicing', [invoiceListExport(depsOf(deps)), vatExport(depsOf(deps))]);
+      exportsByDeps.set(deps, made);
+    }
+    return made;
+  };
   return {
     name: 'invoicing',
     defaultGrpcPort: 50053,

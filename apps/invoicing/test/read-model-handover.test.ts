@@ -67,6 +67,7 @@ const seller: Seller = {
   default_collection_method: 'invoice',
   bank_accounts: [],
   base_currency: 'DKK',
+  exchange_rates: [],
   test_clock_time: null,
   features: [],
 };
@@ -85,6 +86,7 @@ const directory: Directory = {
     recipients: [],
   }),
   seller: async () => seller,
+  accountSummaries: async () => [],
   announceInvoices: async (_context, accountId, invoiceIds) => {
     announced.push({ accountId, invoiceIds: [...invoiceIds] });
   },
