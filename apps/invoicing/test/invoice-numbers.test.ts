@@ -41,6 +41,8 @@ const seller: Seller = {
   base_currency: 'DKK',
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 const buyer: Buyer = {
   account_id: randomUUID(),
@@ -51,6 +53,7 @@ const buyer: Buyer = {
   payment_terms: null,
   collection_method: null,
   recipients: [],
+  is_getting_reminders: true,
 };
 
 async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {

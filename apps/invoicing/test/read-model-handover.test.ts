@@ -69,6 +69,8 @@ const seller: Seller = {
   base_currency: 'DKK',
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 /** What was announced to the (in-memory) accounts service, in order. */
 const announced: { accountId: string; invoiceIds: string[] }[] = [];
@@ -83,6 +85,7 @@ const directory: Directory = {
     payment_terms: null,
     collection_method: null,
     recipients: [],
+    is_getting_reminders: true,
   }),
   seller: async () => seller,
   announceInvoices: async (_context, accountId, invoiceIds) => {

@@ -41,6 +41,7 @@ export function accountsDirectory(address: string): Directory {
         payment_terms: account.default_payment_terms ?? null,
         collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
+        is_getting_reminders: account.is_getting_reminders,
       };
     },
     async seller(context) {
@@ -70,6 +71,8 @@ export function accountsDirectory(address: string): Directory {
         base_currency: organization.base_currency,
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,
+        reminder_schedule_days: organization.reminder_schedule_days,
+        reminder_fee: organization.reminder_fee,
       };
     },
     async announceInvoices(context, accountId, invoiceIds) {

@@ -448,6 +448,10 @@ export interface Organization {
   bank_accounts: BankAccount[];
   /** Days after the first payment attempt on which a declined card payment is retried (gaps.md §11). */
   dunning_schedule_days: number[];
+  /** Days after an invoice's due date on which a payment reminder is mailed while it is open. */
+  reminder_schedule_days: number[];
+  /** The fee each reminder adds to the account as a draft line (decimal text; "" for none). */
+  reminder_fee: string;
 }
 
 export interface GetGatewayCredentialsRequest {
@@ -6580,6 +6584,8 @@ function createBaseOrganization(): Organization {
     email: "",
     bank_accounts: [],
     dunning_schedule_days: [],
+    reminder_schedule_days: [],
+    reminder_fee: "",
   };
 }
 
@@ -6639,6 +6645,16 @@ export const Organization: MessageFns<Organization> = {
         writer.int32(v);
       }
       writer.join();
+    }
+    if (message.reminder_schedule_days.length !== 0) {
+      writer.uint32(146).fork();
+      for (const v of message.reminder_schedule_days) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.reminder_fee !== "") {
+      writer.uint32(154).string(message.reminder_fee);
     }
     return writer;
   },
@@ -6802,6 +6818,32 @@ export const Organization: MessageFns<Organization> = {
 
             break;
           }
+          case 18: {
+            if (tag === 144) {
+              message.reminder_schedule_days.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 146) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.reminder_schedule_days.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.reminder_fee = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6871,6 +6913,16 @@ export const Organization: MessageFns<Organization> = {
         : globalThis.Array.isArray(object?.dunning_schedule_days)
         ? object.dunning_schedule_days.map((e: any) => globalThis.Number(e))
         : [],
+      reminder_schedule_days: globalThis.Array.isArray(object?.reminderScheduleDays)
+        ? object.reminderScheduleDays.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.reminder_schedule_days)
+        ? object.reminder_schedule_days.map((e: any) => globalThis.Number(e))
+        : [],
+      reminder_fee: isSet(object.reminderFee)
+        ? globalThis.String(object.reminderFee)
+        : isSet(object.reminder_fee)
+        ? globalThis.String(object.reminder_fee)
+        : "",
     };
   },
 
@@ -6927,6 +6979,12 @@ export const Organization: MessageFns<Organization> = {
     if (message.dunning_schedule_days?.length) {
       obj.dunningScheduleDays = message.dunning_schedule_days.map((e) => Math.round(e));
     }
+    if (message.reminder_schedule_days?.length) {
+      obj.reminderScheduleDays = message.reminder_schedule_days.map((e) => Math.round(e));
+    }
+    if (message.reminder_fee !== "") {
+      obj.reminderFee = message.reminder_fee;
+    }
     return obj;
   },
 
@@ -6952,6 +7010,8 @@ export const Organization: MessageFns<Organization> = {
     message.email = object.email ?? "";
     message.bank_accounts = object.bank_accounts?.map((e) => BankAccount.fromPartial(e)) || [];
     message.dunning_schedule_days = object.dunning_schedule_days?.map((e) => e) || [];
+    message.reminder_schedule_days = object.reminder_schedule_days?.map((e) => e) || [];
+    message.reminder_fee = object.reminder_fee ?? "";
     return message;
   },
 };

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { MailTransport } from './invoice-mailer.js';
+import type { MailTransport } from './mailer.js';
 
 /**
  * Sends through the SMTP server of `url` (smtp:// upgrades with STARTTLS when the server offers
