@@ -27,6 +27,8 @@ export const SELLER: Seller = {
   exchange_rates: [],
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 
 /** The buyer of `accountId`: derived from the id alone, the same for both sides of the bench. */
@@ -49,6 +51,7 @@ export function benchBuyer(accountId: string): Buyer {
     invoice_note: null,
     payment_terms: null,
     collection_method: null,
+    is_getting_reminders: true,
     recipients: [{ email, name: `Customer ${code}` }],
   };
 }

@@ -63,6 +63,7 @@ function invoiceIssued(organizationId: string): EventEnvelope {
         language: 'en',
         po_number: '',
         version: 1,
+        reminders: [],
       },
     }).finish(),
   );

@@ -6,14 +6,24 @@ const schema = z.object({
   ACCOUNTS_ADDRESS: z.string().min(1).default('127.0.0.1:50051'),
   /** Pause between passes of the grouped-invoice issuer and the mail sender. */
   INVOICING_WORKER_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /**
+   * Pause between passes of the payment reminder sender (organizations on the real clock). Reminders
+   * fall due by the day: a pass a minute asks the accounts service little and is never a day late.
+   */
+  INVOICING_REMINDER_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
 });
 
 export interface InvoicingConfig {
   accountsAddress: string;
   workerIntervalMs: number;
+  reminderIntervalMs: number;
 }
 
 export function loadInvoicingConfig(env: NodeJS.ProcessEnv = process.env): InvoicingConfig {
   const config = loadConfig('invoicing', schema, env);
-  return { accountsAddress: config.ACCOUNTS_ADDRESS, workerIntervalMs: config.INVOICING_WORKER_INTERVAL_MS };
+  return {
+    accountsAddress: config.ACCOUNTS_ADDRESS,
+    workerIntervalMs: config.INVOICING_WORKER_INTERVAL_MS,
+    reminderIntervalMs: config.INVOICING_REMINDER_INTERVAL_MS,
+  };
 }

@@ -17,6 +17,7 @@ import type { InvoicingDeps } from './use-cases/deps.js';
 import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
 import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';
 import { startReadModelBackfill } from './workers/read-model-backfill.js';
+import { startReminderSender } from './workers/reminder-sender.js';
 
 export interface InvoicingModuleOptions {
   config?: Partial<InvoicingConfig>;
@@ -75,6 +76,7 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         },
         startGroupedInvoiceIssuer(invoicing, interval, deps.logger),
         startInvoiceMailSender(invoicing, mailer, interval, deps.logger),
+        startReminderSender(invoicing, config().reminderIntervalMs, deps.logger),
         exports(deps).worker(deps, interval),
         startReadModelBackfill(invoicing, interval, deps.logger),
       ];

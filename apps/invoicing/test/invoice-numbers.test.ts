@@ -42,6 +42,8 @@ const seller: Seller = {
   exchange_rates: [],
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 const buyer: Buyer = {
   account_id: randomUUID(),
@@ -52,6 +54,7 @@ const buyer: Buyer = {
   payment_terms: null,
   collection_method: null,
   recipients: [],
+  is_getting_reminders: true,
 };
 
 async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {

@@ -70,6 +70,8 @@ const seller: Seller = {
   exchange_rates: [],
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 /** What was announced to the (in-memory) accounts service, in order. */
 const announced: { accountId: string; invoiceIds: string[] }[] = [];
@@ -84,6 +86,7 @@ const directory: Directory = {
     payment_terms: null,
     collection_method: null,
     recipients: [],
+    is_getting_reminders: true,
   }),
   seller: async () => seller,
   accountSummaries: async () => [],

@@ -28,6 +28,8 @@ const organization: OrganizationRow = {
   vat_number: '',
   email: '',
   dunning_schedule_days: [1, 3, 7],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
   features: ['self_service'],
   created_at: new Date('2026-01-15T09:00:00Z'),
   test_clock_time: null,
@@ -71,6 +73,8 @@ const ORGANIZATION_JSON = {
   vat_number: '',
   email: '',
   dunning_schedule_days: [1, 3, 7],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
   features: { kickback: false, self_service: true },
   bank_accounts: [],
   created_at: '2026-01-15T09:00:00.000Z',
@@ -223,6 +227,30 @@ describe('admin commands', () => {
       expect.objectContaining({
         fieldViolations: [
           { field: 'dunning-days', description: '--dunning-days must be whole days separated by commas, e.g. 1,3,7.' },
+        ],
+      }),
+    );
+  });
+
+  it('update-org takes the reminder schedule as days separated by commas and the fee per reminder (none: no fee)', async () => {
+    const { calls, operations } = recordingOperations();
+    await runAdminCommand(
+      'update-org',
+      { org: ORG_ID, 'reminder-days': '5, 15', 'reminder-fee': '100.00' },
+      operations,
+    );
+    await runAdminCommand('update-org', { org: ORG_ID, 'reminder-days': 'none', 'reminder-fee': 'none' }, operations);
+    expect(calls).toEqual([
+      ['updateOrganization', ORG_ID, { reminder_schedule_days: [5, 15], reminder_fee: '100.00' }],
+      ['updateOrganization', ORG_ID, { reminder_schedule_days: [], reminder_fee: '' }],
+    ]);
+    expect(() => parseAdminCommand('update-org', { org: ORG_ID, 'reminder-days': '3-10' })).toThrow(
+      expect.objectContaining({
+        fieldViolations: [
+          {
+            field: 'reminder-days',
+            description: '--reminder-days must be whole days separated by commas, e.g. 3,10,20.',
+          },
         ],
       }),
     );

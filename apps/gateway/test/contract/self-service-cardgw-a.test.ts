@@ -4,8 +4,9 @@
  * "Add a card" sends the customer to the Checkout Session, whose return address is the page, and
  * the signed checkout.session.completed callback registers the card the page then shows.
  */
+
+import { startFakeStripe } from '@billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe } from '../support/fake-stripe.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { createAccount, createRecipient, expectStatus, gatewaysPath, newOrganization } from './helpers.js';
 import { headline, SelfServiceClient, selfServiceLink, tableRows } from './self-service-helpers.js';

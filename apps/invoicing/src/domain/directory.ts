@@ -15,6 +15,8 @@ export interface Buyer {
   collection_method: string | null;
   /** Recipients with receive_invoice. */
   recipients: { email: string; name: string }[];
+  /** False: no payment reminders are sent for the account. */
+  is_getting_reminders: boolean;
 }
 
 /** An account as list views embed it (the accounts service's AccountSummary). */
@@ -42,6 +44,10 @@ export interface Seller {
   /** Set for an organization on a test clock: its "now". */
   test_clock_time: Date | null;
   features: string[];
+  /** Days after the due date on which an open invoice's payment reminder is mailed, ascending. */
+  reminder_schedule_days: number[];
+  /** The fee per reminder (decimal text); '' for none. */
+  reminder_fee: string;
 }
 
 /**

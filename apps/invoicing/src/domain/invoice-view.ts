@@ -1,4 +1,5 @@
 import type { BankAccountSnapshot } from './bank-account.js';
+import type { InvoiceReminderView } from './reminders/reminder-view.js';
 
 /** A party of an invoice as it was when the invoice was issued. */
 export interface PartySnapshot {
@@ -113,4 +114,6 @@ export interface InvoiceView {
   bank_account: BankAccountSnapshot | null;
   /** 0 while pending, 1 when issued, +1 for every later change published. */
   version: number;
+  /** The payment reminders sent, oldest first; only on a single invoice's reads (absent: none loaded). */
+  reminders?: InvoiceReminderView[];
 }

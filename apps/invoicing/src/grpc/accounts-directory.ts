@@ -44,6 +44,7 @@ export function accountsDirectory(address: string): Directory {
         payment_terms: account.default_payment_terms ?? null,
         collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
+        is_getting_reminders: account.is_getting_reminders,
       };
     },
     async seller(context) {
@@ -78,6 +79,8 @@ export function accountsDirectory(address: string): Directory {
         })),
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,
+        reminder_schedule_days: organization.reminder_schedule_days,
+        reminder_fee: organization.reminder_fee,
       };
     },
     async accountSummaries(context, accountIds) {

@@ -33,6 +33,11 @@ export function invoiceMessage(invoice: InvoiceView): invoicingV1.Invoice {
     last_modified_date: orUndefined(invoice.last_modified_date),
     credit_note_for: orUndefined(invoice.credit_note_for),
     bank_account: invoice.bank_account ? bankAccountMessage(invoice.bank_account) : undefined,
+    reminders: (invoice.reminders ?? []).map((reminder) => ({
+      ...reminder,
+      fee: orUndefined(reminder.fee),
+      fee_draft_line: orUndefined(reminder.fee_draft_line),
+    })),
   };
 }
 

@@ -22,6 +22,7 @@ import {
   listInvoices,
   listVatBillingPeriods,
 } from '../use-cases/read-invoices.js';
+import { sendDueReminders } from '../use-cases/send-reminders.js';
 import { upcomingInvoice } from '../use-cases/upcoming-invoice.js';
 import { receivedCharge } from './charge-mapper.js';
 import { draftLineHandlers } from './draft-line-handlers.js';
@@ -77,6 +78,8 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
       await awaitCharges(deps, context, request.charge_ids, request.timeout_ms || AWAIT_CHARGES_DEFAULT_MS);
       return {};
     },
+    // The organization's "now" is the context's (the advance sends the clock's new time).
+    sendDueReminders: async (_request, context) => ({ sent: await sendDueReminders(deps, context) }),
     confirmInvoices: async (request, context) => ({ existing: await confirmInvoices(deps, context, request.uuids) }),
     confirmCharges: async (request, context) => ({ invoiced: await confirmCharges(deps, context, request.uuids) }),
     generateInvoice: async (request, context) => {

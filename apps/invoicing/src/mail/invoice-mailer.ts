@@ -1,7 +1,9 @@
-import { type Clock, systemClock } from '@billing/clock';
-import { type MailConfig, type MailRecipient, mailTransport, uniqueRecipients } from '@billing/mail';
+import type { Clock } from '@billing/clock';
+import { createMailer, type MailConfig, type MailRecipient } from '@billing/mail';
 import type { InvoiceView } from '../domain/invoice-view.js';
-import { invoiceMessage } from './invoice-message.js';
+import type { InvoiceReminderView } from '../domain/reminders/reminder-view.js';
+import { invoiceMessage, mailName } from './invoice-message.js';
+import { reminderMessage } from './reminder-message.js';
 
 export interface InvoiceMailer {
   /**
@@ -16,18 +18,26 @@ export interface InvoiceMailer {
     /** The Reply-To: the organization's e-mail ('' for none). */
     replyTo: string,
   ): Promise<{ sent_to: string[] }>;
+  /** Mails a payment reminder of the invoice, its PDF attached; as `send` otherwise. */
+  sendReminder(
+    invoice: InvoiceView,
+    reminder: InvoiceReminderView,
+    pdf: Buffer,
+    recipients: ReadonlyArray<MailRecipient>,
+    replyTo: string,
+  ): Promise<{ sent_to: string[] }>;
 }
 
-/** SMTP when `smtpUrl` is set, otherwise .eml files in `outboxDir` for a developer to open. */
-export function createInvoiceMailer(config: MailConfig, clock: Clock = systemClock): InvoiceMailer {
-  const transport = mailTransport(config, clock);
+/** SMTP when `smtpUrl` is set, otherwise .eml files in `outboxDir` (@billing/mail). */
+export function createInvoiceMailer(config: MailConfig, clock?: Clock): InvoiceMailer {
+  const mailer = createMailer(config, clock);
   return {
-    async send(invoice, pdf, recipients, replyTo) {
-      const unique = uniqueRecipients(recipients);
-      if (unique.length === 0) return { sent_to: [] };
-      const message = invoiceMessage(invoice, pdf, unique, config.from, replyTo);
-      const name = `${invoice.is_credit_note ? 'credit-note' : 'invoice'}-${invoice.invoice_number}`;
-      return { sent_to: await transport.deliver({ ...message, date: clock.now() }, name) };
-    },
+    send: (invoice, pdf, recipients, replyTo) =>
+      mailer.send(invoiceMessage(invoice, pdf, recipients, config.from, replyTo), mailName(invoice)),
+    sendReminder: (invoice, reminder, pdf, recipients, replyTo) =>
+      mailer.send(
+        reminderMessage(invoice, reminder, pdf, recipients, config.from, replyTo),
+        `reminder-${reminder.number}-${mailName(invoice)}`,
+      ),
   };
 }

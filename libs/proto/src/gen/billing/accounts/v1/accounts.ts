@@ -453,6 +453,10 @@ export interface Organization {
    * currency: invoicing converts a foreign-currency invoice's amounts with them (VAT export).
    */
   exchange_rates: OrganizationExchangeRate[];
+  /** Days after an invoice's due date on which a payment reminder is mailed while it is open. */
+  reminder_schedule_days: number[];
+  /** The fee each reminder adds to the account as a draft line (decimal text; "" for none). */
+  reminder_fee: string;
 }
 
 /**
@@ -6596,6 +6600,8 @@ function createBaseOrganization(): Organization {
     bank_accounts: [],
     dunning_schedule_days: [],
     exchange_rates: [],
+    reminder_schedule_days: [],
+    reminder_fee: "",
   };
 }
 
@@ -6658,6 +6664,16 @@ export const Organization: MessageFns<Organization> = {
     }
     for (const v of message.exchange_rates) {
       OrganizationExchangeRate.encode(v!, writer.uint32(146).fork()).join();
+    }
+    if (message.reminder_schedule_days.length !== 0) {
+      writer.uint32(154).fork();
+      for (const v of message.reminder_schedule_days) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.reminder_fee !== "") {
+      writer.uint32(162).string(message.reminder_fee);
     }
     return writer;
   },
@@ -6829,6 +6845,32 @@ export const Organization: MessageFns<Organization> = {
             message.exchange_rates.push(OrganizationExchangeRate.decode(reader, reader.uint32()));
             continue;
           }
+          case 19: {
+            if (tag === 152) {
+              message.reminder_schedule_days.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 154) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.reminder_schedule_days.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.reminder_fee = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6903,6 +6945,16 @@ export const Organization: MessageFns<Organization> = {
         : globalThis.Array.isArray(object?.exchange_rates)
         ? object.exchange_rates.map((e: any) => OrganizationExchangeRate.fromJSON(e))
         : [],
+      reminder_schedule_days: globalThis.Array.isArray(object?.reminderScheduleDays)
+        ? object.reminderScheduleDays.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.reminder_schedule_days)
+        ? object.reminder_schedule_days.map((e: any) => globalThis.Number(e))
+        : [],
+      reminder_fee: isSet(object.reminderFee)
+        ? globalThis.String(object.reminderFee)
+        : isSet(object.reminder_fee)
+        ? globalThis.String(object.reminder_fee)
+        : "",
     };
   },
 
@@ -6962,6 +7014,12 @@ export const Organization: MessageFns<Organization> = {
     if (message.exchange_rates?.length) {
       obj.exchangeRates = message.exchange_rates.map((e) => OrganizationExchangeRate.toJSON(e));
     }
+    if (message.reminder_schedule_days?.length) {
+      obj.reminderScheduleDays = message.reminder_schedule_days.map((e) => Math.round(e));
+    }
+    if (message.reminder_fee !== "") {
+      obj.reminderFee = message.reminder_fee;
+    }
     return obj;
   },
 
@@ -6988,6 +7046,8 @@ export const Organization: MessageFns<Organization> = {
     message.bank_accounts = object.bank_accounts?.map((e) => BankAccount.fromPartial(e)) || [];
     message.dunning_schedule_days = object.dunning_schedule_days?.map((e) => e) || [];
     message.exchange_rates = object.exchange_rates?.map((e) => OrganizationExchangeRate.fromPartial(e)) || [];
+    message.reminder_schedule_days = object.reminder_schedule_days?.map((e) => e) || [];
+    message.reminder_fee = object.reminder_fee ?? "";
     return message;
   },
 };
