@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { type CapturedMail, startSmtpCapture } from '../support/smtp-capture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { createAccount, createRecipient, expectStatus } from './helpers.js';
+import { createAccount, createRecipient, expectStatus, newOrganization } from './helpers.js';
 import { clockOrganization } from './subscriptions-helpers.js';
 import { createWebhook } from './webhooks-helpers.js';
 
@@ -107,5 +107,43 @@ describe('card_expires_this_month', () => {
     expect(receiver.at(path)).toHaveLength(1);
     expect(mailsTo('kort@kunde.example')).toHaveLength(1);
     expect(mailsTo('kvittering@kunde.example')).toHaveLength(0);
+  }, 120_000);
+
+  it('tells of a card of an organization on the real clock when the service clock reaches the 1st', async () => {
+    platform.clock.set('2030-11-30T22:00:00Z');
+    const { api, organizationId } = await newOrganization(platform);
+    const account = await createAccount(api, 'realclock');
+    await createRecipient(api, account.uuid, {
+      email: 'real@kunde.example',
+      receive_invoice: false,
+      receive_payment_card_notifications: true,
+    });
+    const card = await api.post(CARDS, { account: account.uuid, token: 'noop_mastercard', gateway: 'noop' });
+    expectStatus(card, 201);
+    const notices = async () =>
+      (await platform.paymentEvents(organizationId)).filter(
+        (event) => event.event_type === 'payment_card.expires_this_month',
+      );
+
+    // 23:59:59 on 30 November in Copenhagen: the worker's passes (every 100 ms) find nothing due.
+    platform.clock.set('2030-11-30T22:59:59Z');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await notices()).toEqual([]);
+
+    platform.clock.set('2030-11-30T23:00:00Z');
+    const [notice] = await waitFor(async () => ((await notices()).length > 0 ? notices() : undefined), {
+      timeoutMs: 20_000,
+      description: 'the worker to tell of the card',
+    });
+    expect([notice!.aggregate_id, notice!.occurred_at]).toEqual([card.body.uuid, '2030-11-30T23:00:00.000Z']);
+    const [mail] = await waitFor(
+      () => (mailsTo('real@kunde.example').length > 0 ? mailsTo('real@kunde.example') : undefined),
+      { timeoutMs: 20_000, description: 'the card expiry mail' },
+    );
+    expect(mail!.subject).toBe('Your card ending in 4444 expires this month');
+    platform.clock.set('2030-12-20T12:00:00Z');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await notices()).toHaveLength(1);
+    expect(mailsTo('real@kunde.example')).toHaveLength(1);
   }, 120_000);
 });

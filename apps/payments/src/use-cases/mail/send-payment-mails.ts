@@ -19,9 +19,10 @@ export interface PaymentMailSender {
  * take the same one) and marked sent in the transaction that claimed it. Written with the change
  * they tell of, a mail is never lost; a crash between the SMTP server's acceptance and this commit
  * sends it again with the same Message-ID (the mail's id), which mail programs show as one
- * message: SMTP itself has no way to make a delivery exactly-once.
+ * message: SMTP itself has no way to make a delivery exactly-once. Up to `limit` mails a pass: a
+ * group of charges writes as many confirmations at once.
  */
-export async function sendPaymentMails(deps: PaymentsDeps, sender: PaymentMailSender, limit = 20): Promise<number> {
+export async function sendPaymentMails(deps: PaymentsDeps, sender: PaymentMailSender, limit = 100): Promise<number> {
   let handled = 0;
   for (; handled < limit; handled++) {
     const claimed = await inTransaction(deps.orm, async (em) => {
