@@ -156,7 +156,7 @@ describe('a receiver that hangs', () => {
     for (let index = 0; index < 3; index++) await createAccount(api);
 
     await receivedAt(fast, 3);
-    // One delivery at a time per endpoint: the hanging one has the first and nothing else yet.
+    // The hanging endpoint's first claim holds it: its other deliveries wait for that claim to end.
     expect(receiver.at(hanging)).toHaveLength(1);
 
     const now = platform().clock.now().toISOString();
@@ -172,6 +172,40 @@ describe('a receiver that hangs', () => {
       next_attempt_date: new Date(Date.parse(now) + 60_000).toISOString(),
       attempts: [attempt(now, null, 'no answer within 1.5 s')],
     });
+  });
+
+  it('gets up to 5 deliveries at once, and holds up no other organization meanwhile', async () => {
+    const { api } = await newOrganization(platform(), { test_clock_time: START, time_zone: 'UTC' });
+    const other = await newOrganization(platform());
+    const hanging = `/hang-${uniqueCode()}`;
+    const fast = `/fast-${uniqueCode()}`;
+    receiver.answer((request) => (request.path === hanging ? 'hang' : 200));
+    const slow = await createWebhook(api, { endpoint: receiver.url(hanging), events: ['account.created'] });
+    await createWebhook(other.api, { endpoint: receiver.url(fast), events: ['account.created'] });
+    for (let index = 0; index < 3; index++) await createAccount(api);
+    // Every first attempt times out (1.5 s here) into a retry 1 min later on the organization's clock.
+    await waitFor(
+      async () => {
+        const deliveries = await deliveriesOf(api, slow.uuid);
+        return deliveries.length === 3 && deliveries.every((delivery) => (delivery.attempts as Json[]).length === 1)
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 20_000, description: 'the three first attempts timed out' },
+    );
+
+    // The three retries fall due together: they are sent at once, not one timeout after another.
+    const advanced = advance(api, '2026-03-01T10:01:00.000Z');
+    const retries = (await receivedAt(hanging, 6)).slice(3);
+    const spread = retries.at(-1)!.arrivedAt - retries[0]!.arrivedAt;
+    expect(spread).toBeLessThan(1_500);
+    // Meanwhile another organization's delivery goes out at once.
+    await createAccount(other.api);
+    const [delivered] = await receivedAt(fast, 1);
+    expect(delivered!.arrivedAt - retries[0]!.arrivedAt).toBeLessThan(1_500);
+    await advanced;
+    const deliveries = await deliveriesOf(api, slow.uuid);
+    expect(deliveries.map((delivery) => (delivery.attempts as Json[]).length)).toEqual([2, 2, 2]);
   });
 });
 

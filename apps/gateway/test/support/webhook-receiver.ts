@@ -7,6 +7,8 @@ export interface ReceivedWebhook {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** performance.now() when the request's body had arrived. */
+  arrivedAt: number;
 }
 
 /** What the receiver answers a request: a status, or no answer at all until it closes. */
@@ -34,6 +36,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       path: request.url ?? '/',
       headers: request.headers,
       body: Buffer.concat(chunks).toString('utf8'),
+      arrivedAt: performance.now(),
     };
     received.push(webhook);
     const answer = decide(webhook);

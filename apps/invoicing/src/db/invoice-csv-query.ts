@@ -87,11 +87,22 @@ const instant = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY
 const listAmount = (column: string) =>
   `trim_scale(trunc(${column}, case when i.currency = 'ISK' then 0 else 2 end))::text`;
 
-/** The parts' JSON as JSON.stringify writes presentVatBreakdown's objects: rate, base, vat, model, schema. */
+/**
+ * The parts' JSON as JSON.stringify writes presentVatBreakdown's objects: rate, base, vat, model,
+ * schema. One or two parts (nearly every invoice) are read by index; more through a set-returning
+ * subquery, which costs about as much as the rest of the row (measured with 100,000 invoices).
+ */
 function vatBreakdown(column: string): string {
-  const field = (name: string) => `to_json(coalesce(part->>${literal(name)}, ''))::text`;
   const tag = `,"model":"vat_breakdown","schema":"${schemaOf('vat_breakdown')}"}`;
-  const object = `'{"rate":' || ${field('rate')} || ',"base":' || ${field('base')} || ',"vat":' || ${field('vat')} || ${literal(tag)}`;
-  return `(select '[' || coalesce(string_agg(${object}, ',' order by position), '') || ']'
+  const object = (part: string) => {
+    const field = (name: string) => `to_json(coalesce(${part}->>${literal(name)}, ''))::text`;
+    return `'{"rate":' || ${field('rate')} || ',"base":' || ${field('base')} || ',"vat":' || ${field('vat')} || ${literal(tag)}`;
+  };
+  const any = `(select '[' || coalesce(string_agg(${object('part')}, ',' order by position), '') || ']'
     from jsonb_array_elements(${column}::jsonb) with ordinality as parts(part, position))`;
+  return `case jsonb_array_length(${column}::jsonb)
+    when 0 then '[]'
+    when 1 then '[' || ${object(`${column}->0`)} || ']'
+    when 2 then '[' || ${object(`${column}->0`)} || ',' || ${object(`${column}->1`)} || ']'
+    else ${any} end`;
 }
