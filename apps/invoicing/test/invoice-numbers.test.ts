@@ -51,6 +51,9 @@ const buyer: Buyer = {
   payment_terms: null,
   collection_method: null,
   recipients: [],
+  reseller: null,
+  reseller_billing_frequency: null,
+  reseller_billing_grouping: null,
 };
 
 async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {

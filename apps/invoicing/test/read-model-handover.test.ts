@@ -83,6 +83,9 @@ const directory: Directory = {
     payment_terms: null,
     collection_method: null,
     recipients: [],
+    reseller: null,
+    reseller_billing_frequency: null,
+    reseller_billing_grouping: null,
   }),
   seller: async () => seller,
   announceInvoices: async (_context, accountId, invoiceIds) => {

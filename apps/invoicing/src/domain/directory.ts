@@ -14,6 +14,11 @@ export interface Buyer {
   collection_method: string | null;
   /** Recipients with receive_invoice. */
   recipients: { email: string; name: string }[];
+  /** The account's reseller (api-spec `reseller`): its lines are invoiced to that account; null: none. */
+  reseller: string | null;
+  /** As a reseller, how the invoices for the accounts it resells are collected and grouped (null: the defaults). */
+  reseller_billing_frequency: string | null;
+  reseller_billing_grouping: string | null;
 }
 
 /** The seller: the organization. */

@@ -41,6 +41,9 @@ export function accountsDirectory(address: string): Directory {
         payment_terms: account.default_payment_terms ?? null,
         collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
+        reseller: account.reseller || null,
+        reseller_billing_frequency: account.reseller_billing_frequency || null,
+        reseller_billing_grouping: account.reseller_billing_grouping || null,
       };
     },
     async seller(context) {
