@@ -192,28 +192,33 @@ describe('end_of_month reseller, grouped by currency and resold account', () => 
 
     await org.advance('2026-02-01T09:00:00.000Z');
     const invoices = (await invoicesOf(org.api, reseller)).map(document);
-    expect(invoices.sort((a, b) => a.lines[0]!.date_from.localeCompare(b.lines[0]!.date_from))).toEqual([
-      {
-        account_code: reseller.code,
-        date: '2026-01-31',
-        due_date: '2026-02-14',
-        status: 'open',
-        subtotal: '400.00',
-        vat: '100.00',
-        total: '500.00',
-        lines: [line(first, '2026-01-05', '2026-02-04', 1, 'PO-1'), line(first, '2026-01-05', '2026-02-04', 3, 'PO-2')],
-      },
-      {
-        account_code: reseller.code,
-        date: '2026-01-31',
-        due_date: '2026-02-14',
-        status: 'open',
-        subtotal: '200.00',
-        vat: '50.00',
-        total: '250.00',
-        lines: [line(second, '2026-01-20', '2026-02-19', 2)],
-      },
-    ]);
+    expect(invoices.sort((a, b) => String(a.lines[0]!.date_from).localeCompare(String(b.lines[0]!.date_from)))).toEqual(
+      [
+        {
+          account_code: reseller.code,
+          date: '2026-01-31',
+          due_date: '2026-02-14',
+          status: 'open',
+          subtotal: '400.00',
+          vat: '100.00',
+          total: '500.00',
+          lines: [
+            line(first, '2026-01-05', '2026-02-04', 1, 'PO-1'),
+            line(first, '2026-01-05', '2026-02-04', 3, 'PO-2'),
+          ],
+        },
+        {
+          account_code: reseller.code,
+          date: '2026-01-31',
+          due_date: '2026-02-14',
+          status: 'open',
+          subtotal: '200.00',
+          vat: '50.00',
+          total: '250.00',
+          lines: [line(second, '2026-01-20', '2026-02-19', 2)],
+        },
+      ],
+    );
     expect(await invoicesOf(org.api, first)).toEqual([]);
   });
 });
@@ -311,6 +316,51 @@ describe('daily reseller', () => {
       lines: [line(second, '2026-01-06', '2026-02-05', 1)],
     });
     expect([...(await invoicesOf(org.api, first)), ...(await invoicesOf(org.api, second))]).toEqual([]);
+  });
+});
+
+describe('generate_invoice of a resold account', () => {
+  it("invoices the account's draft lines to the reseller at once, each line naming the account", async () => {
+    const org = await danishOrganization('2026-01-05T09:00:00.000Z');
+    const { reseller, first } = await resellerWithTwoAccounts(org.api, { reseller_billing_frequency: 'end_of_month' });
+    const draft = await org.api.post('/api/v1/draftinvoicelines/', {
+      account: first.code,
+      description: 'Setup',
+      vat_type: 'services',
+      price: '40.00',
+      quantity: '2',
+      currency: 'DKK',
+    });
+    expectStatus(draft, 201);
+
+    const generated = await org.api.post(`/api/v1/accounts/${first.code}/generate_invoice/`, {});
+    expectStatus(generated, 200);
+    expect(
+      (generated.body as Json[]).map((invoice) => ({
+        account_code: invoice.account_code,
+        date: invoice.date,
+        due_date: invoice.due_date,
+        total: invoice.total,
+        lines: (invoice.invoiceline_set as Json[]).map((row) => [
+          row.account_code,
+          row.description,
+          row.subtotal,
+          row.vat,
+        ]),
+      })),
+    ).toEqual([
+      {
+        account_code: reseller.code,
+        date: '2026-01-05',
+        due_date: '2026-01-19',
+        total: '100.00',
+        lines: [[first.code, 'Setup', '80.00', '20.00']],
+      },
+    ]);
+    expect(await invoicesOf(org.api, first)).toEqual([]);
+    expect((await invoicesOf(org.api, reseller)).map((invoice) => invoice.uuid)).toEqual([
+      (generated.body as Json[])[0]!.uuid,
+    ]);
   });
 });
 
