@@ -68,7 +68,7 @@ const account = (id: string, code: string, settings: Partial<Buyer>): Buyer => (
   reseller_billing_grouping: null,
   ...settings,
 });
-const accounts = new Map([
+const accounts = new Map<string, Buyer>([
   [RESELLER, account(RESELLER, 'partner', { reseller_billing_frequency: 'end_of_month' })],
   [RESOLD, account(RESOLD, 'shop', { reseller: RESELLER })],
 ]);
