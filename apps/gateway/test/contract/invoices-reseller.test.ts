@@ -364,6 +364,33 @@ describe('generate_invoice of a resold account', () => {
   });
 });
 
+describe('upcoming-invoice of a resold account', () => {
+  it("previews the next renewal's lines made out to the reseller on their collection day", async () => {
+    const org = await danishOrganization('2026-01-05T09:00:00.000Z');
+    const { reseller, first } = await resellerWithTwoAccounts(org.api, {
+      reseller_billing_frequency: 'end_of_month',
+      default_payment_terms: 30,
+    });
+    const monthly = await monthlyTerms(org.api);
+    await subscribe(org.api, first, monthly.uuid, { quantity: 2 });
+    await org.advance('2026-01-05T10:00:00.000Z');
+
+    const upcoming = await org.api.post(`/api/v1/accounts/${first.code}/upcoming-invoice/`, {});
+    expectStatus(upcoming, 200);
+    expect({ ...document(upcoming.body), account_uuid: upcoming.body.account_uuid }).toEqual({
+      account_code: reseller.code,
+      account_uuid: reseller.uuid,
+      date: '2026-02-28',
+      due_date: '2026-03-30',
+      status: 'upcoming',
+      subtotal: '200.00',
+      vat: '50.00',
+      total: '250.00',
+      lines: [line(first, '2026-02-05', '2026-03-04', 2)],
+    });
+  });
+});
+
 describe('another organization', () => {
   it('invoices its own accounts as before and sees nothing of a reseller elsewhere', async () => {
     const org = await danishOrganization('2026-01-05T09:00:00.000Z');
