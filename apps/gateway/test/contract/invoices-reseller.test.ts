@@ -319,6 +319,42 @@ describe('daily reseller', () => {
   });
 });
 
+describe('a draft line waiting for the next renewal of a resold account', () => {
+  it("joins the reseller's invoice with the renewal, naming the account", async () => {
+    const org = await danishOrganization('2026-01-05T09:00:00.000Z');
+    const { reseller, first } = await resellerWithTwoAccounts(org.api, { reseller_billing_frequency: 'daily' });
+    const monthly = await monthlyTerms(org.api);
+    await subscribe(org.api, first, monthly.uuid, { quantity: 1 });
+    await org.advance('2026-01-06T09:00:00.000Z');
+    const draft = await org.api.post('/api/v1/draftinvoicelines/', {
+      account: first.code,
+      description: 'Onboarding',
+      vat_type: 'services',
+      price: '40.00',
+      quantity: '1',
+      currency: 'DKK',
+      include_in_next_renewal_invoice: true,
+    });
+    expectStatus(draft, 201);
+
+    await org.advance('2026-02-06T09:00:00.000Z');
+    const [, renewal] = await invoicesOf(org.api, reseller);
+    expect({
+      date: renewal!.date,
+      total: renewal!.total,
+      lines: (renewal!.invoiceline_set as Json[]).map((row) => [row.account_code, row.date_from, row.subtotal]),
+    }).toEqual({
+      date: '2026-02-05',
+      total: '175.00',
+      lines: [
+        [first.code, '2026-02-05', '100.00'],
+        [first.code, null, '40.00'],
+      ],
+    });
+    expect(await invoicesOf(org.api, first)).toEqual([]);
+  });
+});
+
 describe('generate_invoice of a resold account', () => {
   it("invoices the account's draft lines to the reseller at once, each line naming the account", async () => {
     const org = await danishOrganization('2026-01-05T09:00:00.000Z');
