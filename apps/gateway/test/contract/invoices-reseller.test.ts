@@ -220,6 +220,23 @@ describe('end_of_month reseller, grouped by currency and resold account', () => 
       ],
     );
     expect(await invoicesOf(org.api, first)).toEqual([]);
+
+    // Crediting the second account's invoice: the credit note goes to the reseller, its line naming that account.
+    const [secondsInvoice] = (await invoicesOf(org.api, reseller)).filter(
+      (invoice) => (invoice.invoiceline_set as Json[])[0]!.account_code === second.code,
+    );
+    const credited = await org.api.post(`${INVOICES}${secondsInvoice!.uuid}/credit/`, {});
+    expectStatus(credited, 200);
+    expect(document(credited.body)).toEqual({
+      account_code: reseller.code,
+      date: '2026-02-01',
+      due_date: '2026-02-14',
+      status: 'credited',
+      subtotal: '-200.00',
+      vat: '-50.00',
+      total: '-250.00',
+      lines: [{ ...line(second, '2026-01-20', '2026-02-19', 2), subtotal: '-200.00', vat: '-50.00', total: '-250.00' }],
+    });
   });
 });
 
