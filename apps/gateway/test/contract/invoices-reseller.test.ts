@@ -336,6 +336,35 @@ describe('daily reseller', () => {
   });
 });
 
+describe('end_of_week reseller', () => {
+  it('collects Monday to Sunday onto one invoice dated the Sunday, issued when the Sunday ends', async () => {
+    // 2026-01-05 is a Monday.
+    const org = await danishOrganization('2026-01-05T09:00:00.000Z');
+    const { reseller, first, second } = await resellerWithTwoAccounts(org.api, {
+      reseller_billing_frequency: 'end_of_week',
+    });
+    const monthly = await monthlyTerms(org.api);
+    await subscribe(org.api, first, monthly.uuid, { quantity: 1 });
+    await subscribe(org.api, second, monthly.uuid, { quantity: 2, start_date: '2026-01-08T09:00:00.000Z' });
+
+    await org.advance('2026-01-11T22:00:00.000Z');
+    expect(await invoicesOf(org.api, reseller)).toEqual([]);
+    await org.advance('2026-01-11T23:30:00.000Z');
+    expect((await invoicesOf(org.api, reseller)).map(document)).toEqual([
+      {
+        account_code: reseller.code,
+        date: '2026-01-11',
+        due_date: '2026-01-25',
+        status: 'open',
+        subtotal: '300.00',
+        vat: '75.00',
+        total: '375.00',
+        lines: [line(first, '2026-01-05', '2026-02-04', 1), line(second, '2026-01-08', '2026-02-07', 2)],
+      },
+    ]);
+  });
+});
+
 describe('a draft line waiting for the next renewal of a resold account', () => {
   it("joins the reseller's invoice with the renewal, naming the account", async () => {
     const org = await danishOrganization('2026-01-05T09:00:00.000Z');
