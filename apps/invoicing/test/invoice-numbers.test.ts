@@ -55,6 +55,9 @@ const buyer: Buyer = {
   collection_method: null,
   recipients: [],
   is_getting_reminders: true,
+  reseller: null,
+  reseller_billing_frequency: null,
+  reseller_billing_grouping: null,
 };
 
 async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {

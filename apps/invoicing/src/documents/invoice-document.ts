@@ -94,7 +94,7 @@ export function invoiceDocument(invoice: InvoiceView): InvoiceDocument {
       vatRate: text(language, 'lineVatRate'),
       amount: `${text(language, 'amount')} ${currency}`,
     },
-    lines: invoice.lines.map((line) => documentLine(language, currency, line)),
+    lines: invoice.lines.map((line) => documentLine(language, currency, line, invoice.account)),
     vatBreakdown: {
       title: text(language, 'vatBreakdown'),
       columns: [text(language, 'vatRate'), text(language, 'vatBase'), text(language, 'vatAmount')],
@@ -157,8 +157,15 @@ function bankAccountRows(language: Language, account: BankAccountSnapshot | null
   ];
 }
 
-function documentLine(language: Language, currency: string, line: InvoiceLineView): DocumentLine {
+function documentLine(
+  language: Language,
+  currency: string,
+  line: InvoiceLineView,
+  invoiceAccount: string,
+): DocumentLine {
   const details: string[] = [];
+  // A reseller's invoice (gaps.md §3): each line says which resold account it is for.
+  if (line.account !== invoiceAccount) details.push(text(language, 'resoldAccount', { account: line.account_code }));
   if (line.date_from !== null && line.date_to !== null) {
     details.push(text(language, 'period', { from: line.date_from, to: line.date_to }));
   } else if (line.date_from !== null) {

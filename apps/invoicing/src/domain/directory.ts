@@ -17,6 +17,11 @@ export interface Buyer {
   recipients: { email: string; name: string }[];
   /** False: no payment reminders are sent for the account. */
   is_getting_reminders: boolean;
+  /** The account's reseller (api-spec `reseller`): its lines are invoiced to that account; null: none. */
+  reseller: string | null;
+  /** As a reseller, how the invoices for the accounts it resells are collected and grouped (null: the defaults). */
+  reseller_billing_frequency: string | null;
+  reseller_billing_grouping: string | null;
 }
 
 /** An account as list views embed it (the accounts service's AccountSummary). */

@@ -15,4 +15,6 @@ export interface InvoiceLineInput extends LineSource {
   case_number?: string;
   invoice_supplement?: string | null;
   custom_fields?: Record<string, unknown>;
+  /** The account the line is for, when not the invoice's: the resold account on a reseller's invoice. */
+  account?: { id: string; code: string };
 }

@@ -45,6 +45,9 @@ export function accountsDirectory(address: string): Directory {
         collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
         is_getting_reminders: account.is_getting_reminders,
+        reseller: account.reseller || null,
+        reseller_billing_frequency: account.reseller_billing_frequency || null,
+        reseller_billing_grouping: account.reseller_billing_grouping || null,
       };
     },
     async seller(context) {

@@ -30,6 +30,7 @@ export interface GenerateInvoiceOptions {
 /**
  * gaps §3 generate_invoice: every draft line of the account not waiting for the next renewal,
  * one invoice per currency (oldest line first), issued now; [] when there is nothing to invoice.
+ * A resold account's invoices are made out to its reseller.
  */
 export async function generateInvoice(
   deps: InvoicingDeps,
@@ -44,12 +45,15 @@ export async function generateInvoice(
   if (paymentTerms !== null && (!Number.isInteger(paymentTerms) || paymentTerms < 0)) {
     throw AppError.invalidField('payment_terms', 'Ensure this value is greater than or equal to 0.');
   }
-  const [seller, buyer] = await Promise.all([
+  const [seller, account] = await Promise.all([
     deps.directory.seller(context),
     deps.directory.buyer(context, options.account),
   ]);
+  // gaps.md §3: a resold account's lines are invoiced to its reseller (now, as asked), each naming the account.
+  const buyer = account.reseller ? await deps.directory.buyer(context, account.reseller) : account;
+  const lineAccount = account.reseller ? { account: { id: account.account_id, code: account.code } } : {};
   return runChange(deps, 'invoicing', context, async (scope) => {
-    const drafts = await pendingDraftLines(scope.em, scope.organizationId, buyer.account_id, {
+    const drafts = await pendingDraftLines(scope.em, scope.organizationId, account.account_id, {
       forNextRenewal: false,
       lock: true,
     });
@@ -77,12 +81,16 @@ export async function generateInvoice(
         po_number: ofCurrency[0]?.po_number ?? '',
         group_key: null,
       });
-      await addLines(scope, invoice, ofCurrency.map(draftInvoiceLineOf));
+      await addLines(
+        scope,
+        invoice,
+        ofCurrency.map((row) => ({ ...draftInvoiceLineOf(row), ...lineAccount })),
+      );
       markDraftLinesInvoiced(scope, ofCurrency, invoice.id);
       await issueInvoice(scope, invoice, buyer.recipients);
       invoices.push(await invoiceViewWithLines(scope.em, invoice));
     }
-    scope.audit('account.generate_invoice', 'account', buyer.account_id, { invoices: invoices.map((i) => i.uuid) });
+    scope.audit('account.generate_invoice', 'account', account.account_id, { invoices: invoices.map((i) => i.uuid) });
     return invoices;
   });
 }

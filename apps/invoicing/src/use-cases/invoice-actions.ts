@@ -237,6 +237,8 @@ export async function creditInvoice(deps: InvoicingDeps, context: RequestContext
         case_number: line.case_number,
         invoice_supplement: line.invoice_supplement ?? null,
         custom_fields: line.custom_fields,
+        // A reseller's credited line names the resold account, as the line it reverses does.
+        account: { id: line.account_id, code: line.account_code },
       })),
     );
     await issueInvoice(scope, note, buyer.recipients);

@@ -15,6 +15,7 @@ import { dueDate } from '../domain/compose-invoice.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
 import type { ReceivedCharge } from '../domain/received-charge.js';
+import { resellerInvoicePlan } from '../domain/reseller-invoice.js';
 import { announceNewInvoices } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
@@ -37,7 +38,10 @@ export interface ChargeOrigin {
  * key of invoiced_charge, in the charge consumer's transaction `em` with its inbox row). Renewal charges
  * of group_on_invoice subscriptions join the pending invoice of their group (issued when the group
  * window has passed, or when the test clock asks); every other charge is its own invoice (a
- * credit note when negative), issued at once. Draft lines flagged include_in_next_renewal_invoice
+ * credit note when negative), issued at once. A charge of an account that names a reseller goes to
+ * the reseller's pending invoice of its collection day and group instead, each line naming the
+ * resold account, issued once that day has ended (gaps.md §3, domain/reseller-invoice.ts). Draft
+ * lines flagged include_in_next_renewal_invoice
  * join a renewal charge's invoice; their draft_invoice_line.invoiced events go to the read model
  * once the consumer's transaction commits.
  */
@@ -50,10 +54,12 @@ export async function invoiceCharge(
   if (await em.findOne(InvoicedChargeEntity, { charge_id: charge.uuid })) return;
   const { organizationId } = origin;
   const context = systemContext(organizationId, origin.requestId);
-  const [seller, buyer] = await Promise.all([
+  const [seller, account] = await Promise.all([
     deps.directory.seller(context),
     deps.directory.buyer(context, charge.account),
   ]);
+  // gaps.md §3: every line of a resold account is invoiced to its reseller.
+  const buyer = account.reseller ? await deps.directory.buyer(context, account.reseller) : account;
   const now = invoicedAt(seller.test_clock_time, origin.occurredAt, deps.clock.now());
   const published: EventEnvelope[] = [];
   const scope = changeScope(em, 'invoicing', organizationId, context, now, published);
@@ -64,9 +70,13 @@ export async function invoiceCharge(
     deps.handOvers?.track(settled);
   }
 
-  const date = localDay(charge.due_at ?? now, seller.time_zone);
-  const paymentTerms = effectivePaymentTerms(charge.payment_terms, buyer.payment_terms, seller.default_payment_terms);
-  const key = groupKey(charge, date, paymentTerms);
+  const chargeDay = localDay(charge.due_at ?? now, seller.time_zone);
+  const resold = account.reseller ? resellerInvoicePlan(charge, account, buyer, seller, chargeDay) : null;
+  const date = resold?.date ?? chargeDay;
+  const paymentTerms =
+    resold?.payment_terms ??
+    effectivePaymentTerms(charge.payment_terms, buyer.payment_terms, seller.default_payment_terms);
+  const key = resold ? resold.group_key : groupKey(charge, date, paymentTerms);
   let invoice = key
     ? await em.findOne(
         InvoiceEntity,
@@ -77,7 +87,7 @@ export async function invoiceCharge(
   const isNew = invoice === null;
   if (!invoice) {
     const id = randomUUID();
-    await announceNewInvoices(scope, deps.directory, context, charge.account, [id]);
+    await announceNewInvoices(scope, deps.directory, context, buyer.account_id, [id]);
     invoice = createInvoiceRow(scope, {
       id,
       buyer,
@@ -86,16 +96,18 @@ export async function invoiceCharge(
       due_date: dueDate(date, paymentTerms),
       payment_terms: paymentTerms,
       currency: charge.currency as CurrencyCode,
-      collection_method: charge.collection_method,
-      po_number: charge.po_number,
+      collection_method: resold?.collection_method ?? charge.collection_method,
+      po_number: resold?.po_number ?? charge.po_number,
       group_key: key,
     });
   }
   // Described in the invoice's language (a grouped invoice keeps the one it was made in).
   const language = documentLanguage(invoice.language);
-  const chargeLines = chargeLineSources(charge, buyer.invoice_note, language).map((source) => ({
+  const lineAccount = resold ? { account: resold.line_account } : {};
+  const chargeLines = chargeLineSources(charge, account.invoice_note, language).map((source) => ({
     ...source,
     charge_id: charge.uuid,
+    ...lineAccount,
   }));
   // Draft lines flagged include_in_next_renewal_invoice join the account's next renewal invoice.
   const drafts =
@@ -104,7 +116,8 @@ export async function invoiceCharge(
           (row) => row.currency === charge.currency,
         )
       : [];
-  await addLines(scope, invoice, [...chargeLines, ...drafts.map(draftInvoiceLineOf)], { isNew });
+  const draftLines = drafts.map((row) => ({ ...draftInvoiceLineOf(row), ...lineAccount }));
+  await addLines(scope, invoice, [...chargeLines, ...draftLines], { isNew });
   markDraftLinesInvoiced(scope, drafts, invoice.id);
   em.create(InvoicedChargeEntity, {
     charge_id: charge.uuid,
@@ -112,7 +125,10 @@ export async function invoiceCharge(
     invoice_id: invoice.id,
     created_at: now,
   });
-  if (key) {
+  if (resold) {
+    // Collected until its collection day ends (grouped-invoice issuer, or the test clock's advance).
+    invoice.issue_after = resold.issue_after;
+  } else if (key) {
     invoice.issue_after = new Date(deps.clock.now().getTime() + GROUP_WINDOW_MS);
   } else {
     await issueInvoice(scope, invoice, buyer.recipients);

@@ -120,8 +120,8 @@ export async function addLines(
     return scope.em.create(InvoiceLineEntity, {
       organization_id: scope.organizationId,
       invoice_id: invoice.id,
-      account_id: invoice.account_id,
-      account_code: invoice.account_code,
+      account_id: input.account?.id ?? invoice.account_id,
+      account_code: input.account?.code ?? invoice.account_code,
       description: input.description,
       sku: input.sku,
       vat_type: input.vat_type,

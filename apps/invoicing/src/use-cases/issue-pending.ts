@@ -6,6 +6,8 @@ import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
+import { localDay } from '../domain/local-day.js';
+import { collectionEnded, isResellerGroupKey } from '../domain/reseller-billing.js';
 import type { InvoicingDeps } from './deps.js';
 import { issueInvoice, systemContext } from './issue-invoices.js';
 
@@ -64,15 +66,22 @@ export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 1
   return handOver(deps, issued);
 }
 
-/** Issues now every pending invoice of the organization (the test clock's wait). */
+/**
+ * Issues now every pending invoice of the organization (the test clock's wait): the grouped
+ * renewal invoices at once, a reseller's invoices once their collection day has ended on the
+ * organization's clock (the others keep collecting).
+ */
 export async function issuePendingNow(deps: InvoicingDeps, organizationId: string): Promise<number> {
+  const seller = await deps.directory.seller(systemContext(organizationId, `issue-${randomUUID()}`));
+  const today = localDay(seller.test_clock_time ?? deps.clock.now(), seller.time_zone);
   const issued = await inTransaction(deps.orm, async (em) => {
     const rows = await em.find(
       InvoiceEntity,
       { organization_id: organizationId, status: 'pending' },
       { orderBy: [{ created_at: 'asc' }, { id: 'asc' }], lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    return issueRows(deps, em, rows);
+    const due = rows.filter((row) => !isResellerGroupKey(row.group_key ?? null) || collectionEnded(row.date, today));
+    return issueRows(deps, em, due);
   });
   return handOver(deps, issued);
 }

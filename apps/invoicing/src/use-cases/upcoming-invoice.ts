@@ -13,12 +13,15 @@ import type { InvoiceView } from '../domain/invoice-view.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
 import type { ReceivedCharge } from '../domain/received-charge.js';
+import { resellerInvoicePlan } from '../domain/reseller-invoice.js';
 import type { InvoicingDeps } from './deps.js';
 
 /**
  * gaps §3 upcoming-invoice: what the account's next renewal would invoice (the engine's preview
  * charges in the first charge's currency, plus the draft lines waiting for that invoice), with VAT
  * and totals exactly as issuing would compute them; nothing is stored, so no uuid and no number.
+ * A resold account's preview is made out to its reseller, dated the collection day, its lines
+ * naming the account (only this account's lines: the reseller's invoice may collect others').
  */
 export async function upcomingInvoice(
   deps: InvoicingDeps,
@@ -29,10 +32,19 @@ export async function upcomingInvoice(
   const organizationId = requireOrganization(context);
   const first = charges[0];
   if (!first) return null;
-  const [seller, buyer] = await Promise.all([deps.directory.seller(context), deps.directory.buyer(context, accountId)]);
+  const [seller, account] = await Promise.all([
+    deps.directory.seller(context),
+    deps.directory.buyer(context, accountId),
+  ]);
+  // gaps.md §3: a resold account's lines go to its reseller's invoice of their collection day.
+  const buyer = account.reseller ? await deps.directory.buyer(context, account.reseller) : account;
   const currency = first.currency as CurrencyCode;
-  const date = localDay(first.due_at ?? deps.clock.now(), seller.time_zone);
-  const paymentTerms = effectivePaymentTerms(first.payment_terms, buyer.payment_terms, seller.default_payment_terms);
+  const chargeDay = localDay(first.due_at ?? deps.clock.now(), seller.time_zone);
+  const resold = account.reseller ? resellerInvoicePlan(first, account, buyer, seller, chargeDay) : null;
+  const date = resold?.date ?? chargeDay;
+  const paymentTerms =
+    resold?.payment_terms ??
+    effectivePaymentTerms(first.payment_terms, buyer.payment_terms, seller.default_payment_terms);
   const bankAccount = payToBankAccount(seller.bank_accounts, currency);
   const drafts = (
     await pendingDraftLines(deps.orm.em.fork(), organizationId, accountId, { forNextRenewal: true, lock: false })
@@ -40,7 +52,7 @@ export async function upcomingInvoice(
   const inputs: InvoiceLineInput[] = [
     ...charges
       .filter((charge) => charge.currency === currency)
-      .flatMap((charge) => chargeLineSources(charge, buyer.invoice_note, documentLanguage(buyer.language))),
+      .flatMap((charge) => chargeLineSources(charge, account.invoice_note, documentLanguage(buyer.language))),
     ...drafts.map(draftInvoiceLineOf),
   ];
   const { lines, totals } = composeInvoice(
@@ -56,7 +68,7 @@ export async function upcomingInvoice(
     uuid: '',
     invoice_number: null,
     external_invoice_number: '',
-    account: accountId,
+    account: buyer.account_id,
     account_code: buyer.code,
     pay_to_bank_account: bankAccount?.id ?? null,
     date,
@@ -64,7 +76,7 @@ export async function upcomingInvoice(
     currency,
     status: 'upcoming',
     kickback_status: null,
-    collection_method: first.collection_method,
+    collection_method: resold?.collection_method ?? first.collection_method,
     total: totals.total,
     subtotal: totals.subtotal,
     vat: totals.vat,
@@ -77,7 +89,7 @@ export async function upcomingInvoice(
         id: '0',
         invoice: '',
         account: accountId,
-        account_code: buyer.code,
+        account_code: account.code,
         description: input.description,
         sku: input.sku,
         vat_type: input.vat_type,
@@ -118,7 +130,7 @@ export async function upcomingInvoice(
     seller: seller.party,
     buyer: buyer.party,
     language: buyer.language,
-    po_number: first.po_number,
+    po_number: resold?.po_number ?? first.po_number,
     bank_account: bankAccount,
     // Computed, never stored or published.
     version: 0,
