@@ -17,6 +17,7 @@ import { GatewayCredentialEntity } from './gateway-credential.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
+import { SubscriptionNoticeMailEntity } from './subscription-notice-mail.entity.js';
 import { WebhookEntity } from './webhook.entity.js';
 import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
@@ -38,6 +39,7 @@ export const accountsEntities = [
   AccountChargeEntity,
   ChurnReasonEntity,
   WebhookEntity,
+  SubscriptionNoticeMailEntity,
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
   AccountBudgetEntity,
