@@ -89,6 +89,8 @@ describe('payment reminders on the test clock', () => {
     await advance('2026-01-31T09:00:00Z');
     // Day 3: the first reminder of the English and Danish invoices, in their languages.
     await advance('2026-02-01T09:00:00Z');
+    // The same advance again (a client retrying it): nothing is reminded twice.
+    await advance('2026-02-01T09:00:00Z');
     const [, english1] = await mailsTo(addresses.english, 2);
     expect(english1!.to).toEqual([addresses.english]);
     expect(english1!.subject).toBe('Reminder 1: invoice 1 from Nordlys ApS');
@@ -111,7 +113,8 @@ describe('payment reminders on the test clock', () => {
       200,
     );
     await advance('2026-02-07T09:00:00Z');
-    await advance('2026-02-08T09:00:00Z');
+    // Two advances at once to day 10 (two clients, or a retry racing the first): one reminder.
+    await Promise.all([advance('2026-02-08T09:00:00Z'), advance('2026-02-08T09:00:00Z')]);
     const [, , english2] = await mailsTo(addresses.english, 3);
     expect(english2!.subject).toBe('Reminder 2: invoice 1 from Nordlys ApS');
     await advance('2026-02-17T09:00:00Z');
