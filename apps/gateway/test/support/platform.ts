@@ -217,7 +217,7 @@ export async function startTestPlatform(
   });
   // Invoicing asks the accounts service about buyers and sellers; mails go to a throwaway folder.
   const invoicingModule = createInvoicingModule({
-    config: { accountsAddress: accounts.address, workerIntervalMs: 100 },
+    config: { accountsAddress: accounts.address, workerIntervalMs: 100, reminderIntervalMs: 200 },
     mail,
   });
   const invoicing = await startService(invoicingModule, {
