@@ -71,13 +71,11 @@ export async function sendDueReminders(deps: InvoicingDeps, context: RequestCont
 /** The number of the last reminder sent for each of the invoices (absent: none yet). */
 async function lastReminderNumbers(deps: InvoicingDeps, invoiceIds: readonly string[]): Promise<Map<string, number>> {
   if (invoiceIds.length === 0) return new Map();
-  const rows = await deps.orm.em
-    .fork()
-    .execute<Array<{ invoice_id: string; last: number | string }>>(
-      // MikroORM writes an array parameter as a list: `in (?, ?, ...)`.
-      'select invoice_id, max(number) as last from invoice_reminder where invoice_id in (?) group by invoice_id',
-      [[...invoiceIds]],
-    );
+  const rows = await deps.orm.em.fork().execute<Array<{ invoice_id: string; last: number | string }>>(
+    // MikroORM writes an array parameter as a list: `in (?, ?, ...)`.
+    'select invoice_id, max(number) as last from invoice_reminder where invoice_id in (?) group by invoice_id',
+    [[...invoiceIds]],
+  );
   return new Map(rows.map((row) => [row.invoice_id, Number(row.last)]));
 }
 
