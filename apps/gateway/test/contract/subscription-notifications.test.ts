@@ -146,3 +146,64 @@ describe('subscription notifications on the test clock', () => {
     ]);
   }, 120_000);
 });
+
+describe('subscription notifications in English', () => {
+  it('announce a scheduled subscription when it starts, and an immediate change from that day', async () => {
+    const { api } = await newOrganization(platform, {
+      name: 'Solskin ApS',
+      test_clock_time: '2026-01-15T09:00:00Z',
+    });
+    const advance = async (to: string) => expectStatus(await api.post('/api/v1/test-clock/advance/', { to }), 200);
+    const account = await createAccount(api, uniqueCode('en'), { company_name: 'Client Ltd', language: 'en' });
+    await createRecipient(api, account.uuid as string, {
+      email: 'ops@client.example',
+      receive_invoice: false,
+      receive_subscription_notifications: true,
+    });
+    const plan = await createPlan(api, uniqueCode('plan'), { name: 'Team' });
+    const terms = await createPlanTerms(api, plan.uuid as string, {
+      price: '1000.00',
+      currency: 'DKK',
+      code: 'yearly',
+      interval_type: 'year',
+    });
+    const mailsTo = (count: number) =>
+      waitFor(
+        () => {
+          const found = smtp.mails.filter((mail) => mail.to.includes('ops@client.example'));
+          return found.length >= count ? found : undefined;
+        },
+        { timeoutMs: 20_000, description: `${count} notices to ops@client.example` },
+      );
+
+    const created = await api.post(SUBSCRIPTIONS, {
+      account: account.code,
+      terms: terms.uuid,
+      quantity: 2,
+      start_date: '2026-02-01T09:00:00.000Z',
+      collection_method: 'invoice',
+    });
+    expectStatus(created, 201);
+    expect(created.body.status).toBe('scheduled');
+    // Nothing while it waits; the start's notice when the clock reaches it.
+    await advance('2026-01-31T09:00:00Z');
+    expect(smtp.mails.filter((mail) => mail.to.includes('ops@client.example'))).toEqual([]);
+    await advance('2026-02-01T09:00:00Z');
+    const [started] = await mailsTo(1);
+    expect(started!.subject).toBe('Your subscription to Team has started');
+    expect(started!.text).toBe(
+      'Hello,\n\nYour subscription to Team started on 2026-02-01.\n\n' +
+        'Quantity: 2\nPrice: 2,000.00 DKK per year\nNext renewal: 2027-02-01\n\nKind regards,\nSolskin ApS\n',
+    );
+
+    await advance('2026-02-10T09:00:00Z');
+    const path = subscriptionPath(created.body.uuid as string);
+    expectStatus(await api.patch(path, { quantity: 3, change_type: 'immediate' }), 200);
+    const [, changed] = await mailsTo(2);
+    expect(changed!.subject).toBe('Your subscription to Team changes on 2026-02-10');
+    expect(changed!.text).toBe(
+      'Hello,\n\nYour subscription to Team changes from 2026-02-10:\n\n' +
+        'Quantity: 2 → 3\nPrice: 2,000.00 DKK → 3,000.00 DKK per year\n\nKind regards,\nSolskin ApS\n',
+    );
+  }, 120_000);
+});
