@@ -1,7 +1,9 @@
 import { type ServiceExports, serviceExports } from '@billing/exports';
+import { createMailer, loadMailConfig, type MailConfig } from '@billing/mail';
 import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { noticeOfRenewal, startSubscriptionNoticeConsumer } from './events/subscription-notices.js';
 import { startWebhookConsumers } from './events/webhook-consumers.js';
 import { subscriptionSnapshotData } from './events/webhook-data.js';
 import { webhookFeeds } from './events/webhook-feeds.js';
@@ -14,12 +16,18 @@ import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
 import { selfServiceService } from './grpc/self-service-service.js';
 import { webhookService } from './grpc/webhook-service.js';
+import { queueSubscriptionNotice } from './use-cases/notifications/queue-subscription-notice.js';
 import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks-config.js';
+import { startNoticeMailSender } from './workers/notice-mail-sender.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './workers/webhook-dispatcher.js';
 
 export interface AccountsModuleOptions {
   webhooks?: Partial<WebhooksConfig>;
+  /** Where subscription notification e-mails go (default: SMTP_URL, MAIL_FROM, MAIL_OUTBOX_DIR). */
+  mail?: MailConfig;
+  /** Pause between passes of the notification mail sender (default 1000 ms). */
+  mailIntervalMs?: number;
 }
 
 /**
@@ -53,6 +61,9 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
     webhooks: { ...loadWebhooksConfig(), ...options.webhooks },
     wakeDispatcher: () => dispatchers.get(deps)?.wake(),
     renderSubscription: (context, snapshot) => subscriptionSnapshotData(deps, context, snapshot),
+    mailRenewalNotice: async (em, notice, noticeId) => {
+      await queueSubscriptionNotice(em, noticeOfRenewal(notice, noticeId), deps.clock.now());
+    },
   });
   return {
     name: 'accounts',
@@ -73,16 +84,23 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
     /**
      * The read models' consumers (subscriptions.subscription.changed, invoicing.draft_invoice_line.*,
      * invoicing.invoice.*; ReadModelService takes the same events straight from their producers),
-     * the webhook dispatcher and the export worker.
+     * the webhook dispatcher, the subscription notifications (their consumer and mail sender) and
+     * the export worker.
      */
     workers: async (deps) => {
       const webhooks = webhooksDeps(deps);
       const dispatcher = startWebhookDispatcher(webhooks, deps.logger);
       dispatchers.set(deps, dispatcher);
-      const started: BackgroundWorker[] = [dispatcher];
+      const mail = options.mail ?? loadMailConfig(process.env, 'accounts');
+      const mailer = createMailer(mail, deps.clock);
+      const started: BackgroundWorker[] = [
+        dispatcher,
+        startNoticeMailSender(deps, mailer, mail.from, options.mailIntervalMs ?? 1_000, deps.logger),
+      ];
       try {
         started.push(...(await accountsWorkers(deps)));
         started.push(...(await startWebhookConsumers({ ...webhooks, logger: deps.logger, bus: deps.bus })));
+        started.push(...(await startSubscriptionNoticeConsumer({ ...deps, bus: deps.bus })));
         started.push(exportsOf(deps).worker(deps));
         return started;
       } catch (error) {

@@ -32,6 +32,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'payment_gateway_account',
         'recipient',
         'self_service_sign_in',
+        'subscription_notice_mail',
         'webhook',
         'webhook_attempt',
         'webhook_delivery',

@@ -84,6 +84,7 @@ describe('deliveries are made once per event and webhook', () => {
       },
       wakeDispatcher: () => {},
       renderSubscription: () => Promise.reject(new Error('no subscription is rendered here')),
+      mailRenewalNotice: () => Promise.reject(new Error('no renewal is noticed here')),
     });
     try {
       // The stream's copy: the inbox knows it already.

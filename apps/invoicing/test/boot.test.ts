@@ -19,6 +19,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'invoice_line',
         'invoice_number_counter',
         'invoice_read_model_backfill',
+        'invoice_reminder',
         'invoiced_charge',
         'mail_job',
         'mikro_orm_migrations',

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { accountsModule, createOrganization } from '@billing/accounts';
+import { createAccountsModule, createOrganization } from '@billing/accounts';
 import { analyticsModule } from '@billing/analytics';
 import { type Clock, systemClock } from '@billing/clock';
 import { type EventBus, InProcessBus, JetStreamBus } from '@billing/events';
@@ -80,6 +80,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       createPaymentsModule({ config: { accountsAddress: accounts0(), invoicingAddress: invoicing.address }, mail }),
     ];
     const accounts0 = () => services.get('accounts')!.address;
+    // Subscription notifications go to the same folder as invoice mails.
+    const accountsModule = createAccountsModule({
+      mail: { ...loadMailConfig(process.env, 'accounts'), outboxDir: path.resolve(dataDir, 'mail-outbox') },
+    });
     const modules: ServiceModule[] = [accountsModule];
     for (let index = 0; index < modules.length; index++) {
       const module = modules[index]!;

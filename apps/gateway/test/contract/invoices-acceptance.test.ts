@@ -367,7 +367,8 @@ describe('a Danish organization invoices its subscriptions', () => {
       async () => {
         for (const name of await readdir(platform().mailOutbox)) {
           const text = await readFile(path.join(platform().mailOutbox, name), 'utf8');
-          if (text.includes('ap@example.invalid')) return { name, text };
+          // Invoice e-mails only (the subscription's start notice goes to this folder too).
+          if (name.startsWith('invoice-') && text.includes('ap@example.invalid')) return { name, text };
         }
         return undefined;
       },

@@ -38,7 +38,11 @@ describe('invoice e-mail Reply-To', () => {
     const { api, organizationId } = await newOrganization(platform, { name: 'Nordlys ApS' });
     await platform.admin('update-org', '--org', organizationId, '--email', 'faktura@nordlys.dk');
     const fixture = await invoiceFixture(api);
-    await createRecipient(api, fixture.account.uuid as string, { email: 'ap@kunde.example', receive_invoice: true });
+    await createRecipient(api, fixture.account.uuid as string, {
+      email: 'ap@kunde.example',
+      receive_invoice: true,
+      receive_subscription_notifications: false,
+    });
     const { invoice } = await subscribeAndInvoice(api, fixture, { quantity: 2 });
 
     const [issued] = await mailsTo('ap@kunde.example', 1);
@@ -55,7 +59,11 @@ describe('invoice e-mail Reply-To', () => {
   it('is left out when the organization has no e-mail', async () => {
     const { api } = await newOrganization(platform);
     const fixture = await invoiceFixture(api);
-    await createRecipient(api, fixture.account.uuid as string, { email: 'plain@kunde.example', receive_invoice: true });
+    await createRecipient(api, fixture.account.uuid as string, {
+      email: 'plain@kunde.example',
+      receive_invoice: true,
+      receive_subscription_notifications: false,
+    });
     await subscribeAndInvoice(api, fixture, { quantity: 1 });
 
     const [mail] = await mailsTo('plain@kunde.example', 1);

@@ -89,6 +89,8 @@ describe('payment reminders on the test clock', () => {
     await advance('2026-01-31T09:00:00Z');
     // Day 3: the first reminder of the English and Danish invoices, in their languages.
     await advance('2026-02-01T09:00:00Z');
+    // The same advance again (a client retrying it): nothing is reminded twice.
+    await advance('2026-02-01T09:00:00Z');
     const [, english1] = await mailsTo(addresses.english, 2);
     expect(english1!.to).toEqual([addresses.english]);
     expect(english1!.subject).toBe('Reminder 1: invoice 1 from Nordlys ApS');
@@ -111,7 +113,8 @@ describe('payment reminders on the test clock', () => {
       200,
     );
     await advance('2026-02-07T09:00:00Z');
-    await advance('2026-02-08T09:00:00Z');
+    // Two advances at once to day 10 (two clients, or a retry racing the first): one reminder.
+    await Promise.all([advance('2026-02-08T09:00:00Z'), advance('2026-02-08T09:00:00Z')]);
     const [, , english2] = await mailsTo(addresses.english, 3);
     expect(english2!.subject).toBe('Reminder 2: invoice 1 from Nordlys ApS');
     await advance('2026-02-17T09:00:00Z');
@@ -183,6 +186,31 @@ describe('payment reminders on the test clock', () => {
       ['1', ['2026-02-01', '2026-02-08', '2026-02-18']],
     ]);
   }, 180_000);
+});
+
+describe('payment reminders on the real clock', () => {
+  it("are sent by invoicing's worker on the organization's day, without any advance", async () => {
+    const { api } = await newOrganization(platform, { name: 'Solskin ApS', default_payment_terms: 14 });
+    const account = await createAccount(api, uniqueCode('rt'), { company_name: 'Kunde Ltd', language: 'en' });
+    await createRecipient(api, account.uuid as string, { email: 'ap@realtime.example', receive_invoice: true });
+    const line = { account: account.code, description: 'Consulting', vat_type: 'services', price: '80.00' };
+    expectStatus(await api.post(DRAFT_LINES, line), 201);
+    const generated = await api.post(generateInvoicePath(account.code as string), {});
+    expectStatus(generated, 200);
+    const invoice = (generated.body as Json[])[0]!;
+    expect([invoice.date, invoice.due_date, invoice.total]).toEqual(['2026-01-15', '2026-01-29', '100.00']);
+    await mailsTo('ap@realtime.example', 1);
+
+    // The service clock (every real-clock organization's) reaches day 3 after the due date.
+    platform.clock.set('2026-02-01T09:00:00Z');
+    const [, reminded] = await mailsTo('ap@realtime.example', 2);
+    expect(reminded!.subject).toBe('Reminder 1: invoice 1 from Solskin ApS');
+    expect(reminded!.text).toContain('\nAmount due: 100.00 DKK\nDue date: 2026-01-29\n\nIf you have already paid');
+    const detail = await api.get(invoicePath(invoice.uuid as string));
+    expect((detail.body.reminder_set as Json[]).map((shown) => [shown.number, shown.date, shown.fee])).toEqual([
+      [1, '2026-02-01', null],
+    ]);
+  }, 60_000);
 });
 
 function reminder(number: number, date: string, days: number, to: string, shown: Json | undefined): Json {

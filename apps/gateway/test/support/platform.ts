@@ -192,7 +192,14 @@ export async function startTestPlatform(
   const nats = await startNatsServer();
   const bus = await JetStreamBus.connect({ servers: nats.url, name: 'contract-tests' });
   // Webhook deliveries: polled every 100 ms besides being woken; the rest as configured.
-  const accountsModule = createAccountsModule({ webhooks: { pollIntervalMs: 100, ...options.webhooks } });
+  // Subscription notification e-mails go where invoice e-mails go.
+  const mailOutbox = await mkdtemp(path.join(tmpdir(), 'invoice-mail-'));
+  const mail = { from: 'billing@example.invalid', outboxDir: mailOutbox, smtpUrl: options.smtpUrl };
+  const accountsModule = createAccountsModule({
+    webhooks: { pollIntervalMs: 100, ...options.webhooks },
+    mail,
+    mailIntervalMs: 100,
+  });
   const accounts = await startService(accountsModule, {
     databaseUrl: accountsSchema.databaseUrl,
     schema: accountsSchema.schema,
@@ -218,10 +225,9 @@ export async function startTestPlatform(
     relay: { pollIntervalMs: 50 },
   });
   // Invoicing asks the accounts service about buyers and sellers; mails go to a throwaway folder.
-  const mailOutbox = await mkdtemp(path.join(tmpdir(), 'invoice-mail-'));
   const invoicingModule = createInvoicingModule({
-    config: { accountsAddress: accounts.address, workerIntervalMs: 100 },
-    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox, smtpUrl: options.smtpUrl },
+    config: { accountsAddress: accounts.address, workerIntervalMs: 100, reminderIntervalMs: 200 },
+    mail,
   });
   const invoicing = await startService(invoicingModule, {
     databaseUrl: invoicingSchema.databaseUrl,

@@ -41,9 +41,18 @@ export async function sendDueReminders(deps: InvoicingDeps, context: RequestCont
     },
     { orderBy: [{ due_date: 'asc' }, { invoice_number: 'asc' }] },
   );
+  // Only the invoices owed a reminder today go on (one query for the reminders already sent):
+  // an old unpaid invoice past its last step costs neither a transaction nor a look-up per pass.
+  const sentSoFar = await lastReminderNumbers(
+    deps,
+    candidates.map((candidate) => candidate.id),
+  );
+  const owed = candidates.filter(
+    (candidate) => dueReminder(schedule, candidate.due_date, today, sentSoFar.get(candidate.id) ?? 0) !== null,
+  );
   const buyers = new Map<string, Buyer | null>();
   let sent = 0;
-  for (const candidate of candidates) {
+  for (const candidate of owed) {
     let buyer = buyers.get(candidate.account_id);
     if (buyer === undefined) {
       buyer = await buyerOrNull(deps, context, candidate.account_id);
@@ -57,6 +66,17 @@ export async function sendDueReminders(deps: InvoicingDeps, context: RequestCont
     if (reminded) sent += 1;
   }
   return sent;
+}
+
+/** The number of the last reminder sent for each of the invoices (absent: none yet). */
+async function lastReminderNumbers(deps: InvoicingDeps, invoiceIds: readonly string[]): Promise<Map<string, number>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await deps.orm.em.fork().execute<Array<{ invoice_id: string; last: number | string }>>(
+    // MikroORM writes an array parameter as a list: `in (?, ?, ...)`.
+    'select invoice_id, max(number) as last from invoice_reminder where invoice_id in (?) group by invoice_id',
+    [[...invoiceIds]],
+  );
+  return new Map(rows.map((row) => [row.invoice_id, Number(row.last)]));
 }
 
 /** The reminder owed on `today`, recorded, queued and published; false when none is owed (any more). */

@@ -18,6 +18,7 @@ import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
 import { SelfServiceSignInEntity } from './self-service-sign-in.entity.js';
+import { SubscriptionNoticeMailEntity } from './subscription-notice-mail.entity.js';
 import { WebhookEntity } from './webhook.entity.js';
 import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
@@ -39,6 +40,7 @@ export const accountsEntities = [
   AccountChargeEntity,
   ChurnReasonEntity,
   WebhookEntity,
+  SubscriptionNoticeMailEntity,
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
   AccountBudgetEntity,

@@ -15,6 +15,7 @@ import { Migration20261125224940_organization_exchange_rates } from './Migration
 import { Migration20261125225137_subscription_renewal_notices } from './Migration20261125225137_subscription_renewal_notices.js';
 import { Migration20261126011248_self_service_sign_in } from './Migration20261126011248_self_service_sign_in.js';
 import { Migration20261126014313_reminder_schedule } from './Migration20261126014313_reminder_schedule.js';
+import { Migration20261126020419_subscription_notice_mail } from './Migration20261126020419_subscription_notice_mail.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -33,4 +34,5 @@ export const migrations = [
   Migration20261125225137_subscription_renewal_notices,
   Migration20261126011248_self_service_sign_in,
   Migration20261126014313_reminder_schedule,
+  Migration20261126020419_subscription_notice_mail,
 ];

@@ -10,7 +10,7 @@ const NOTICES_PER_PASS = 200;
 /**
  * renew_subscription_soon: for each renewing subscription (of one organization, or of all) whose
  * next renewal is at most 7 days ahead on its organization's clock, the deliveries of one notice
- * per renewal, from the accounts read model of subscriptions (no event announces it), in one
+ * per renewal and its e-mail to the recipients of subscription notifications, from the accounts read model of subscriptions (no event announces it), in one
  * transaction with the mark that it was made. Returns how many deliveries were new.
  */
 export async function recordDueRenewalNotices(deps: WebhooksDeps, organizationId: string | null): Promise<number> {
@@ -31,6 +31,8 @@ export async function recordDueRenewalNotices(deps: WebhooksDeps, organizationId
         { organizationId: notice.organizationId, eventId, name: 'renew_subscription_soon' },
         () => deps.renderSubscription(context, notice.snapshot),
       );
+      // The renewal's e-mail (renews_soon) goes with its deliveries: once per renewal.
+      await deps.mailRenewalNotice(em, notice, eventId);
       await markRenewalNoticed(em, notice);
     }
     return created;

@@ -1,4 +1,6 @@
 import type { RequestContext } from '@billing/observability';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DueRenewalNotice } from '../../db/renewal-notice-store.js';
 import type { WebhooksConfig } from '../../webhooks-config.js';
 import type { AccountsDeps } from '../deps.js';
 
@@ -9,4 +11,9 @@ export interface WebhooksDeps extends AccountsDeps {
   wakeDispatcher: () => void;
   /** A stored subscription snapshot (the read model's) as its REST representation (events/). */
   renderSubscription: (context: RequestContext, snapshot: Uint8Array) => Promise<unknown>;
+  /**
+   * Queues the renewal's e-mail to the recipients of subscription notifications (events/
+   * subscription-notices), in the notice's transaction.
+   */
+  mailRenewalNotice: (em: EntityManager, notice: DueRenewalNotice, noticeId: string) => Promise<void>;
 }
