@@ -50,11 +50,13 @@ describe('payment e-mails', () => {
     const account = fixture.account.uuid as string;
     await createRecipient(api, account, {
       email: 'betaler@kunde.example',
+      receive_subscription_notifications: false,
       receive_invoice: false,
       receive_payment_confirmation: true,
     });
     await createRecipient(api, account, {
       email: 'kort@kunde.example',
+      receive_subscription_notifications: false,
       receive_invoice: false,
       receive_payment_card_notifications: true,
     });
@@ -82,11 +84,13 @@ describe('payment e-mails', () => {
     const account = fixture.account.uuid as string;
     await createRecipient(api, account, {
       email: 'afvist@kunde.example',
+      receive_subscription_notifications: false,
       receive_invoice: false,
       receive_payment_card_notifications: true,
     });
     await createRecipient(api, account, {
       email: 'kvittering@kunde.example',
+      receive_subscription_notifications: false,
       receive_invoice: false,
       receive_payment_confirmation: true,
     });
