@@ -52,7 +52,8 @@ describe('createTestSchema', () => {
     } finally {
       await query(maintenanceUrl.toString(), `drop database if exists "${databaseName}"`);
     }
-  });
+    // CREATE DATABASE copies a template on disk: seconds on a busy machine.
+  }, 60_000);
 
   it('says clearly that Postgres is unreachable instead of skipping', async () => {
     process.env.TEST_DATABASE_URL = 'postgresql://postgres@127.0.0.1:1/billing_test';
