@@ -1,19 +1,32 @@
 import { loadConfig } from '@billing/config';
 import { z } from 'zod';
+import type { AccessPointConfig } from './einvoice/access-point.js';
 
 const schema = z.object({
   /** The accounts service (accounts and organizations for invoices). */
   ACCOUNTS_ADDRESS: z.string().min(1).default('127.0.0.1:50051'),
   /** Pause between passes of the grouped-invoice issuer and the mail sender. */
   INVOICING_WORKER_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** The Peppol access point e-invoices are POSTed to; unset: e-invoices wait, pending. */
+  EINVOICE_ACCESS_POINT_URL: z.url().optional(),
+  /** The token the access point knows us by (sent as a bearer token). */
+  EINVOICE_ACCESS_POINT_TOKEN: z.string().default(''),
 });
 
 export interface InvoicingConfig {
   accountsAddress: string;
   workerIntervalMs: number;
+  /** Where e-invoices are delivered (docs/invoicing.md "E-invoices"); null: not configured. */
+  accessPoint: AccessPointConfig | null;
 }
 
 export function loadInvoicingConfig(env: NodeJS.ProcessEnv = process.env): InvoicingConfig {
   const config = loadConfig('invoicing', schema, env);
-  return { accountsAddress: config.ACCOUNTS_ADDRESS, workerIntervalMs: config.INVOICING_WORKER_INTERVAL_MS };
+  return {
+    accountsAddress: config.ACCOUNTS_ADDRESS,
+    workerIntervalMs: config.INVOICING_WORKER_INTERVAL_MS,
+    accessPoint: config.EINVOICE_ACCESS_POINT_URL
+      ? { url: config.EINVOICE_ACCESS_POINT_URL, token: config.EINVOICE_ACCESS_POINT_TOKEN }
+      : null,
+  };
 }

@@ -51,6 +51,14 @@ const buyer: Buyer = {
   payment_terms: null,
   collection_method: null,
   recipients: [],
+  einvoicing: {
+    ean_invoicing: false,
+    einvoicing_identifier_schema: '',
+    ean_number: null,
+    einvoicing_intermediator: null,
+    legal_country: 'DK',
+  },
+  einvoice_field_mappings: [],
 };
 
 async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {

@@ -83,6 +83,14 @@ const directory: Directory = {
     payment_terms: null,
     collection_method: null,
     recipients: [],
+    einvoicing: {
+      ean_invoicing: false,
+      einvoicing_identifier_schema: '',
+      ean_number: null,
+      einvoicing_intermediator: null,
+      legal_country: 'DK',
+    },
+    einvoice_field_mappings: [],
   }),
   seller: async () => seller,
   announceInvoices: async (_context, accountId, invoiceIds) => {

@@ -51,6 +51,7 @@ const INVOICE_HEADER = [
   'vat_breakdown',
   'reverse_charge',
   'vat_note',
+  'einvoice_status',
   'model',
   'schema',
   'total',

@@ -168,6 +168,8 @@ export interface TestPlatform {
 export async function startTestPlatform(
   options: {
     smtpUrl?: string;
+    /** The Peppol access point e-invoices are delivered to (a local server of the test). */
+    einvoiceAccessPoint?: { url: string; token: string };
     cardgwAApiUrl?: string;
     /** Run payments as its own process (built main.js), restartable: the crash test. */
     paymentsProcess?: boolean;
@@ -216,7 +218,11 @@ export async function startTestPlatform(
   // Invoicing asks the accounts service about buyers and sellers; mails go to a throwaway folder.
   const mailOutbox = await mkdtemp(path.join(tmpdir(), 'invoice-mail-'));
   const invoicingModule = createInvoicingModule({
-    config: { accountsAddress: accounts.address, workerIntervalMs: 100 },
+    config: {
+      accountsAddress: accounts.address,
+      workerIntervalMs: 100,
+      accessPoint: options.einvoiceAccessPoint ?? null,
+    },
     mail: { from: 'billing@example.invalid', outboxDir: mailOutbox, smtpUrl: options.smtpUrl },
   });
   const invoicing = await startService(invoicingModule, {

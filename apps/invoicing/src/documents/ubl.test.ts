@@ -11,6 +11,7 @@ const snapshot: EinvoiceSnapshot = {
   seller_endpoint: { scheme: '0184', id: '12345678' },
   intermediator: null,
   field_mappings: [],
+  on_test_clock: false,
 };
 
 function line(overrides: Partial<InvoiceLineView>): InvoiceLineView {
@@ -51,7 +52,7 @@ function line(overrides: Partial<InvoiceLineView>): InvoiceLineView {
 }
 
 function invoice(overrides: Partial<InvoiceView>): InvoiceView {
-  return {
+  const view: InvoiceView = {
     uuid: 'u',
     invoice_number: '7',
     external_invoice_number: '',
@@ -108,8 +109,9 @@ function invoice(overrides: Partial<InvoiceView>): InvoiceView {
       account_number: '',
     },
     version: 1,
-    ...overrides,
+    einvoice_status: 'pending',
   };
+  return { ...view, ...overrides };
 }
 
 const ubl = (view: InvoiceView, creditedInvoiceNumber: string | null = null) =>
@@ -190,7 +192,8 @@ describe('Peppol BIS Billing 3.0 UBL', () => {
       subtotal: '-300.00',
       vat: '-75.00',
       balance: '0.00',
-      lines: [line({ price: '-100', subtotal: '-300.00', vat: '-75.00', total: '-375.00', refund_of: '1' })],
+      // A credited line keeps the quantity and price of the line it reverses; its amounts turn negative.
+      lines: [line({ subtotal: '-300.00', vat: '-75.00', total: '-375.00', refund_of: '1' })],
       vat_breakdown: [{ rate: '25.00', base: '-300.00', vat: '-75.00' }],
     });
     const xml = ubl(view, '7');

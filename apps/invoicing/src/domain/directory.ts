@@ -1,5 +1,7 @@
 import type { RequestContext } from '@billing/observability';
 import type { BankAccountSnapshot } from './bank-account.js';
+import type { FieldMapping } from './einvoice/einvoice-snapshot.js';
+import type { EinvoicingSettings } from './einvoice/endpoint.js';
 import type { PartySnapshot } from './invoice-view.js';
 
 /** The buyer of an invoice: the account as the accounts service has it now. */
@@ -14,6 +16,13 @@ export interface Buyer {
   collection_method: string | null;
   /** Recipients with receive_invoice. */
   recipients: { email: string; name: string }[];
+  /** The account's e-invoicing settings (ean_invoicing, ean_number, ...). */
+  einvoicing: EinvoicingSettings;
+  /**
+   * The organization's peppol_bis field mappings, asked for only when the account has
+   * ean_invoicing (else []): they are copied into its e-invoices.
+   */
+  einvoice_field_mappings: FieldMapping[];
 }
 
 /** The seller: the organization. */

@@ -68,6 +68,9 @@ export function testClockRoutes({ identity, subscriptions, invoicing, payments, 
       // Card invoices among them (and earlier ones) are charged, and every dunning retry that fell
       // due up to the new time is run and settled, before the answer (docs/api.md "Test clocks").
       await payments.call('processDue', { until: time }, { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS });
+      // E-invoices of the invoices made (and retries that fell due) are delivered to the access
+      // point on the new time before the answer (docs/api.md "E-invoices").
+      await invoicing.call('deliverDueEinvoices', {}, { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS });
       // Only now: an advance that fails before this point leaves them to the next one.
       if (processed.charge_ids.length > 0) {
         await subscriptions.call(

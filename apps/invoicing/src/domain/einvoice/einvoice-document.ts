@@ -185,16 +185,18 @@ function percent(rate: string): string {
 }
 
 function eLine(line: InvoiceLineView, category: TaxCategory, sign: number, currency: CurrencyCode): ELine {
-  // BR-27: the price is never negative; a credit line is a negative quantity at its price.
+  // BR-27: the price is never negative; a credit line is a negative quantity at its price. The
+  // amount's sign decides (a credited line may keep the quantity and price of the line it reverses).
   const price = money(line.price);
+  const amount = money(line.subtotal).times(sign);
   const quantity = money(line.quantity)
-    .times(sign)
-    .times(price.isNegative() ? -1 : 1);
+    .abs()
+    .times(amount.isNegative() ? -1 : 1);
   return {
     id: line.id,
     quantity: quantity.toString(),
     unit_code: UNIT_CODE,
-    amount: formatAmount(money(line.subtotal).times(sign), currency),
+    amount: formatAmount(amount, currency),
     period: line.date_from !== null && line.date_to !== null ? { start: line.date_from, end: line.date_to } : null,
     name: line.description,
     sku: line.sku,
