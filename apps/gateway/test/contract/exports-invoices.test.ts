@@ -200,6 +200,7 @@ describe('POST /api/v1/invoices/export/', () => {
         `[{"rate":"25.00","base":"${base}","vat":"${vat}","model":"vat_breakdown","schema":"${schemaOf('vat_breakdown')}"}]`,
         false,
         '',
+        null,
         'invoice',
         schemaOf('invoice'),
         125 * (index + 1),
