@@ -213,4 +213,36 @@ describe('e-invoices (Peppol BIS Billing 3.0)', () => {
     expect(foreign.body).toEqual({ detail: 'Not found.' });
     expectStatus(await api.get(`${invoicePath(invoice.uuid)}ubl/`), 200);
   }, 120_000);
+
+  // Last: it moves the platform's (real) clock.
+  it('on the real clock the delivery worker delivers at once, and retries a minute after a failure', async () => {
+    const { api, organizationId } = await newOrganization(platform);
+    await platform.admin('update-org', '--org', organizationId, '--vat-number', 'DK12345678');
+    const ean = await invoiceFixture(api, { account: EAN_ACCOUNT });
+    // The first attempt at each invoice from now on is refused (500), the next accepted.
+    const refusedOnce = new Set<string>();
+    accessPoint.answer((request) => {
+      const invoice = String(request.headers['idempotency-key']);
+      if (refusedOnce.has(invoice)) return 202;
+      refusedOnce.add(invoice);
+      return 500;
+    });
+    const subscription = await subscribeAndInvoice(api, ean, { quantity: 1 });
+    const key = subscription.invoice.uuid;
+    const forThis = () => accessPoint.received.filter((request) => request.headers['idempotency-key'] === key);
+    const status = async () => (await api.get(invoicePath(key))).body.einvoice_status;
+
+    // The first attempt, right after the issue, was refused: pending, due again in a minute.
+    await waitFor(async () => (forThis().length === 1 && (await status()) === 'pending' ? true : undefined), {
+      timeoutMs: 20_000,
+      description: 'the first attempt',
+    });
+    platform.clock.advanceSeconds(60);
+    await waitFor(async () => ((await status()) === 'delivered' ? true : undefined), {
+      timeoutMs: 20_000,
+      description: 'the retry',
+    });
+    expect(forThis()).toHaveLength(2);
+    expect(bisViolations(forThis()[1]!.body)).toEqual([]);
+  }, 60_000);
 });
