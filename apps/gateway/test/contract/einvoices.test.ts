@@ -195,6 +195,15 @@ describe('e-invoices (Peppol BIS Billing 3.0)', () => {
     expect(mine()[2]!.body).toBe(noteXml);
     expect((await api.get(invoicePath(note!.uuid))).body.einvoice_status).toBe('delivered');
     expect(smtp.mails.filter((mail) => mail.to.includes('ap@kommune-nord.example'))).toEqual([]);
+
+    // Asked for explicitly, a copy is e-mailed (docs/api.md "E-invoices").
+    const sent = await api.post(`${invoicePath(invoice.uuid)}send/`, {});
+    expectStatus(sent, 200);
+    await waitFor(() => (smtp.mails.some((mail) => mail.to.includes('ap@kommune-nord.example')) ? true : undefined), {
+      timeoutMs: 20_000,
+      description: 'the copy asked for',
+    });
+    expect(mine()).toHaveLength(3);
   }, 180_000);
 
   it('GET …/ubl/ is 404 for an invoice that is not an e-invoice, and for another organization’s e-invoice', async () => {

@@ -42,7 +42,7 @@ export function testClockRoutes({ identity, subscriptions, invoicing, payments, 
       '(one transaction with an audit row), then every service processes what is due up to `to`; the answer ' +
       'comes after that, and after every charge of the organization (also those of calls made before the ' +
       'advance) is on an issued invoice, every card payment attempt due by then (first attempts and dunning ' +
-      'retries) has run and its outcome is settled, and every webhook delivery due by then has been attempted. 404 outside test mode.',
+      'retries) has run and its outcome is settled, every e-invoice delivery due by then has been attempted, and every webhook delivery due by then has been attempted. 404 outside test mode.',
     tags: TAGS,
     body: AdvanceBody,
     response: { status: 200, schema: TestClockSchema },
