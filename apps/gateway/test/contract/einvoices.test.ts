@@ -5,6 +5,9 @@
  * HTTP server here) on the organization's test clock, retried after a failure, once each; they are
  * not e-mailed (a local SMTP server sees only the other account's invoice).
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { bisViolations, parseUbl, ublAll, ublText, waitFor } from '@billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -221,6 +224,40 @@ describe('e-invoices (Peppol BIS Billing 3.0)', () => {
     expectStatus(foreign, 404);
     expect(foreign.body).toEqual({ detail: 'Not found.' });
     expectStatus(await api.get(`${invoicePath(invoice.uuid)}ubl/`), 200);
+  }, 120_000);
+
+  it('the organization’s imported field mappings fill the document; an e-invoice already made keeps its own', async () => {
+    const { api, organizationId } = await seller();
+    const ean = await invoiceFixture(api, { account: EAN_ACCOUNT });
+    const { invoice: before } = await subscribeAndInvoice(api, ean, { quantity: 1 });
+    const beforeXml = (await api.get(`${invoicePath(before.uuid)}ubl/`)).text;
+    // The defaults: no reference person on the line, so the account's code is the buyer reference.
+    expect(ublText(parseUbl(beforeXml), 'cbc:BuyerReference')).toBe(ean.code);
+    expect(ublText(parseUbl(beforeXml), 'cbc:AccountingCost')).toBe(ean.code);
+
+    const folder = await mkdtemp(path.join(tmpdir(), 'mappings-'));
+    const file = path.join(folder, 'mappings.csv');
+    await writeFile(
+      file,
+      [
+        'format,target_field,source_type,source_builtin_field,source_custom_field',
+        'peppol_bis,buyer_reference,builtin,invoice_number,',
+        'peppol_bis,order_reference,builtin,account_code,',
+        'peppol_bis,accounting_cost,custom_field,,3f1d2c4b-5a69-4c2b-9a8e-0d1f6c1e5a55',
+        '',
+      ].join('\r\n'),
+    );
+    await platform.admin('import-einvoice-field-mappings', '--org', organizationId, '--file', file);
+
+    expect((await api.get(`${invoicePath(before.uuid)}ubl/`)).text).toBe(beforeXml);
+    const { invoice: after } = await subscribeAndInvoice(api, ean, { quantity: 1 });
+    const afterXml = (await api.get(`${invoicePath(after.uuid)}ubl/`)).text;
+    expect(bisViolations(afterXml)).toEqual([]);
+    const root = parseUbl(afterXml);
+    expect(ublText(root, 'cbc:BuyerReference')).toBe(String(after.invoice_number));
+    expect(ublText(root, 'cac:OrderReference/cbc:ID')).toBe(ean.code);
+    // The custom field is on no line: BT-19 is left out.
+    expect(ublAll(root, 'cbc:AccountingCost')).toEqual([]);
   }, 120_000);
 
   // Last: it moves the platform's (real) clock.
