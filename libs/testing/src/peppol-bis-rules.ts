@@ -177,6 +177,8 @@ export function bisViolations(xml: string): string[] {
     const endpoint = ublAll(party, 'cbc:EndpointID')[0];
     if (!endpoint?.textContent) fail('PEPPOL-EN16931-R010/020', `${role} EndpointID`);
     else if (!EAS_CODES.has(endpoint.getAttribute('schemeID') ?? '')) fail('PEPPOL-EN16931-CL008', `${role} schemeID`);
+    else if (endpoint.getAttribute('schemeID') === '0088' && !validGln(endpoint.textContent))
+      fail('PEPPOL-COMMON-R040', `${role} GLN check digit`);
     if (!ublText(party, 'cac:PartyLegalEntity/cbc:RegistrationName')) fail('BR-06/07', `${role} name`);
     if (!/^[A-Z]{2}$/.test(ublText(party, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode') ?? ''))
       fail('BR-09/11', `${role} country`);
@@ -285,4 +287,13 @@ export function bisViolations(xml: string): string[] {
 function* allElements(el: El): Generator<El> {
   yield el;
   for (const child of elementsOf(el)) yield* allElements(child);
+}
+
+/** GS1 GLN: 13 digits, the last the check digit (weights 3, 1, 3, ... from the right). */
+function validGln(value: string): boolean {
+  if (!/^\d{13}$/.test(value)) return false;
+  const digits = [...value].map(Number);
+  const check = digits.pop()!;
+  const sum = digits.reverse().reduce((total, digit, index) => total + digit * (index % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === check;
 }

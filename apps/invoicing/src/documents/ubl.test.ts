@@ -271,5 +271,8 @@ describe('Peppol BIS Billing 3.0 UBL', () => {
       'PEPPOL-EN16931-CL008: buyer schemeID',
     ]);
     expect(bisViolations(xml.replace('unitCode="C62"', 'unitCode="PCS"'))).toEqual(['BR-23: line 1 unit code']);
+    expect(bisViolations(xml.replace('5790000435975', '5790000435974'))).toEqual([
+      'PEPPOL-COMMON-R040: buyer GLN check digit',
+    ]);
   });
 });

@@ -33,6 +33,8 @@ describe('Peppol endpoints', () => {
     expect(buyerEndpoint(settings({ ean_invoicing: false }))).toBeNull();
     expect(buyerEndpoint(settings({ ean_number: null }))).toBeNull();
     expect(buyerEndpoint(settings({ ean_number: '57900004' }))).toBeNull();
+    // A wrong GS1 check digit (…975 is right).
+    expect(buyerEndpoint(settings({ ean_number: '5790000435974' }))).toBeNull();
     expect(buyerEndpoint(settings({ einvoicing_identifier_schema: 'ORGNR', legal_country: 'US' }))).toBeNull();
     expect(
       buyerEndpoint(settings({ einvoicing_identifier_schema: 'ISO_6523_ICD', ean_number: '5790000435975' })),

@@ -78,7 +78,7 @@ export function buyerEndpoint(settings: EinvoicingSettings): Endpoint | null {
   switch (settings.einvoicing_identifier_schema) {
     case '':
     case 'GLN':
-      return /^\d{13}$/.test(number) ? { scheme: GLN_SCHEME, id: number } : null;
+      return isGln(number) ? { scheme: GLN_SCHEME, id: number } : null;
     case 'ORGNR': {
       const scheme = ORGNR_SCHEMES[settings.legal_country.toUpperCase()];
       return scheme === undefined ? null : { scheme, id: number };
@@ -107,4 +107,16 @@ export function sellerEndpoint(party: { country: string; vat_number: string }): 
   }
   const scheme = VAT_SCHEMES[country];
   return scheme === undefined ? null : { scheme, id: vat };
+}
+
+/**
+ * A GS1 Global Location Number: 13 digits, the last the GS1 check digit (weights 3 and 1 from the
+ * right); Peppol refuses a GLN endpoint with a wrong one (PEPPOL-COMMON-R040).
+ */
+export function isGln(value: string): boolean {
+  if (!/^\d{13}$/.test(value)) return false;
+  const digits = [...value].map(Number);
+  const check = digits.pop()!;
+  const sum = digits.reverse().reduce((total, digit, index) => total + digit * (index % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === check;
 }
