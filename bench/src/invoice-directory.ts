@@ -24,8 +24,11 @@ export const SELLER: Seller = {
   default_collection_method: 'invoice',
   bank_accounts: [],
   base_currency: 'DKK',
+  exchange_rates: [],
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 
 /** The buyer of `accountId`: derived from the id alone, the same for both sides of the bench. */
@@ -48,6 +51,7 @@ export function benchBuyer(accountId: string): Buyer {
     invoice_note: null,
     payment_terms: null,
     collection_method: null,
+    is_getting_reminders: true,
     recipients: [{ email, name: `Customer ${code}` }],
   };
 }
@@ -55,6 +59,11 @@ export function benchBuyer(accountId: string): Buyer {
 export const benchDirectory: Directory = {
   buyer: async (_context, accountId) => benchBuyer(accountId),
   seller: async () => SELLER,
+  accountSummaries: async (_context, accountIds) =>
+    accountIds.map((accountId) => {
+      const buyer = benchBuyer(accountId);
+      return { uuid: accountId, code: buyer.code, display_name: buyer.party.name, company_name: null, type: 'company' };
+    }),
   // In memory like the buyer: the bench measures invoicing's own work (the lock is still taken).
   announceInvoices: async () => {},
   close: () => {},

@@ -8,6 +8,8 @@ export interface WebhookBenchOptions {
   webhooks: number;
   /** Events handed over per ApplyEvents call. */
   batch: number;
+  /** Deliveries in flight per endpoint: the service's WEBHOOKS_ENDPOINT_CONCURRENCY and the baseline's loops per endpoint. */
+  endpointConcurrency: number;
   databaseUrl: string;
   json: boolean;
 }
@@ -19,6 +21,9 @@ const USAGE = `Usage: npm run bench:webhooks -- [options]
   --deliveries <n>     deliveries made and received (default 10000); a multiple of --webhooks
   --webhooks <n>       webhooks taking every event, each its own endpoint (default 10)
   --batch <n>          events handed over per ApplyEvents call (default 50)
+  --endpoint-concurrency <n>
+                       deliveries in flight per endpoint, the service's and the baseline's (default 5,
+                       the service's default)
   --database-url <url> Postgres (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL, $DATABASE_URL or
                        ${DEFAULT_DATABASE_URL}; created if missing). The run works in a
                        throwaway schema, dropped at the end
@@ -34,6 +39,7 @@ export function parseWebhookOptions(argv: string[], env: NodeJS.ProcessEnv): Web
         deliveries: { type: 'string', default: '10000' },
         webhooks: { type: 'string', default: '10' },
         batch: { type: 'string', default: '50' },
+        'endpoint-concurrency': { type: 'string', default: '5' },
         'database-url': { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -50,6 +56,7 @@ export function parseWebhookOptions(argv: string[], env: NodeJS.ProcessEnv): Web
       deliveries,
       webhooks,
       batch: boundedInteger('--batch', values.batch, 1, 1_000),
+      endpointConcurrency: boundedInteger('--endpoint-concurrency', values['endpoint-concurrency'], 1, 100),
       databaseUrl: benchDatabaseUrl(values['database-url'], env, DEFAULT_DATABASE_URL),
       json: values.json,
     };

@@ -19,11 +19,11 @@ import { startBenchReceiver } from './webhook-receiver.js';
  * Benchmark: N webhook deliveries to a local receiver. The accounts service (its own migrations, a
  * throwaway schema, no NATS) gets N / W invoice.issued events handed over through
  * ReadModelService.ApplyEvents, as invoicing hands them over; W webhooks take every event, so each
- * event makes W deliveries, which the service's dispatcher signs and POSTs (one at a time per
- * endpoint, endpoints side by side). Measured: deliveries per second from the first hand-over to
+ * event makes W deliveries, which the service's dispatcher signs and POSTs (C at a time per
+ * endpoint, --endpoint-concurrency, endpoints side by side). Measured: deliveries per second from the first hand-over to
  * the last arrival, and the event-to-delivery latency (hand-over call started → request arrived).
- * Baseline in the same run: the same N signed bodies POSTed straight to the same endpoints by W
- * loops (one per endpoint, no database): what the HTTP work alone costs. Prints both rates and the
+ * Baseline in the same run: the same N signed bodies POSTed straight to the same endpoints by
+ * W x C loops (C per endpoint, no database): what the HTTP work alone costs. Prints both rates and the
  * ratio.
  */
 
@@ -63,6 +63,7 @@ function invoiceIssued(organizationId: string): EventEnvelope {
         language: 'en',
         po_number: '',
         version: 1,
+        reminders: [],
       },
     }).finish(),
   );
@@ -115,16 +116,19 @@ try {
     await client.end();
   });
   log(`starting the accounts service on ${schema}`);
-  const service = await startService(createAccountsModule(), {
-    databaseUrl: options.databaseUrl,
-    schema,
-    grpcHost: '127.0.0.1',
-    grpcPort: 0,
-    clock: systemClock,
-    logger: createLogger('bench', 'warn'),
-    bus: null,
-    migrateOnStart: true,
-  });
+  const service = await startService(
+    createAccountsModule({ webhooks: { endpointConcurrency: options.endpointConcurrency } }),
+    {
+      databaseUrl: options.databaseUrl,
+      schema,
+      grpcHost: '127.0.0.1',
+      grpcPort: 0,
+      clock: systemClock,
+      logger: createLogger('bench', 'warn'),
+      bus: null,
+      migrateOnStart: true,
+    },
+  );
   cleanups.push(() => service.stop());
   const webhookClient = createGrpcClient(webhooksV1.WebhookServiceClient, service.address, {
     defaultDeadlineMs: 60_000,
@@ -171,11 +175,16 @@ try {
   const bodies = endpoints.map((endpoint) => receiver.bodies.get(endpoint.path)!);
   const ids = [...handedOver.keys()];
   receiver.reset();
-  log('baseline: the same deliveries POSTed by one loop per endpoint, no database');
+  log(`baseline: the same deliveries POSTed by ${options.endpointConcurrency} loops per endpoint, no database`);
   const baselineStarted = performance.now();
   await Promise.all(
-    endpoints.map(async (endpoint, index) => {
-      for (const id of ids) await post(receiver.url(endpoint.path), endpoint.secret, id, bodies[index]!);
+    endpoints.flatMap((endpoint, index) => {
+      let next = 0;
+      const loop = async () => {
+        while (next < ids.length)
+          await post(receiver.url(endpoint.path), endpoint.secret, ids[next++]!, bodies[index]!);
+      };
+      return Array.from({ length: options.endpointConcurrency }, loop);
     }),
   );
   await receiver.waitFor(options.deliveries);
@@ -184,6 +193,7 @@ try {
   const result = {
     deliveries: options.deliveries,
     webhooks: options.webhooks,
+    endpoint_concurrency: options.endpointConcurrency,
     service_per_second: Math.round(options.deliveries / serviceSeconds),
     baseline_per_second: Math.round(options.deliveries / baselineSeconds),
     ratio: Number((baselineSeconds / serviceSeconds).toFixed(3)),
@@ -197,7 +207,7 @@ try {
   };
   console.log(
     [
-      `webhooks: ${result.deliveries} deliveries to ${result.webhooks} endpoints on ${result.cores} cores (load ${result.load})`,
+      `webhooks: ${result.deliveries} deliveries to ${result.webhooks} endpoints (${options.endpointConcurrency} at a time each) on ${result.cores} cores (load ${result.load})`,
       `  service:  ${result.service_per_second} deliveries/s, event-to-delivery p50 ${result.latency_ms.p50} ms, p99 ${result.latency_ms.p99} ms, max ${result.latency_ms.max} ms`,
       `  baseline: ${result.baseline_per_second} deliveries/s (the same POSTs, no database)`,
       `  ratio:    ${result.ratio}`,

@@ -1,4 +1,4 @@
-import { serviceExports } from '@billing/exports';
+import { type ServiceExports, serviceExports } from '@billing/exports';
 import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
@@ -12,6 +12,7 @@ import { churnReasonService } from './grpc/churn-reason-service.js';
 import { identityService } from './grpc/identity-service.js';
 import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
+import { selfServiceService } from './grpc/self-service-service.js';
 import { webhookService } from './grpc/webhook-service.js';
 import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks-config.js';
@@ -21,8 +22,19 @@ export interface AccountsModuleOptions {
   webhooks?: Partial<WebhooksConfig>;
 }
 
-/** The account list's export (docs/architecture.md "Exports"). */
-const exportsOf = (deps: ServiceDeps) => serviceExports('accounts', [accountListExport(deps)]);
+/**
+ * The account list's export (docs/architecture.md "Exports"), one per deps: its gRPC service and
+ * its worker share it, so a job asked for wakes the worker.
+ */
+const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
+const exportsOf = (deps: ServiceDeps): ServiceExports => {
+  let exports = exportsByDeps.get(deps);
+  if (!exports) {
+    exports = serviceExports('accounts', [accountListExport(deps)]);
+    exportsByDeps.set(deps, exports);
+  }
+  return exports;
+};
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
@@ -54,6 +66,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       churnReasonService(deps),
       readModelService(deps, webhookFeeds(webhooksDeps(deps))),
       organizationDataService(deps),
+      selfServiceService(deps),
       webhookService(webhooksDeps(deps)),
       exportsOf(deps).grpcService(deps),
     ],

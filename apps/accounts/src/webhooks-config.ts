@@ -17,8 +17,13 @@ const schema = z.object({
   WEBHOOKS_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
   /** How long a receiver has to answer (gaps.md §12: 10 s). */
   WEBHOOKS_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(ATTEMPT_TIMEOUT_MS),
-  /** Deliveries attempted at once, over all endpoints (each endpoint gets one at a time). */
+  /** Endpoints sent to at once by one replica (each with up to WEBHOOKS_ENDPOINT_CONCURRENCY deliveries). */
   WEBHOOKS_MAX_CONCURRENCY: z.coerce.number().int().positive().default(50),
+  /**
+   * Deliveries in flight to one endpoint at once (gaps.md §12 promises no order between
+   * deliveries; docs/api.md "Webhooks"): 1 sends an endpoint's deliveries one after the other.
+   */
+  WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   /** The gateway's public URL: the absolute links in webhook data (an invoice's invoice_api_url). */
   PUBLIC_API_URL: z.url().default('http://127.0.0.1:8000'),
 });
@@ -28,6 +33,7 @@ export interface WebhooksConfig {
   pollIntervalMs: number;
   attemptTimeoutMs: number;
   maxConcurrency: number;
+  endpointConcurrency: number;
   publicApiUrl: string;
 }
 
@@ -38,6 +44,7 @@ export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): Webhoo
     pollIntervalMs: config.WEBHOOKS_POLL_INTERVAL_MS,
     attemptTimeoutMs: config.WEBHOOKS_ATTEMPT_TIMEOUT_MS,
     maxConcurrency: config.WEBHOOKS_MAX_CONCURRENCY,
+    endpointConcurrency: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
     publicApiUrl: config.PUBLIC_API_URL,
   };
 }

@@ -31,6 +31,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'outbox',
         'payment_gateway_account',
         'recipient',
+        'self_service_sign_in',
         'webhook',
         'webhook_attempt',
         'webhook_delivery',

@@ -79,6 +79,7 @@ describe('deliveries are made once per event and webhook', () => {
         pollIntervalMs: 60_000,
         attemptTimeoutMs: 1_000,
         maxConcurrency: 1,
+        endpointConcurrency: 1,
         publicApiUrl: 'https://billing.example.com',
       },
       wakeDispatcher: () => {},

@@ -6,6 +6,7 @@ import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './
 import { REQUEST_EXAMPLES } from './openapi/request-examples.js';
 import { gatewayCallbacks } from './pages/gateway-callbacks.js';
 import { noopCardPages } from './pages/noop-card-page.js';
+import { selfServicePages } from './pages/self-service/self-service-pages.js';
 import { PostgresRateLimiter } from './rate-limit/index.js';
 import { allRoutes } from './routes/index.js';
 
@@ -63,7 +64,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     clock: options.clock,
     logger: options.logger,
     requestExamples: REQUEST_EXAMPLES,
-    pages: [noopCardPages(clients), gatewayCallbacks(clients)],
+    pages: [noopCardPages(clients), gatewayCallbacks(clients), selfServicePages(clients)],
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
   const server = await listen(app, options.port, options.host);

@@ -7,6 +7,11 @@ const schema = z.object({
   ACCOUNTS_ADDRESS: z.string().min(1).default('127.0.0.1:50051'),
   /** Pause between passes of the grouped-invoice issuer and the mail sender. */
   INVOICING_WORKER_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /**
+   * Pause between passes of the payment reminder sender (organizations on the real clock). Reminders
+   * fall due by the day: a pass a minute asks the accounts service little and is never a day late.
+   */
+  INVOICING_REMINDER_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
   /** The Peppol access point e-invoices are POSTed to; unset: e-invoices wait, pending. */
   EINVOICE_ACCESS_POINT_URL: z.url().optional(),
   /** The token the access point knows us by (sent as a bearer token). */
@@ -16,6 +21,7 @@ const schema = z.object({
 export interface InvoicingConfig {
   accountsAddress: string;
   workerIntervalMs: number;
+  reminderIntervalMs: number;
   /** Where e-invoices are delivered (docs/invoicing.md "E-invoices"); null: not configured. */
   accessPoint: AccessPointConfig | null;
 }
@@ -25,6 +31,7 @@ export function loadInvoicingConfig(env: NodeJS.ProcessEnv = process.env): Invoi
   return {
     accountsAddress: config.ACCOUNTS_ADDRESS,
     workerIntervalMs: config.INVOICING_WORKER_INTERVAL_MS,
+    reminderIntervalMs: config.INVOICING_REMINDER_INTERVAL_MS,
     accessPoint: config.EINVOICE_ACCESS_POINT_URL
       ? { url: config.EINVOICE_ACCESS_POINT_URL, token: config.EINVOICE_ACCESS_POINT_TOKEN }
       : null,

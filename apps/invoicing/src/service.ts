@@ -1,4 +1,5 @@
-import { serviceExports } from '@billing/exports';
+import { type ServiceExports, serviceExports } from '@billing/exports';
+import { loadMailConfig, type MailConfig } from '@billing/mail';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
@@ -13,12 +14,12 @@ import { invoiceListExport, vatExport } from './grpc/invoice-exports.js';
 import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
-import { loadMailConfig, type MailConfig } from './mail/mail-config.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
 import { startEinvoiceSender } from './workers/einvoice-sender.js';
 import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
 import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';
 import { startReadModelBackfill } from './workers/read-model-backfill.js';
+import { startReminderSender } from './workers/reminder-sender.js';
 
 export interface InvoicingModuleOptions {
   config?: Partial<InvoicingConfig>;
@@ -55,7 +56,16 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
     }
     return accessPoint;
   };
-  const exports = (deps: ServiceDeps) => serviceExports('invoicing', [invoiceListExport, vatExport(depsOf(deps))]);
+  // One per deps: its gRPC service and its worker share it, so a job asked for wakes the worker.
+  const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
+  const exports = (deps: ServiceDeps): ServiceExports => {
+    let made = exportsByDeps.get(deps);
+    if (!made) {
+      made = serviceExports('invoicing', [invoiceListExport(depsOf(deps)), vatExport(depsOf(deps))]);
+      exportsByDeps.set(deps, made);
+    }
+    return made;
+  };
   return {
     name: 'invoicing',
     defaultGrpcPort: 50053,
@@ -80,6 +90,7 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         },
         startGroupedInvoiceIssuer(invoicing, interval, deps.logger),
         startInvoiceMailSender(invoicing, mailer, interval, deps.logger),
+        startReminderSender(invoicing, config().reminderIntervalMs, deps.logger),
         exports(deps).worker(deps, interval),
         startReadModelBackfill(invoicing, interval, deps.logger),
       ];

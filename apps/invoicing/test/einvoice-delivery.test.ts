@@ -70,6 +70,9 @@ const seller: Seller = {
   base_currency: 'DKK',
   test_clock_time: null,
   features: [],
+  exchange_rates: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 const buyer: Buyer = {
   account_id: randomUUID(),
@@ -88,6 +91,7 @@ const buyer: Buyer = {
     legal_country: 'DK',
   },
   einvoice_field_mappings: [],
+  is_getting_reminders: true,
 };
 
 async function issueEinvoice(orm: MikroORM, organizationId: string): Promise<string> {

@@ -39,8 +39,11 @@ const seller: Seller = {
   default_collection_method: 'invoice',
   bank_accounts: [],
   base_currency: 'DKK',
+  exchange_rates: [],
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 const buyer: Buyer = {
   account_id: randomUUID(),
@@ -59,6 +62,7 @@ const buyer: Buyer = {
     legal_country: 'DK',
   },
   einvoice_field_mappings: [],
+  is_getting_reminders: true,
 };
 
 async function issueOne(orm: MikroORM, organizationId: string): Promise<void> {

@@ -67,8 +67,11 @@ const seller: Seller = {
   default_collection_method: 'invoice',
   bank_accounts: [],
   base_currency: 'DKK',
+  exchange_rates: [],
   test_clock_time: null,
   features: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 /** What was announced to the (in-memory) accounts service, in order. */
 const announced: { accountId: string; invoiceIds: string[] }[] = [];
@@ -91,8 +94,10 @@ const directory: Directory = {
       legal_country: 'DK',
     },
     einvoice_field_mappings: [],
+    is_getting_reminders: true,
   }),
   seller: async () => seller,
+  accountSummaries: async () => [],
   announceInvoices: async (_context, accountId, invoiceIds) => {
     announced.push({ accountId, invoiceIds: [...invoiceIds] });
   },

@@ -1,3 +1,4 @@
+import { loadMailConfig, type MailConfig, mailTransport } from '@billing/mail';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { paymentsEntities } from './db/entities/index.js';
@@ -12,10 +13,15 @@ import { paymentsService } from './grpc/payments-service.js';
 import { loadPaymentsConfig, type PaymentsConfig } from './payments-config.js';
 import { Charger } from './use-cases/charging/charger.js';
 import type { PaymentsDeps } from './use-cases/deps.js';
+import type { PaymentMailSender } from './use-cases/mail/send-payment-mails.js';
+import { startCardExpiryNotifier } from './workers/card-expiry-notifier.js';
 import { startChargeRunner } from './workers/charge-runner.js';
+import { startPaymentMailSender } from './workers/payment-mail-sender.js';
 
 export interface PaymentsModuleOptions {
   config?: Partial<PaymentsConfig>;
+  /** Where payment and card mails go (default: the SMTP_URL, MAIL_FROM, MAIL_OUTBOX_DIR environment). */
+  mail?: MailConfig;
 }
 
 /**
@@ -53,6 +59,10 @@ export function createPaymentsModule(options: PaymentsModuleOptions = {}): Servi
     shared = { deps: payments, charger: new Charger(payments, settings.chargeConcurrency), readModel };
     return shared;
   };
+  const paymentMailSender = (deps: ServiceDeps): PaymentMailSender => {
+    const mail = options.mail ?? loadMailConfig(process.env, 'payments');
+    return { transport: mailTransport(mail, deps.clock), from: mail.from };
+  };
   return {
     name: 'payments',
     defaultGrpcPort: 50055,
@@ -77,6 +87,8 @@ export function createPaymentsModule(options: PaymentsModuleOptions = {}): Servi
           },
         },
         startChargeRunner(payments, charger, config().workerIntervalMs, deps.logger),
+        startPaymentMailSender(payments, paymentMailSender(deps), config().workerIntervalMs, deps.logger),
+        startCardExpiryNotifier(payments, config().workerIntervalMs, deps.logger),
         { stop: () => charger.idle() },
       ];
       if (!deps.bus) {

@@ -17,6 +17,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'outbox',
         'payment_attempt',
         'payment_card',
+        'payment_mail',
       ],
     });
   } finally {

@@ -68,18 +68,16 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
 
     const services = new Map<string, RunningService>();
     // Services started after accounts reach it at its ephemeral port (subscriptions and invoicing feed
-    // its read model and ask it about accounts); invoice mails go to the data folder.
+    // its read model and ask it about accounts); invoice and payment mails go to the data folder.
+    const mail = { ...loadMailConfig(), outboxDir: path.resolve(dataDir, 'mail-outbox') };
     const modulesAfter = (accounts: RunningService) => [
       createSubscriptionsModule({ config: { accountsAddress: accounts.address } }),
-      createInvoicingModule({
-        config: { accountsAddress: accounts.address },
-        mail: { ...loadMailConfig(), outboxDir: path.resolve(dataDir, 'mail-outbox') },
-      }),
+      createInvoicingModule({ config: { accountsAddress: accounts.address }, mail }),
       analyticsModule,
     ];
     // Payments settles card payments with invoicing, so it starts once invoicing has its address.
     const modulesAfterInvoicing = (invoicing: RunningService) => [
-      createPaymentsModule({ config: { accountsAddress: accounts0(), invoicingAddress: invoicing.address } }),
+      createPaymentsModule({ config: { accountsAddress: accounts0(), invoicingAddress: invoicing.address }, mail }),
     ];
     const accounts0 = () => services.get('accounts')!.address;
     const modules: ServiceModule[] = [accountsModule];

@@ -27,6 +27,8 @@ export function exportService(
   deps: Pick<ServiceDeps, 'clock'>,
   store: ExportJobStore,
   sources: ReadonlyMap<string, ExportSource>,
+  /** Called once a job is stored: the worker of this replica starts it without waiting its interval. */
+  jobWaiting: () => void = () => {},
 ): GrpcService {
   const findJob = async (uuid: string, context: Parameters<typeof requireOrganization>[0]) => {
     const organizationId = requireOrganization(context);
@@ -48,6 +50,7 @@ export function exportService(
         organizationId,
         now: orgNow(deps.clock, context),
       });
+      jobWaiting();
       return { job: jobMessage(job) };
     },
     getExportJob: async (request, context) => ({ job: jobMessage(await findJob(request.uuid, context)) }),

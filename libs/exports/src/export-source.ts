@@ -45,6 +45,13 @@ export interface ExportSnapshot {
    * ORM's hydration costs more than the whole export, and keeps what it hydrated.
    */
   stream(query: SnapshotQuery, chunkSize?: number): AsyncIterable<Record<string, unknown>>;
+  /**
+   * The rows of a query as PostgreSQL writes them with `COPY (query) TO STDOUT WITH (FORMAT csv)`
+   * on the first connection (no header; csvPagesOfCopy makes stored pages of them): for a kind
+   * whose columns the query writes as the file shows them. The query's values are written into
+   * its text as literals (COPY takes no parameters).
+   */
+  copyCsv(query: SnapshotQuery): AsyncIterable<Uint8Array>;
   /** The ORM on the second connection: counts, the queries' SQL, and the rows' related rows while the cursor is open. */
   em: EntityManager;
 }

@@ -1,4 +1,4 @@
-import { type BackgroundWorker, type ServiceDeps, startPollingWorker } from '@billing/runtime';
+import { type ServiceDeps, startPollingWorker, type WakeableWorker } from '@billing/runtime';
 import type { ExportJobStore } from './export-job-store.js';
 import type { ExportSource } from './export-source.js';
 import { runExportJobs } from './run-export-jobs.js';
@@ -9,6 +9,6 @@ export function startExportWorker(
   store: ExportJobStore,
   sources: ReadonlyMap<string, ExportSource>,
   intervalMs: number,
-): BackgroundWorker {
+): WakeableWorker {
   return startPollingWorker('exports', intervalMs, deps.logger, () => runExportJobs({ ...deps, store, sources }));
 }

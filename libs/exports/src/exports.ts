@@ -1,5 +1,5 @@
 import type { GrpcService } from '@billing/grpc';
-import type { BackgroundWorker, ServiceDeps } from '@billing/runtime';
+import type { BackgroundWorker, ServiceDeps, WakeableWorker } from '@billing/runtime';
 import { exportWorkerIntervalMs } from './export-config.js';
 import { ExportJobStore } from './export-job-store.js';
 import { exportService } from './export-service.js';
@@ -18,9 +18,24 @@ export interface ServiceExports {
 
 export function serviceExports(service: string, sources: readonly ExportSource[]): ServiceExports {
   const byKind = new Map(sources.map((source) => [source.kind, source]));
+  // A job asked of this replica wakes its worker at once rather than at its next pass (other
+  // replicas' workers find it at theirs).
+  const workers = new Set<WakeableWorker>();
+  const wake = () => {
+    for (const worker of workers) worker.wake();
+  };
   return {
-    grpcService: (deps) => exportService(deps, new ExportJobStore(deps.pool), byKind),
-    worker: (deps, intervalMs = exportWorkerIntervalMs(service)) =>
-      startExportWorker(deps, new ExportJobStore(deps.pool), byKind, intervalMs),
+    grpcService: (deps) => exportService(deps, new ExportJobStore(deps.pool), byKind, wake),
+    worker: (deps, intervalMs = exportWorkerIntervalMs(service)) => {
+      const worker = startExportWorker(deps, new ExportJobStore(deps.pool), byKind, intervalMs);
+      workers.add(worker);
+      return {
+        wake: () => worker.wake(),
+        stop: async () => {
+          workers.delete(worker);
+          await worker.stop();
+        },
+      };
+    },
   };
 }

@@ -1,3 +1,4 @@
+export { CSV_PAGE_BYTES, csvPagesOfCopy, gzippedPages } from './csv-copy.js';
 export { exportWorkerIntervalMs } from './export-config.js';
 export { ExportJobEntity, type ExportJobRow, ExportPageEntity, exportEntities } from './export-entities.js';
 export {
@@ -29,4 +30,5 @@ export {
   numberedPlaceholders,
   progressOf,
   runExportJobs,
+  withLiterals,
 } from './run-export-jobs.js';

@@ -2,7 +2,8 @@ import type { Clock } from '@billing/clock';
 import type { Logger } from '@billing/observability';
 import { IsolationLevel } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type pg from 'pg';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import Cursor from 'pg-cursor';
 import type { ClaimedJob, ExportJobStore } from './export-job-store.js';
 import type { ExportSnapshot, ExportSource, SnapshotQuery } from './export-source.js';
@@ -87,11 +88,21 @@ async function runJob(deps: ExportWorkerDeps, job: ClaimedJob): Promise<void> {
         params: job.params,
         context: job.context,
       });
+      // One page is written (on a pool connection) while the next is read and made: the writes
+      // overlap the reading instead of pausing it.
       let index = 0;
+      let writing: Promise<void> = Promise.resolve();
       for await (const page of run.pages) {
-        if (!(await deps.store.addPage(job, index, page, progressOf(page.read, run.total)))) throw new Superseded();
+        await writing;
+        const stored = deps.store.addPage(job, index, page, progressOf(page.read, run.total));
+        writing = stored.then((current) => {
+          if (!current) throw new Superseded();
+        });
+        // Awaited before the next page or at the end; a failure meanwhile is not "unhandled".
+        writing.catch(() => {});
         index += 1;
       }
+      await writing;
     });
   } catch (error) {
     if (error instanceof Superseded) {
@@ -118,11 +129,18 @@ async function inSnapshot<T>(
   let broken: Error | undefined;
   try {
     await client.query('begin isolation level repeatable read read only');
+    // An export's one big query is cheap per row: JIT-compiling it costs seconds on a loaded
+    // machine (measured: 2.7 s of 2.7 s for 100,000 invoices) and saves nothing.
+    await client.query('set local jit = off');
     const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
     const result = await deps.orm.em.fork({ useContext: false }).transactional(
       async (em) => {
         await em.execute(`set transaction snapshot '${rows[0]!.id}'`);
-        return work({ stream: (query, chunkSize) => cursorRows(client, query, chunkSize), em });
+        return work({
+          stream: (query, chunkSize) => cursorRows(client, query, chunkSize),
+          copyCsv: (query) => copyCsv(client, query),
+          em,
+        });
       },
       { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
     );
@@ -148,6 +166,34 @@ async function* cursorRows(
   } finally {
     await cursor.close();
   }
+}
+
+async function* copyCsv(client: pg.PoolClient, query: SnapshotQuery): AsyncIterable<Uint8Array> {
+  const sql = `copy (${withLiterals(query)}) to stdout with (format csv)`;
+  yield* client.query(copyTo(sql));
+}
+
+/**
+ * A query with its `?` placeholders replaced by its values as SQL literals (quoted identifiers and
+ * literals left as they are), for COPY, which takes no parameters: text is quoted by pg's
+ * escapeLiteral, instants as timestamptz literals; any other kind of value is refused.
+ */
+export function withLiterals(query: SnapshotQuery): string {
+  let index = 0;
+  return query.sql.replace(/"(?:[^"]|"")*"|'(?:[^']|'')*'|\?/g, (match) =>
+    match === '?' ? literalOf(query.params[index++]) : match,
+  );
+}
+
+function literalOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (value instanceof Date && !Number.isNaN(value.getTime()))
+    return `${pg.escapeLiteral(value.toISOString())}::timestamptz`;
+  throw new Error(`no SQL literal for ${typeof value} ${String(value)}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Generated protobuf code lives in ./gen (regenerate with `npm run proto`); this file only names it.
 export * as accountsV1 from './gen/billing/accounts/v1/accounts.js';
+export * as selfServiceV1 from './gen/billing/accounts/v1/self_service.js';
 export * as webhooksV1 from './gen/billing/accounts/v1/webhooks.js';
 export * as analyticsV1 from './gen/billing/analytics/v1/analytics.js';
 export * as commonV1 from './gen/billing/common/v1/common.js';

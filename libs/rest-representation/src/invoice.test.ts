@@ -79,6 +79,7 @@ function invoice(overrides: Partial<invoicingV1.Invoice> = {}): invoicingV1.Invo
     language: 'en',
     po_number: '',
     version: 1,
+    reminders: [],
     ...overrides,
   };
 }

@@ -142,9 +142,22 @@ export interface DetailExtras {
   pdf?: Uint8Array;
 }
 
+/** A payment reminder sent for the invoice (docs/api.md "Payment reminders"). */
+function presentReminder(reminder: invoicingV1.InvoiceReminder) {
+  return {
+    number: reminder.number,
+    date: reminder.date,
+    days_after_due: reminder.days_after_due,
+    fee: nullable(reminder.fee),
+    fee_draft_line: nullable(reminder.fee_draft_line),
+    recipients: reminder.recipients,
+    created_date: iso(reminder.created_date),
+  };
+}
+
 /**
- * The detail view: totals as decimal strings, `invoiceline_set`, `invoice_api_url` and, where the
- * answer carries it, `pdf_base64`.
+ * The detail view: totals as decimal strings, `invoiceline_set`, `reminder_set` (the payment
+ * reminders sent, oldest first), `invoice_api_url` and, where the answer carries it, `pdf_base64`.
  */
 export function presentInvoice(invoice: invoicingV1.Invoice, embeds: InvoiceEmbeds, extras: DetailExtras) {
   return tagged('invoice', {
@@ -154,6 +167,7 @@ export function presentInvoice(invoice: invoicingV1.Invoice, embeds: InvoiceEmbe
     vat: invoice.vat,
     balance: invoice.balance,
     invoiceline_set: invoice.lines.map((line) => presentInvoiceLine(line, embeds.accounts)),
+    reminder_set: invoice.reminders.map(presentReminder),
     invoice_api_url: extras.apiUrl,
     ...(extras.pdf !== undefined ? { pdf_base64: Buffer.from(extras.pdf).toString('base64') } : {}),
   });

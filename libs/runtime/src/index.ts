@@ -1,6 +1,6 @@
 export { type BootReport, bootCheck } from './boot-check.js';
 export { type ForwardCommittedEventsOptions, forwardCommittedEvents } from './forward-committed-events.js';
-export { startPollingWorker } from './polling-worker.js';
+export { startPollingWorker, type WakeableWorker } from './polling-worker.js';
 export {
   type ChangeScope,
   type CommittedEventsListener,

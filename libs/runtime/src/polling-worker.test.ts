@@ -57,6 +57,30 @@ describe('startPollingWorker', () => {
     await worker.stop();
   });
 
+  it('wakes: a pass at once while it sleeps, right after the running pass when woken during one', async () => {
+    const pass = controlledPass();
+    const worker = startPollingWorker('exports', 1000, logger, pass.run);
+    pass.finish();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(pass.passes).toBe(1);
+    worker.wake();
+    expect(pass.passes).toBe(2);
+    worker.wake();
+    expect(pass.passes).toBe(2);
+    pass.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pass.passes).toBe(3);
+    pass.finish();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(pass.passes).toBe(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pass.passes).toBe(4);
+    pass.finish();
+    await worker.stop();
+    worker.wake();
+    expect(pass.passes).toBe(4);
+  });
+
   it('stop waits for the running pass and starts no other', async () => {
     const pass = controlledPass();
     const worker = startPollingWorker('issuer', 10, logger, pass.run);

@@ -11,25 +11,44 @@ export function startPollingWorker(
   intervalMs: number,
   logger: { error(details: object, message: string): void },
   pass: () => Promise<unknown>,
-): BackgroundWorker {
+): WakeableWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
+  /** A wake came during a pass: the next pass follows at once (the work may have come too late for it). */
+  let again = false;
   const loop = async (): Promise<void> => {
     if (stopped) return;
+    timer = null;
+    again = false;
     try {
       await pass();
     } catch (error) {
       logger.error({ err: error, worker: name }, 'worker pass failed');
     }
-    if (!stopped) timer = setTimeout(() => (running = loop()), intervalMs);
+    if (!stopped) timer = setTimeout(() => (running = loop()), again ? 0 : intervalMs);
   };
   running = loop();
   return {
+    wake() {
+      if (stopped) return;
+      if (timer === null) {
+        again = true;
+        return;
+      }
+      clearTimeout(timer);
+      timer = null;
+      running = loop();
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
     },
   };
+}
+
+/** A polling worker that can be told work is waiting, so it does not sleep out its interval. */
+export interface WakeableWorker extends BackgroundWorker {
+  wake(): void;
 }

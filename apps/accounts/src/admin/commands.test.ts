@@ -28,6 +28,8 @@ const organization: OrganizationRow = {
   vat_number: '',
   email: '',
   dunning_schedule_days: [1, 3, 7],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
   features: ['self_service'],
   created_at: new Date('2026-01-15T09:00:00Z'),
   test_clock_time: null,
@@ -71,6 +73,8 @@ const ORGANIZATION_JSON = {
   vat_number: '',
   email: '',
   dunning_schedule_days: [1, 3, 7],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
   features: { kickback: false, self_service: true },
   bank_accounts: [],
   created_at: '2026-01-15T09:00:00.000Z',
@@ -91,7 +95,8 @@ function recordingOperations() {
   };
   const operations: AdminOperations = {
     createOrganization: async (settings) => record(['createOrganization', settings], { organization, token }),
-    listOrganizations: async () => record(['listOrganizations'], [{ organization, bank_accounts: [] }]),
+    listOrganizations: async () =>
+      record(['listOrganizations'], [{ organization, bank_accounts: [], payment_gateways: ['cardgw_a'] }]),
     updateOrganization: async (id, changes) =>
       record(['updateOrganization', id, changes], { organization, bank_accounts: [bankAccount] }),
     addBankAccount: async (id, details) => record(['addBankAccount', id, details], bankAccount),
@@ -227,6 +232,30 @@ describe('admin commands', () => {
     );
   });
 
+  it('update-org takes the reminder schedule as days separated by commas and the fee per reminder (none: no fee)', async () => {
+    const { calls, operations } = recordingOperations();
+    await runAdminCommand(
+      'update-org',
+      { org: ORG_ID, 'reminder-days': '5, 15', 'reminder-fee': '100.00' },
+      operations,
+    );
+    await runAdminCommand('update-org', { org: ORG_ID, 'reminder-days': 'none', 'reminder-fee': 'none' }, operations);
+    expect(calls).toEqual([
+      ['updateOrganization', ORG_ID, { reminder_schedule_days: [5, 15], reminder_fee: '100.00' }],
+      ['updateOrganization', ORG_ID, { reminder_schedule_days: [], reminder_fee: '' }],
+    ]);
+    expect(() => parseAdminCommand('update-org', { org: ORG_ID, 'reminder-days': '3-10' })).toThrow(
+      expect.objectContaining({
+        fieldViolations: [
+          {
+            field: 'reminder-days',
+            description: '--reminder-days must be whole days separated by commas, e.g. 3,10,20.',
+          },
+        ],
+      }),
+    );
+  });
+
   it('set-gateway-credentials passes name=value pairs and prints no secret back', async () => {
     const { calls, operations } = recordingOperations();
     const printed = await runAdminCommand(
@@ -297,7 +326,7 @@ describe('admin commands', () => {
     const inTestMode = { ...organization, test_clock_time: new Date('2026-03-01T00:00:00Z') };
     operations.listOrganizations = async () => [{ organization: inTestMode, bank_accounts: [] }];
     expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([
-      { ...ORGANIZATION_JSON, test_clock_time: '2026-03-01T00:00:00.000Z' },
+      { ...ORGANIZATION_JSON, test_clock_time: '2026-03-01T00:00:00.000Z', payment_gateways: [] },
     ]);
   });
 
@@ -321,7 +350,10 @@ describe('admin commands', () => {
 
   it('the token commands and set-rate-limit call their operation with the parsed options', async () => {
     const { calls, operations, token, listing } = recordingOperations();
-    expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([ORGANIZATION_JSON]);
+    // list-orgs names the gateways the organization has credentials for, nothing more of them.
+    expect(await runAdminCommand('list-orgs', {}, operations)).toEqual([
+      { ...ORGANIZATION_JSON, payment_gateways: ['cardgw_a'] },
+    ]);
     expect(await runAdminCommand('create-token', { org: ORG_ID, name: 'CI' }, operations)).toEqual(token);
     expect(await runAdminCommand('list-tokens', { org: ORG_ID }, operations)).toEqual([listing]);
     expect(await runAdminCommand('disable-token', { id: TOKEN_ID }, operations)).toEqual(listing);

@@ -187,6 +187,27 @@ function dunningDays(options: Options): number[] | undefined {
   return value.split(',').map((day) => Number(day.trim()));
 }
 
+/** `--reminder-days 3,10,20`: the days after the due date an open invoice is reminded of ('' or none: never). */
+function reminderDays(options: Options): number[] | undefined {
+  const value = text(options, 'reminder-days');
+  if (value === undefined) return undefined;
+  if (value.trim() === '' || value.trim() === 'none') return [];
+  if (!/^\s*\d+(\s*,\s*\d+)*\s*$/.test(value)) {
+    throw AppError.invalidField(
+      'reminder-days',
+      '--reminder-days must be whole days separated by commas, e.g. 3,10,20.',
+    );
+  }
+  return value.split(',').map((day) => Number(day.trim()));
+}
+
+/** `--reminder-fee 100.00`: the fee each reminder adds as a draft line ('' or none: no fee). */
+function reminderFee(options: Options): string | undefined {
+  const value = text(options, 'reminder-fee');
+  if (value === undefined) return undefined;
+  return value.trim() === 'none' ? '' : value.trim();
+}
+
 /** `--credential secret_key=sk_... --credential webhook_secret=whsec_...`: name to value. */
 function credentialPairs(options: Options): Record<string, string> {
   const given = options.credential;
@@ -205,6 +226,10 @@ function givenSettings(options: Options): Omit<OrganizationChanges, 'features'> 
   const settings: Omit<OrganizationChanges, 'features'> = {};
   const dunning = dunningDays(options);
   if (dunning !== undefined) settings.dunning_schedule_days = dunning;
+  const reminders = reminderDays(options);
+  if (reminders !== undefined) settings.reminder_schedule_days = reminders;
+  const fee = reminderFee(options);
+  if (fee !== undefined) settings.reminder_fee = fee;
   for (const [option, field] of TEXT_SETTINGS) {
     const value = text(options, option);
     if (value !== undefined) settings[field] = value;
@@ -228,6 +253,8 @@ const SETTING_OPTIONS = {
   'vat-number': { type: 'string', value: 'VAT no.' },
   email: { type: 'string', value: 'invoices@example.com' },
   'dunning-days': { type: 'string', value: '1,3,7' },
+  'reminder-days': { type: 'string', value: '3,10,20' },
+  'reminder-fee': { type: 'string', value: '100.00|none' },
   feature: { type: 'string', value: 'kickback|self_service=on|off', multiple: true },
 } satisfies Record<string, OptionSpec>;
 
@@ -312,8 +339,12 @@ const COMMANDS = {
   'list-orgs': {
     options: {},
     summary:
-      'list organizations with their settings, feature flags and bank accounts (test_clock_time: null unless in test mode)',
-    prepare: () => async (operations) => (await operations.listOrganizations()).map(recordJson),
+      'list organizations with their settings, feature flags, bank accounts and the payment gateways they have credentials for (names only; test_clock_time: null unless in test mode)',
+    prepare: () => async (operations) =>
+      (await operations.listOrganizations()).map((record) => ({
+        ...recordJson(record),
+        payment_gateways: record.payment_gateways ?? [],
+      })),
   },
   'add-bank-account': {
     options: {

@@ -204,48 +204,60 @@ export async function claimDueDeliveries(
   }));
 }
 
-/** Whether the organization has deliveries due on its clock that are leased (being attempted). */
-export async function hasLeasedDueDeliveries(em: EntityManager, organizationId: string, now: Date): Promise<boolean> {
+/**
+ * Whether the organization still has deliveries due on its clock: after a claim got none, they
+ * are being attempted by another dispatcher (leased, or locked by its claim that has not
+ * committed yet, which SKIP LOCKED passed over while the lease was not visible).
+ */
+export async function hasDueDeliveries(em: EntityManager, organizationId: string, now: Date): Promise<boolean> {
   const rows = await em.execute<{ found: number }[]>(
     `select 1 as found from webhook_delivery d join organization o on o.id = d.organization_id
       where d.organization_id = ? and d.status = 'pending'
         and d.next_attempt_at <= coalesce(o.test_clock_time, ?::timestamptz)
-        and d.lease_until >= ?::timestamptz
       limit 1`,
-    [organizationId, now, now],
+    [organizationId, now],
   );
   return rows.length > 0;
 }
 
+/** One finished attempt of a claimed delivery: its log row and the outcome for the delivery. */
+export interface FinishedAttempt {
+  delivery: ClaimedDelivery;
+  attempt: AttemptView;
+  outcome: AttemptOutcome;
+}
+
 /**
- * An attempt's log row and its outcome on the delivery, releasing the lease: one statement, so
- * both or neither are written, in one round trip.
+ * Attempts' log rows and their outcomes on the deliveries, releasing the leases: one statement
+ * for all of them (a claim's attempts are recorded together), so all or none are written, in one
+ * round trip.
  */
-export async function recordAttempt(
-  pool: pg.Pool,
-  delivery: ClaimedDelivery,
-  attempt: AttemptView,
-  outcome: AttemptOutcome,
-  now: Date,
-): Promise<void> {
+export async function recordAttempts(pool: pg.Pool, attempts: readonly FinishedAttempt[], now: Date): Promise<void> {
+  if (attempts.length === 0) return;
+  const column = <T>(pick: (attempt: FinishedAttempt) => T) => attempts.map(pick);
   await pool.query(
     `with attempt as (
        insert into webhook_attempt (id, organization_id, delivery_id, attempted_at, response_status, error, duration_ms)
-       values ($1, $2, $3, $4, $5, $6, $7)
+       select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
+     ),
+     outcome as (
+       select * from unnest($3::uuid[], $8::text[], $9::int[], $10::timestamptz[]) as o(id, status, step, next_attempt_at)
      )
-     update webhook_delivery set status = $8, step = $9, next_attempt_at = $10, lease_until = null, updated_at = $11
-      where id = $3`,
+     update webhook_delivery d set status = o.status, step = o.step, next_attempt_at = o.next_attempt_at,
+            lease_until = null, updated_at = $11
+       from outcome o
+      where d.id = o.id`,
     [
-      randomUUID(),
-      delivery.organizationId,
-      delivery.id,
-      attempt.attempt_date,
-      attempt.response_status,
-      attempt.error,
-      attempt.duration_ms,
-      outcome.status,
-      outcome.step,
-      outcome.nextAttemptAt,
+      column(() => randomUUID()),
+      column(({ delivery }) => delivery.organizationId),
+      column(({ delivery }) => delivery.id),
+      column(({ attempt }) => attempt.attempt_date),
+      column(({ attempt }) => attempt.response_status),
+      column(({ attempt }) => attempt.error),
+      column(({ attempt }) => attempt.duration_ms),
+      column(({ outcome }) => outcome.status),
+      column(({ outcome }) => outcome.step),
+      column(({ outcome }) => outcome.nextAttemptAt),
       now,
     ],
   );

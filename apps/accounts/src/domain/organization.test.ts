@@ -5,6 +5,8 @@ import {
   featureFlags,
   ORGANIZATION_DEFAULTS,
   recipientsHaveSelfService,
+  reminderFeeViolation,
+  reminderScheduleViolation,
   switchFeatures,
   updateOrganizationSettings,
   validateOrganization,
@@ -27,6 +29,8 @@ describe('organization settings', () => {
       vat_number: '',
       email: '',
       dunning_schedule_days: [1, 3, 7],
+      reminder_schedule_days: [3, 10, 20],
+      reminder_fee: '',
     });
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS })).toEqual([]);
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS, vat_number: 'X'.repeat(33) })).toEqual([
@@ -46,6 +50,33 @@ describe('organization settings', () => {
     );
     expect(validateOrganization({ name: 'Acme', ...ORGANIZATION_DEFAULTS, dunning_schedule_days: [7, 3] })).toEqual([
       { field: 'dunning_schedule_days', description: 'The days must be in ascending order, each once.' },
+    ]);
+  });
+
+  it('takes a reminder schedule of ascending whole days and a positive fee with at most 2 decimals (or none)', () => {
+    expect(reminderScheduleViolation([])).toBeUndefined();
+    expect(reminderScheduleViolation([3, 10, 20])).toBeUndefined();
+    expect(reminderScheduleViolation([10, 3])).toBe('The days must be in ascending order, each once.');
+    expect(reminderScheduleViolation([0])).toBe('Each day must be a whole number from 1 to 365; got 0.');
+    expect(reminderScheduleViolation([...Array(11).keys()].map((day) => day + 1))).toBe(
+      'Ensure there are no more than 10 reminders.',
+    );
+    expect(reminderFeeViolation('')).toBeUndefined();
+    expect(reminderFeeViolation('100')).toBeUndefined();
+    expect(reminderFeeViolation('100.50')).toBeUndefined();
+    for (const bad of ['0', '0.00', '-5', '1.234', '1,50', 'abc']) {
+      expect(reminderFeeViolation(bad)).toBe('Enter a positive amount with at most 2 decimals, e.g. 100.00 (or none).');
+    }
+    expect(
+      validateOrganization({
+        name: 'Acme',
+        ...ORGANIZATION_DEFAULTS,
+        reminder_schedule_days: [20, 3],
+        reminder_fee: '-1',
+      }),
+    ).toEqual([
+      { field: 'reminder_schedule_days', description: 'The days must be in ascending order, each once.' },
+      { field: 'reminder_fee', description: 'Enter a positive amount with at most 2 decimals, e.g. 100.00 (or none).' },
     ]);
   });
 

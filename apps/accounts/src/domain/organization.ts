@@ -33,6 +33,13 @@ export interface OrganizationSettings {
    * tried again, ascending; empty: never retried.
    */
   dunning_schedule_days: number[];
+  /**
+   * The days after an invoice's due date on which a payment reminder is mailed while it is open
+   * (collection method invoice), ascending; empty: no reminders (docs/api.md "Payment reminders").
+   */
+  reminder_schedule_days: number[];
+  /** The fee each reminder adds to the account as a draft line (decimal text); '' for none. */
+  reminder_fee: string;
 }
 
 /** gaps.md §10: the defaults of a new organization; 60 requests per minute from the spec's limits. */
@@ -50,6 +57,8 @@ export const ORGANIZATION_DEFAULTS: Omit<OrganizationSettings, 'name'> = {
   vat_number: '',
   email: '',
   dunning_schedule_days: [1, 3, 7],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 
 /** A dunning schedule longer than a year or with more retries than this is a typo, not a plan. */
@@ -59,6 +68,28 @@ const MAX_DUNNING_RETRIES = 10;
 /** The dunning schedule's problem, if any: whole days from 1 to 365, strictly ascending, at most 10. */
 export function dunningScheduleViolation(days: readonly number[]): string | undefined {
   if (days.length > MAX_DUNNING_RETRIES) return `Ensure there are no more than ${MAX_DUNNING_RETRIES} retries.`;
+  return dayListViolation(days);
+}
+
+/** A reminder schedule longer than a year or with more reminders than this is a typo, not a plan. */
+const MAX_REMINDERS = 10;
+
+/** The reminder schedule's problem, if any: whole days from 1 to 365, strictly ascending, at most 10. */
+export function reminderScheduleViolation(days: readonly number[]): string | undefined {
+  if (days.length > MAX_REMINDERS) return `Ensure there are no more than ${MAX_REMINDERS} reminders.`;
+  return dayListViolation(days);
+}
+
+/** The reminder fee's problem, if any: '' (none) or a positive amount with at most 2 decimals. */
+export function reminderFeeViolation(fee: string): string | undefined {
+  if (fee === '') return undefined;
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(fee) || /^0+(\.0+)?$/.test(fee)) {
+    return 'Enter a positive amount with at most 2 decimals, e.g. 100.00 (or none).';
+  }
+  return undefined;
+}
+
+function dayListViolation(days: readonly number[]): string | undefined {
   for (const [index, day] of days.entries()) {
     if (!Number.isInteger(day) || day < 1 || day > MAX_DUNNING_DAY) {
       return `Each day must be a whole number from 1 to ${MAX_DUNNING_DAY}; got ${day}.`;
@@ -97,6 +128,10 @@ export function validateOrganization(settings: OrganizationSettings): FieldViola
   }
   const dunning = dunningScheduleViolation(settings.dunning_schedule_days);
   if (dunning) bad('dunning_schedule_days', dunning);
+  const reminders = reminderScheduleViolation(settings.reminder_schedule_days);
+  if (reminders) bad('reminder_schedule_days', reminders);
+  const fee = reminderFeeViolation(settings.reminder_fee);
+  if (fee) bad('reminder_fee', fee);
   for (const name of settings.features) {
     if (!isOrganizationFeature(name)) {
       bad('features', `"${name}" is not a feature; one of ${ORGANIZATION_FEATURES.join(', ')}.`);
@@ -209,5 +244,7 @@ export function organizationSettingsOf(
     vat_number: organization.vat_number,
     email: organization.email,
     dunning_schedule_days: [...organization.dunning_schedule_days],
+    reminder_schedule_days: [...organization.reminder_schedule_days],
+    reminder_fee: organization.reminder_fee,
   };
 }

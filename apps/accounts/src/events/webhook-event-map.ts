@@ -31,7 +31,7 @@ const isCancellation = (envelope: EventEnvelope): boolean =>
  * The public events made from other services' events, one line each. renew_subscription_soon is
  * made from the read model of subscriptions instead (use-cases/webhooks/renewal-notices). Not yet
  * wired (no service publishes what they announce): payment.authentication_required (the gateways
- * here never ask for it) and card_expires_this_month. Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object): each
+ * here never ask for it). Wiring one is a line here (and a renderer in webhook-data.ts for a new kind of object): each
  * line gets its durable consumer (webhook-consumers.ts).
  */
 export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
@@ -60,6 +60,12 @@ export const WEBHOOK_EVENT_MAP: readonly WebhookEventMapping[] = [
     producer: 'payments',
     eventType: 'payment_card.deactivated',
     name: 'payment_card.deactivated',
+    data: paymentCardData,
+  },
+  {
+    producer: 'payments',
+    eventType: 'payment_card.expires_this_month',
+    name: 'card_expires_this_month',
     data: paymentCardData,
   },
 ];

@@ -30,6 +30,7 @@ export function identityService(deps: AccountsDeps): GrpcService {
           ...organizationSettingsOf(organization),
           features: organization.features,
           bank_accounts: bank_accounts.map(bankAccountMessage),
+          exchange_rates: organization.exchange_rates ?? [],
           ...(organization.test_clock_time ? { test_clock_time: organization.test_clock_time } : {}),
         },
       };

@@ -6,6 +6,7 @@ import type { RequestContext } from '@billing/observability';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { ApiUserEntity, type ApiUserRow } from '../db/entities/api-user.entity.js';
 import { BankAccountEntity, type BankAccountRow } from '../db/entities/bank-account.entity.js';
+import { GatewayCredentialEntity } from '../db/entities/gateway-credential.entity.js';
 import { OrganizationEntity, type OrganizationRow } from '../db/entities/organization.entity.js';
 import { hashApiToken, newApiToken, tokenPrefix } from '../domain/api-token.js';
 import { type BankAccountDetails, normalizeBankAccount, validateBankAccount } from '../domain/bank-account.js';
@@ -186,6 +187,8 @@ export async function setRateLimit(
 export interface OrganizationRecord {
   organization: OrganizationRow;
   bank_accounts: BankAccountRow[];
+  /** The payment gateways it has credentials for, by name (list-orgs; the credentials never leave). */
+  payment_gateways?: string[];
 }
 
 async function bankAccountsOf(em: EntityManager, organizationIds: string[]): Promise<BankAccountRow[]> {
@@ -208,9 +211,18 @@ export async function listOrganizations(deps: IdentityDeps): Promise<Organizatio
     em,
     organizations.map((organization) => organization.id),
   );
+  // Only the names: the sealed credentials are not even read.
+  const gateways = await em.find(
+    GatewayCredentialEntity,
+    {},
+    { fields: ['organization_id', 'gateway'], orderBy: { gateway: 'asc' } },
+  );
   return organizations.map((organization) => ({
     organization,
     bank_accounts: bankAccounts.filter((account) => account.organization_id === organization.id),
+    payment_gateways: gateways
+      .filter((credentials) => credentials.organization_id === organization.id)
+      .map((credentials) => credentials.gateway),
   }));
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@billing/observability';
 import type { BackgroundWorker } from '@billing/runtime';
-import { attemptInOrder, claimDue } from '../use-cases/webhooks/deliver-due.js';
+import { attemptClaim, claimDue } from '../use-cases/webhooks/deliver-due.js';
 import { recordDueRenewalNotices } from '../use-cases/webhooks/renewal-notices.js';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 
@@ -11,8 +11,8 @@ export interface WebhookDispatcher extends BackgroundWorker {
 
 /**
  * Delivers due webhooks in the background, for every organization (each on its own clock), after
- * making the renewal notices that fell due (renew_subscription_soon). Each
- * webhook's deliveries go one at a time (a slow endpoint holds up only itself), up to
+ * making the renewal notices that fell due (renew_subscription_soon). Each webhook's claimed
+ * deliveries go `endpointConcurrency` at a time (a slow endpoint holds up only itself), up to
  * `maxConcurrency` webhooks at once; a pass never waits for the HTTP calls it started, so one
  * endpoint that hangs until the timeout delays no other. Replicas share the work through the
  * deliveries' leases.
@@ -45,7 +45,7 @@ export function startWebhookDispatcher(deps: WebhooksDeps, logger: Logger): Webh
     for (const group of groups) {
       const webhookId = group[0]!.webhookId;
       busy.add(webhookId);
-      const chain = attemptInOrder(deps, group)
+      const chain = attemptClaim(deps, group)
         .catch((error: unknown) => logger.error({ err: error, webhook: webhookId }, 'webhook delivery failed'))
         .finally(() => {
           busy.delete(webhookId);

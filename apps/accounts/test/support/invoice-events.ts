@@ -46,6 +46,7 @@ export function invoiceChanged(input: InvoiceEventInput): EventEnvelope {
       language: 'en',
       po_number: '',
       version: input.version,
+      reminders: [],
     },
   }).finish();
   return {

@@ -7,6 +7,7 @@ import {
   exportsV1,
   invoicingV1,
   paymentsV1,
+  selfServiceV1,
   subscriptionsV1,
   webhooksV1,
 } from '@billing/proto';
@@ -40,6 +41,7 @@ export interface ServiceClients {
   activities: GrpcClient<typeof analyticsV1.ActivityServiceService>;
   mrrReports: GrpcClient<typeof analyticsV1.MrrReportServiceService>;
   payments: GrpcClient<typeof paymentsV1.PaymentsServiceService>;
+  selfService: GrpcClient<typeof selfServiceV1.SelfServiceServiceService>;
   close(): void;
 }
 
@@ -68,6 +70,9 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
   const activities = createGrpcClient(analyticsV1.ActivityServiceClient, addresses.analytics, { defaultDeadlineMs });
   const mrrReports = createGrpcClient(analyticsV1.MrrReportServiceClient, addresses.analytics, { defaultDeadlineMs });
   const payments = createGrpcClient(paymentsV1.PaymentsServiceClient, addresses.payments, { defaultDeadlineMs });
+  const selfService = createGrpcClient(selfServiceV1.SelfServiceServiceClient, addresses.accounts, {
+    defaultDeadlineMs,
+  });
   return {
     accounts,
     identity,
@@ -82,6 +87,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
     activities,
     mrrReports,
     payments,
+    selfService,
     close() {
       accounts.close();
       identity.close();
@@ -96,6 +102,7 @@ export function connectServiceClients(addresses: ServiceAddresses, defaultDeadli
       activities.close();
       mrrReports.close();
       payments.close();
+      selfService.close();
     },
   };
 }

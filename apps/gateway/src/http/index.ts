@@ -1,5 +1,6 @@
 // The gateway's REST framework. Business routes import from here only.
 
+export { endOfLocalDay, isValidTimeZone, startOfLocalDay } from '@billing/clock';
 export type { Authenticator } from './auth/authenticator.js';
 export { CachingAuthenticator } from './auth/caching-authenticator.js';
 export type { Principal } from './auth/principal.js';
@@ -16,7 +17,6 @@ export {
 } from './errors/http-error.js';
 export { type ErrorMappingOptions, toHttpError } from './errors/to-http-error.js';
 export { FILTER_MESSAGES, filterField } from './filters/filter-fields.js';
-export { endOfLocalDay, isValidTimeZone, startOfLocalDay } from './filters/org-time-zone.js';
 export {
   type InstantRange,
   instantRange,
@@ -31,6 +31,7 @@ export { listen, type RunningHttpServer } from './listen.js';
 export { buildPageEnvelope, type ListPage, type PageEnvelope } from './pagination/page-envelope.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest, parsePageRequest } from './pagination/page-request.js';
 export { absoluteRequestUrl } from './pagination/request-url.js';
+export { hidePathInLog } from './request-state.js';
 export {
   ALWAYS_KEPT_FIELDS,
   fieldsHeaderKeeps,

@@ -38,7 +38,7 @@ function logAccess(logger: HttpLogger, req: Request, res: Response, state: Reque
     request_id: context.requestId,
     method: req.method,
     // The path only: query strings carry search terms and e-mail addresses.
-    path: req.originalUrl.split('?')[0],
+    path: state.loggedPath ?? req.originalUrl.split('?')[0],
     route: state.route,
     status,
     duration_ms: Math.round((performance.now() - state.startedAt) * 10) / 10,

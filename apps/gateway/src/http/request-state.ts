@@ -14,6 +14,8 @@ export interface RequestState {
   routeDefinition?: Route;
   /** Set when the answer is to be a page of the browsable view (a browser's GET). */
   browsable?: BrowsableView;
+  /** Logged instead of the request's path when that holds a secret (hidePathInLog). */
+  loggedPath?: string;
 }
 
 const states = new WeakMap<Request, RequestState>();
@@ -37,4 +39,14 @@ export function requestIdOf(req: Request): string {
 export function browsableOf(req: Request): { view: BrowsableView; state: RequestState } | undefined {
   const state = states.get(req);
   return state?.browsable ? { view: state.browsable, state } : undefined;
+}
+
+/**
+ * For a path that holds a secret (a self-service sign-in token): the access log shows `template`
+ * (e.g. `/self-service/sign-in/{token}/`) as both path and route, never the secret.
+ */
+export function hidePathInLog(req: Request, template: string): void {
+  const state = requestState(req);
+  state.route = template;
+  state.loggedPath = template;
 }

@@ -106,6 +106,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   updateRecipient: { receive_payment_confirmation: false },
 
   createPaymentCard: { account: EXAMPLE_IDS.account, token: 'noop_visa', gateway: 'noop' },
+  initiateSelfService: { email: 'ada@acme.example' },
 
   createPlan: PRO,
   replacePlan: { ...PRO, description: 'Everything in Basic, plus priority support and SSO.' },

@@ -18,6 +18,7 @@ import { memberRoutes } from './organization/member-routes.js';
 import { cardRegistrationRoutes } from './payment-cards/card-registration-routes.js';
 import { paymentCardRoutes } from './payment-cards/payment-card-routes.js';
 import { recipientRoutes } from './recipients/recipient-routes.js';
+import { selfServiceRoutes } from './self-service/self-service-routes.js';
 import { mrrReportRoutes } from './subscriptions/mrr-report-routes.js';
 import { subscriptionRoutes } from './subscriptions/subscription-routes.js';
 import { testClockRoutes } from './test-clock/test-clock-routes.js';
@@ -49,5 +50,6 @@ export function allRoutes(clients: ServiceClients): Route[] {
     ...activityRoutes(clients),
     ...paymentCardRoutes(clients),
     ...cardRegistrationRoutes(clients),
+    ...selfServiceRoutes(clients),
   ];
 }

@@ -4,7 +4,16 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
-import { csvFileOf, downloadCsv, downloadPath, finishedJob, jobPath, startExport } from './exports-helpers.js';
+import {
+  cellsOf,
+  columnsOf,
+  csvFileOf,
+  downloadCsv,
+  downloadPath,
+  finishedJob,
+  jobPath,
+  startExport,
+} from './exports-helpers.js';
 import {
   createAccount,
   createPlan,
@@ -111,7 +120,8 @@ async function invoicedOrganization(): Promise<Fixture> {
     legal_country: 'DE',
     legal_vat_number: 'DE123456789',
   });
-  const se = await createAccount(api, uniqueCode('se'), { company_name: 'Svensk AB', legal_country: 'SE' });
+  // A quote and a line break: the CSV quotes the field and doubles the quote.
+  const se = await createAccount(api, uniqueCode('se'), { company_name: 'Svensk "Bolag"\nAB', legal_country: 'SE' });
   const plan = await createPlan(api, uniqueCode('plan'), { name: 'Pro' });
   const terms = await createPlanTerms(api, plan.uuid, { price: '100.00', currency: 'DKK' });
   for (const [account, quantity] of [
@@ -225,6 +235,26 @@ describe('POST /api/v1/invoices/export/', () => {
     const none = await startExport(api, `${INVOICES}export/`, { account: 'no-such-account' });
     expect(await finishedJob(api, none)).toMatchObject({ status: 'done', progress: 100, rows: 0 });
     expect(await downloadCsv(api, none)).toBe(csvFileOf(INVOICE_HEADER, []));
+  });
+
+  it('equals the list item for item, byte for byte: quoted names, every account, every amount', async () => {
+    const { api } = fixture;
+    const uuid = await startExport(api, `${INVOICES}export/`, { ordering: '-total' });
+    expect(await finishedJob(api, uuid)).toMatchObject({ status: 'done', rows: 4 });
+    const list = await api.get(`${INVOICES}?ordering=-total&page_size=100`);
+    expectStatus(list, 200);
+    const items = list.body.results as Json[];
+    // The same fields (the file's columns follow the representation's schema, the JSON puts the tags last).
+    expect(columnsOf(items[0]!, ['vat_breakdown']).sort()).toEqual([...INVOICE_HEADER].sort());
+    const file = await downloadCsv(api, uuid);
+    expect(file).toBe(
+      csvFileOf(
+        INVOICE_HEADER,
+        items.map((item) => cellsOf(item, INVOICE_HEADER)),
+      ),
+    );
+    expect(file).toContain('"Svensk ""Bolag""\nAB"');
+    expect(file).toContain('"Beispiel GmbH, Berlin"');
   });
 
   it('validates the filters as the list validates its query: 400 naming the field', async () => {
@@ -374,5 +404,76 @@ describe('POST /api/v1/invoices/vat-export/', () => {
       const response = await api.get(path);
       expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: NOT_FOUND });
     }
+  });
+});
+
+describe('the VAT export of a EUR invoice in a DKK organization', () => {
+  it('carries the base-currency amounts at the rate in force on the invoice’s date, each rounded half-up', async () => {
+    const organization = await newOrganization(platform(), {
+      test_clock_time: START,
+      country: 'DK',
+      base_currency: 'DKK',
+      default_payment_terms: 14,
+    });
+    const { api } = organization;
+    const rate = (value: string, from: string) =>
+      platform().admin(
+        'set-exchange-rate',
+        '--org',
+        organization.organizationId,
+        '--currency',
+        'EUR',
+        '--rate',
+        value,
+        '--from',
+        from,
+      );
+    // In force on 15 January: 7.4625 (the earlier rate is replaced, the later one not yet valid).
+    await rate('7.4500', '2026-01-01');
+    await rate('7.4625', '2026-01-10');
+    await rate('7.5000', '2026-01-16');
+    const account = await createAccount(api, uniqueCode('eur'), { company_name: 'Euro ApS' });
+    const plan = await createPlan(api, uniqueCode('plan'), { name: 'Pro' });
+    for (const [currency, price] of [
+      ['EUR', '10.00'],
+      ['DKK', '100.00'],
+    ] as const) {
+      const terms = await createPlanTerms(api, plan.uuid, { code: uniqueCode(currency), price, currency });
+      const response = await api.post('/api/v1/subscriptions/', {
+        account: account.code,
+        terms: terms.uuid,
+        quantity: 1,
+        collection_method: 'invoice',
+      });
+      expectStatus(response, 201);
+    }
+    expectStatus(await api.post('/api/v1/test-clock/advance/', { to: START }), 200);
+    const list = await api.get(`${INVOICES}?ordering=invoice_number`);
+    expectStatus(list, 200);
+    const numberOf = (currency: string) =>
+      (list.body.results as Json[]).find((invoice) => invoice.currency === currency)!.invoice_number as number;
+    const buyer = [account.code as string, 'Euro ApS', 'DK', ''];
+
+    const uuid = await startExport(api, `${INVOICES}vat-export/`, {});
+    expect(await finishedJob(api, uuid)).toMatchObject({ status: 'done', progress: 100, rows: 2 });
+    // EUR 10.00 + 2.50 VAT = 12.50 at 7.4625: 74.625 → 74.63, 18.65625 → 18.66, 93.28125 → 93.28
+    // (each amount converted on its own: the total is not the sum of the rounded parts).
+    const eur = [numberOf('EUR'), '2026-01-15', ...buyer, 'EUR', '10.00', '2.50', '12.50', '25.00', false];
+    const dkk = [numberOf('DKK'), '2026-01-15', ...buyer, 'DKK', '100.00', '25.00', '125.00', '25.00', false];
+    const expected = [
+      [...eur, 'DKK', '7.4625', '74.63', '18.66', '93.28', false, 1],
+      [...dkk, 'DKK', '1', '100.00', '25.00', '125.00', false, 1],
+    ].sort((a, b) => (a[0] as number) - (b[0] as number));
+    expect(await downloadCsv(api, uuid)).toBe(csvFileOf(VAT_HEADER, expected));
+
+    const byAccount = await startExport(api, `${INVOICES}vat-export/`, { export_granularity: 'account' });
+    expect(await finishedJob(api, byAccount)).toMatchObject({ status: 'done', rows: 2 });
+    const summed = (cells: (string | number | boolean)[]) => [null, null, ...cells.slice(2)];
+    expect(await downloadCsv(api, byAccount)).toBe(
+      csvFileOf(
+        VAT_HEADER,
+        [expected.find((cells) => cells[6] === 'DKK')!, expected.find((cells) => cells[6] === 'EUR')!].map(summed),
+      ),
+    );
   });
 });

@@ -55,6 +55,8 @@ describe('an invoice made from a subscription charge', () => {
       vat: '50.00',
       balance: '250.00',
       invoiceline_set: [expectedChargeLine(fixture, subscription.uuid, invoice.uuid)],
+      // No payment reminders yet (docs/api.md "Payment reminders").
+      reminder_set: [],
       invoice_api_url: `${platform().baseUrl}${invoicePath(invoice.uuid)}`,
       pdf_base64: expect.any(String),
     });

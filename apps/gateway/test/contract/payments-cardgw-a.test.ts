@@ -5,8 +5,9 @@
  * callback (exactly once), and a card invoice charged with the right amount, currency and
  * idempotency key (the attempt's id).
  */
+
+import { type FakeCharge, startFakeStripe } from '@billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeCharge, startFakeStripe } from '../support/fake-stripe.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { accountPath, createAccount, expectStatus, newOrganization, UUID_PATTERN } from './helpers.js';
 import { INVOICES, invoiceFixture, invoicePath, subscribe } from './invoices-helpers.js';
@@ -46,6 +47,11 @@ async function organizationWithCardgwA(time?: string) {
     configured: true,
     updated_at: expect.any(String),
   });
+  // list-orgs names the organization's gateways, never their secrets.
+  const listed = (await platform.admin('list-orgs')) as Array<{ id: string; payment_gateways: string[] }>;
+  expect(JSON.stringify(listed)).not.toContain('sk_test');
+  expect(JSON.stringify(listed)).not.toContain(WEBHOOK_SECRET);
+  expect(listed.find((entry) => entry.id === organization.organizationId)?.payment_gateways).toEqual(['cardgw_a']);
   return organization;
 }
 

@@ -5,9 +5,8 @@
  * same idempotency key: the gateway (a local fake of Stripe's API) charged once, and the invoice
  * ends paid with the outcome the gateway gave the first time.
  */
-import { waitFor } from '@billing/testing';
+import { startFakeStripe, waitFor } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeStripe } from '../support/fake-stripe.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { expectStatus, newOrganization } from './helpers.js';
 import { INVOICES, invoiceFixture, invoicePath, subscribe } from './invoices-helpers.js';

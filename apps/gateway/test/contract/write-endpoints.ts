@@ -404,6 +404,11 @@ export function writeTargets(t: WriteTargets): Record<string, WriteTarget> {
       validBody: { account: t.other.uuid, token: 'noop_mastercard', gateway: 'noop' },
       reads: [PAYMENT_CARDS],
     },
+    initiateSelfService: {
+      path: '/api/self-service/initiate-organization/',
+      validBody: { email: t.recipient.email },
+      reads: [RECIPIENTS],
+    },
     disablePaymentCard: {
       path: `${PAYMENT_CARDS}${t.card.uuid}/disable/`,
       validBody: undefined,

@@ -1,7 +1,8 @@
 import { TestClock } from '@billing/clock';
 import { createLogger } from '@billing/observability';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpApp, listen } from '../../src/http/index.js';
+import { createHttpApp, hidePathInLog, listen } from '../../src/http/index.js';
 import { InMemoryRateLimiter } from '../../src/rate-limit/index.js';
 import { FakeAuthenticator } from './support/fake-authenticator.js';
 import { DEFAULT_HEADERS, send, startWidgetApp, type WidgetApp } from './support/widget-app.js';
@@ -120,6 +121,29 @@ describe('request id, context and access log', () => {
   function lines(requestId: string) {
     return app.logger.accessLines().filter((entry) => entry.fields.request_id === requestId);
   }
+});
+
+describe('a path holding a secret', () => {
+  it('is logged as its template (hidePathInLog), never as sent', async () => {
+    const pages = express.Router({ strict: true });
+    pages.get('/secret/:token/', (req, res) => {
+      hidePathInLog(req, '/secret/{token}/');
+      res.status(200).send('ok');
+    });
+    const app = await startWidgetApp({ pages: [pages] });
+    try {
+      const response = await app.request('GET', '/secret/s3cr3t-token/', { headers: { 'X-Request-ID': 'req-secret' } });
+      expect(response.status).toBe(200);
+      await vi.waitFor(() =>
+        expect(app.logger.accessLines().filter((entry) => entry.fields.request_id === 'req-secret')).toHaveLength(1),
+      );
+      const [line] = app.logger.accessLines().filter((entry) => entry.fields.request_id === 'req-secret');
+      expect(line?.fields).toMatchObject({ path: '/secret/{token}/', route: '/secret/{token}/', status: 200 });
+      expect(JSON.stringify(app.logger.accessLines())).not.toContain('s3cr3t');
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('with the platform logger', () => {

@@ -71,6 +71,8 @@ export interface CatalogEvent {
 export interface PaymentEvent {
   event_type: string;
   aggregate_id: string;
+  /** When it happened on the organization's clock (ISO). */
+  occurred_at: string;
   card?: paymentEventsV1.PaymentCardChanged['card'];
   attempt?: paymentEventsV1.PaymentAttemptChanged;
 }
@@ -93,7 +95,7 @@ export interface TestPlatform {
   baseUrl: string;
   /** The platform's own NATS JetStream server. */
   natsUrl: string;
-  /** Where the invoicing service writes invoice e-mails (.eml files; no SMTP server in tests). */
+  /** Where invoicing and payments write their e-mails (.eml files) when no SMTP server is given. */
   mailOutbox: string;
   /** The invoicing service's database and schema, for tests that hold its locks to order a race. */
   invoicingDatabase: { databaseUrl: string; schema: string };
@@ -132,6 +134,8 @@ export interface TestPlatform {
   catalogEvents(): Promise<CatalogEvent[]>;
   /** The subscriptions service's audit log for one organization, oldest first. */
   subscriptionsAuditLog(organizationId: string): Promise<AuditRecord[]>;
+  /** The payments service's audit log for one organization, oldest first (payments in this process). */
+  paymentsAuditLog(organizationId: string): Promise<AuditRecord[]>;
   /** charge.created events of one organization (what invoicing receives), in publish order. */
   charges(organizationId: string): Promise<chargesV1.Charge[]>;
   /** invoicing.invoice.* events of one organization (type and invoice), in publish order. */
@@ -162,8 +166,8 @@ export interface TestPlatform {
 /**
  * The real thing, in one process: the accounts service (own throwaway schema, real migrations) on a
  * gRPC port, the gateway in front of it over gRPC, the outbox relayed to NATS JetStream, and a
- * durable consumer reading the account events back. Only the clock is a test clock. Invoice
- * e-mails go to a throwaway folder, or to `smtpUrl` when given.
+ * durable consumer reading the account events back. Only the clock is a test clock. Invoice and
+ * payment e-mails go to a throwaway folder, or to `smtpUrl` when given.
  */
 export async function startTestPlatform(
   options: {
@@ -238,6 +242,7 @@ export async function startTestPlatform(
   });
   // Payments asks accounts (organizations, credentials) and invoicing (settlements) over gRPC.
   const paymentsModule = createPaymentsModule({
+    mail: { from: 'billing@example.invalid', outboxDir: mailOutbox, smtpUrl: options.smtpUrl },
     config: {
       accountsAddress: accounts.address,
       invoicingAddress: invoicing.address,
@@ -256,6 +261,8 @@ export async function startTestPlatform(
           INVOICING_ADDRESS: invoicing.address,
           GATEWAY_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
           PAYMENTS_WORKER_INTERVAL_MS: '100',
+          MAIL_OUTBOX_DIR: mailOutbox,
+          ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl, MAIL_FROM: 'billing@example.invalid' } : {}),
           ...(options.cardgwAApiUrl ? { CARDGW_A_API_URL: options.cardgwAApiUrl } : {}),
         },
       })
@@ -392,6 +399,7 @@ export async function startTestPlatform(
           const event: PaymentEvent & { organization_id: string } = {
             event_type: envelope.event_type,
             aggregate_id: envelope.aggregate_id,
+            occurred_at: envelope.occurred_at!.toISOString(),
             organization_id: envelope.organization_id,
           };
           if (envelope.payload_type === 'billing.events.v1.PaymentCardChanged') {
@@ -477,6 +485,10 @@ export async function startTestPlatform(
     },
     async subscriptionsAuditLog(organizationId) {
       return auditOf(subscriptions, organizationId);
+    },
+    async paymentsAuditLog(organizationId) {
+      if (paymentsChild) throw new Error('payments runs as a process: its audit log is not read here');
+      return auditOf(payments as RunningService, organizationId);
     },
     async charges(organizationId) {
       await drained(subscriptions, () => catalogReceived.size, 'subscriptions events');

@@ -76,9 +76,46 @@ function invoiceRowOf(raw: Record<string, unknown>): InvoiceRow {
   return { ...raw, invoice_number: number === null ? null : Number(number) } as InvoiceRow;
 }
 
+/** The list's ordering as a column of the invoice table and a direction; ties by id. */
+export function invoiceListOrdering(ordering: string): { column: string; direction: 'asc' | 'desc' } {
+  return resolveOrdering(ordering || '-invoice_number', INVOICE_ORDERING, '-invoice_number');
+}
+
 function invoiceListOrder(ordering: string): QueryOrderMap<InvoiceRow>[] {
-  const { column, direction } = resolveOrdering(ordering || '-invoice_number', INVOICE_ORDERING, '-invoice_number');
+  const { column, direction } = invoiceListOrdering(ordering);
   return [{ [column]: direction }, { id: 'asc' }];
+}
+
+/**
+ * The invoices matching the list filters as one query (`select i0.* from invoice as i0 where ...`,
+ * unordered), to build an export's set-based query on.
+ */
+export async function invoiceListSelection(
+  em: EntityManager,
+  organizationId: string,
+  filter: InvoiceListFilter,
+): Promise<{ sql: string; params: readonly unknown[] }> {
+  const where = await invoiceListWhere(em, organizationId, filter);
+  return em
+    .createQueryBuilder(InvoiceEntity, 'i0')
+    .select('*')
+    .where(where as QBFilterQuery<InvoiceRow>)
+    .toQuery();
+}
+
+/** How many invoices a selection has and their accounts, in one pass over them. */
+export async function invoiceListAccounts(
+  em: EntityManager,
+  selection: { sql: string; params: readonly unknown[] },
+): Promise<{ count: number; accountIds: string[] }> {
+  const rows = await em.execute<{ account_id: string; invoices: string }[]>(
+    `select s.account_id, count(*) as invoices from (${selection.sql}) as s group by s.account_id`,
+    [...selection.params],
+  );
+  return {
+    count: rows.reduce((sum, row) => sum + Number(row.invoices), 0),
+    accountIds: rows.map((row) => row.account_id),
+  };
 }
 
 async function invoiceListWhere(

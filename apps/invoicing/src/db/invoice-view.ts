@@ -4,6 +4,7 @@ import type { InvoiceLineView, InvoiceView } from '../domain/invoice-view.js';
 import type { InvoiceRow } from './entities/invoice.entity.js';
 import type { InvoiceLineRow } from './entities/invoice-line.entity.js';
 import { linesOf } from './invoice-store.js';
+import { remindersOf, reminderView } from './reminder-store.js';
 
 const decimalsOf = (currency: string): number => (currency === 'ISK' ? 0 : 2);
 
@@ -85,7 +86,13 @@ export function invoiceView(row: InvoiceRow, lines: readonly InvoiceLineRow[]): 
   };
 }
 
-/** A stored invoice with its lines, as the service presents it. */
+/** A stored invoice with its lines and payment reminders, as the service presents it. */
 export async function invoiceViewWithLines(em: EntityManager, row: InvoiceRow): Promise<InvoiceView> {
-  return invoiceView(row, (await linesOf(em, [row.id])).get(row.id) ?? []);
+  // One after the other: inside a transaction both run on its one connection.
+  const lines = await linesOf(em, [row.id]);
+  const reminders = await remindersOf(em, row.id);
+  return {
+    ...invoiceView(row, lines.get(row.id) ?? []),
+    reminders: reminders.map((reminder) => reminderView(reminder, row.currency)),
+  };
 }

@@ -2,6 +2,7 @@ import type { RequestContext } from '@billing/observability';
 import type { BankAccountSnapshot } from './bank-account.js';
 import type { FieldMapping } from './einvoice/einvoice-snapshot.js';
 import type { EinvoicingSettings } from './einvoice/endpoint.js';
+import type { ExchangeRate } from './exchange-rates.js';
 import type { PartySnapshot } from './invoice-view.js';
 
 /** The buyer of an invoice: the account as the accounts service has it now. */
@@ -23,6 +24,18 @@ export interface Buyer {
    * ean_invoicing (else []): they are copied into its e-invoices.
    */
   einvoice_field_mappings: FieldMapping[];
+  /** False: no payment reminders are sent for the account. */
+  is_getting_reminders: boolean;
+}
+
+/** An account as list views embed it (the accounts service's AccountSummary). */
+export interface AccountSummary {
+  uuid: string;
+  code: string;
+  display_name: string;
+  company_name: string | null;
+  /** company or person */
+  type: string;
 }
 
 /** The seller: the organization. */
@@ -35,9 +48,15 @@ export interface Seller {
   bank_accounts: BankAccountSnapshot[];
   /** The currency of a draft line written without one (gaps.md §3). */
   base_currency: string;
+  /** The organization's exchange rates to its base currency (exchangeRateOn reads them). */
+  exchange_rates: ExchangeRate[];
   /** Set for an organization on a test clock: its "now". */
   test_clock_time: Date | null;
   features: string[];
+  /** Days after the due date on which an open invoice's payment reminder is mailed, ascending. */
+  reminder_schedule_days: number[];
+  /** The fee per reminder (decimal text); '' for none. */
+  reminder_fee: string;
 }
 
 /**
@@ -47,6 +66,8 @@ export interface Seller {
 export interface Directory {
   buyer(context: RequestContext, accountId: string): Promise<Buyer>;
   seller(context: RequestContext): Promise<Seller>;
+  /** The accounts of these uuids that exist (an export's account columns). */
+  accountSummaries(context: RequestContext, accountIds: readonly string[]): Promise<AccountSummary[]>;
   /**
    * Tells the accounts service of invoices about to be committed for the account (inside their
    * transaction: use-cases/announce-invoices.ts). Rejects with NOT_FOUND when the account is gone.

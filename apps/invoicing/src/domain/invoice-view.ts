@@ -1,4 +1,5 @@
 import type { BankAccountSnapshot } from './bank-account.js';
+import type { InvoiceReminderView } from './reminders/reminder-view.js';
 
 /** A party of an invoice as it was when the invoice was issued. */
 export interface PartySnapshot {
@@ -115,4 +116,6 @@ export interface InvoiceView {
   version: number;
   /** pending, delivered, failed for an e-invoice (docs/invoicing.md "E-invoices"); null otherwise. */
   einvoice_status: string | null;
+  /** The payment reminders sent, oldest first; only on a single invoice's reads (absent: none loaded). */
+  reminders?: InvoiceReminderView[];
 }

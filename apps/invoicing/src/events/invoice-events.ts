@@ -3,7 +3,12 @@ import type { ChangeScope } from '@billing/runtime';
 import type { InvoiceView } from '../domain/invoice-view.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
 
-export type InvoiceEventType = 'invoice.issued' | 'invoice.paid' | 'invoice.credited' | 'invoice.updated';
+export type InvoiceEventType =
+  | 'invoice.issued'
+  | 'invoice.paid'
+  | 'invoice.credited'
+  | 'invoice.updated'
+  | 'invoice.reminder_sent';
 
 /** Subjects this service publishes on (stream INVOICING): invoicing.invoice.issued, ... */
 export const INVOICE_EVENT_TYPES: readonly InvoiceEventType[] = [
@@ -11,6 +16,8 @@ export const INVOICE_EVENT_TYPES: readonly InvoiceEventType[] = [
   'invoice.paid',
   'invoice.credited',
   'invoice.updated',
+  // A payment reminder was sent: the invoice with its reminders, the newest last.
+  'invoice.reminder_sent',
 ];
 
 /** Appends an invoice event carrying the invoice's state after the change, with its lines. */

@@ -1,7 +1,10 @@
 import { AppError } from '@billing/errors';
 import { createGrpcClient } from '@billing/grpc';
 import { accountsV1 } from '@billing/proto';
-import type { Directory } from '../domain/directory.js';
+import type { AccountSummary, Directory } from '../domain/directory.js';
+
+/** Accounts asked for in one GetAccountSummaries call. */
+const SUMMARY_BATCH = 2000;
 
 const text = (value: string | null | undefined): string => value ?? '';
 
@@ -65,6 +68,7 @@ export function accountsDirectory(address: string): Directory {
           source_builtin_field: mapping.source_builtin_field,
           source_custom_field: mapping.source_custom_field ?? null,
         })),
+        is_getting_reminders: account.is_getting_reminders,
       };
     },
     async seller(context) {
@@ -92,9 +96,34 @@ export function accountsDirectory(address: string): Directory {
           account_number: account.account_number,
         })),
         base_currency: organization.base_currency,
+        exchange_rates: organization.exchange_rates.map(({ currency, rate, valid_from }) => ({
+          currency,
+          rate,
+          valid_from,
+        })),
         test_clock_time: organization.test_clock_time ?? null,
         features: organization.features,
+        reminder_schedule_days: organization.reminder_schedule_days,
+        reminder_fee: organization.reminder_fee,
       };
+    },
+    async accountSummaries(context, accountIds) {
+      const found: AccountSummary[] = [];
+      // In slices: one answer for every account of a large export would pass gRPC's message limit.
+      for (let start = 0; start < accountIds.length; start += SUMMARY_BATCH) {
+        const uuids = accountIds.slice(start, start + SUMMARY_BATCH);
+        const reply = await accounts.call('getAccountSummaries', { uuids, codes: [] }, { context });
+        for (const summary of reply.accounts) {
+          found.push({
+            uuid: summary.uuid,
+            code: summary.code,
+            display_name: summary.display_name,
+            company_name: summary.company_name ?? null,
+            type: summary.type,
+          });
+        }
+      }
+      return found;
     },
     async announceInvoices(context, accountId, invoiceIds) {
       await readModel.call('announceInvoices', { account: accountId, invoices: [...invoiceIds] }, { context });

@@ -3,35 +3,33 @@ import { type ExportSource, pagesOf } from '@billing/exports';
 import { invoicingV1 } from '@billing/proto';
 import { VAT_EXPORT_COUNTRIES, VAT_EXPORT_GRANULARITIES, type VatExportRow } from '../domain/vat-export.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
-import { exportInvoices, exportVat, type VatExportRequest } from '../use-cases/export-invoices.js';
-import { invoiceListFilter, invoiceMessage } from './invoice-mapper.js';
+import { exportInvoiceCsv, exportVat, type VatExportRequest } from '../use-cases/export-invoices.js';
+import { invoiceListFilter } from './invoice-mapper.js';
 
-/** Rows per stored page: a page of the invoice list is one ListInvoicesResponse. */
+/** Rows per stored page of the VAT export: a page is one VatExportPage. */
 const PAGE_ROWS = 500;
 
 /**
  * The invoice list's export ("invoices"): its params are a ListInvoicesRequest (the list's filter
- * and ordering), its pages ListInvoicesResponses, so the gateway presents them as it presents the
- * list.
+ * and ordering); its pages are CSV records, written by PostgreSQL as the gateway's CSV of the list
+ * shows them (db/invoice-csv-query.ts), which the gateway sends on as they are.
  */
-export const invoiceListExport: ExportSource = {
-  kind: 'invoices',
-  async open(snapshot, { organizationId, params }) {
-    const request = invoicingV1.ListInvoicesRequest.decode(params);
-    const { total, rows } = await exportInvoices(
-      snapshot,
-      organizationId,
-      invoiceListFilter(request.filter),
-      request.page?.ordering ?? '',
-    );
-    const encode = (invoices: Parameters<typeof invoiceMessage>[0][]) =>
-      invoicingV1.ListInvoicesResponse.encode({
-        count: invoices.length,
-        invoices: invoices.map(invoiceMessage),
-      }).finish();
-    return { total, pages: pagesOf(rows, PAGE_ROWS, encode) };
-  },
-};
+export function invoiceListExport(deps: Pick<InvoicingDeps, 'directory'>): ExportSource {
+  return {
+    kind: 'invoices',
+    async open(snapshot, { organizationId, params, context }) {
+      const request = invoicingV1.ListInvoicesRequest.decode(params);
+      return exportInvoiceCsv(
+        deps,
+        snapshot,
+        organizationId,
+        context,
+        invoiceListFilter(request.filter),
+        request.page?.ordering ?? '',
+      );
+    },
+  };
+}
 
 function vatExportRequest(params: Uint8Array): VatExportRequest {
   const request = invoicingV1.VatExportRequest.decode(params);

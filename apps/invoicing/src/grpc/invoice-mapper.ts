@@ -34,6 +34,11 @@ export function invoiceMessage(invoice: InvoiceView): invoicingV1.Invoice {
     credit_note_for: orUndefined(invoice.credit_note_for),
     einvoice_status: orUndefined(invoice.einvoice_status),
     bank_account: invoice.bank_account ? bankAccountMessage(invoice.bank_account) : undefined,
+    reminders: (invoice.reminders ?? []).map((reminder) => ({
+      ...reminder,
+      fee: orUndefined(reminder.fee),
+      fee_draft_line: orUndefined(reminder.fee_draft_line),
+    })),
   };
 }
 

@@ -25,6 +25,7 @@ import {
   listInvoices,
   listVatBillingPeriods,
 } from '../use-cases/read-invoices.js';
+import { sendDueReminders } from '../use-cases/send-reminders.js';
 import { upcomingInvoice } from '../use-cases/upcoming-invoice.js';
 import { receivedCharge } from './charge-mapper.js';
 import { draftLineHandlers } from './draft-line-handlers.js';
@@ -83,6 +84,8 @@ export function invoicingService(
       await awaitCharges(deps, context, request.charge_ids, request.timeout_ms || AWAIT_CHARGES_DEFAULT_MS);
       return {};
     },
+    // The organization's "now" is the context's (the advance sends the clock's new time).
+    sendDueReminders: async (_request, context) => ({ sent: await sendDueReminders(deps, context) }),
     getInvoiceUbl: async (request, context) => ({ xml: await getInvoiceUbl(deps, context, request.uuid) }),
     deliverDueEinvoices: async (_request, context) => ({
       attempted: await deliverDueEinvoicesOfOrganization(deps, einvoices.accessPoint, context, einvoices.logger),

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TestClock } from '@billing/clock';
+import { loadMailConfig } from '@billing/mail';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { invoiceViewOf } from '../../test/support/invoice-view.js';
 import { renderInvoicePdf } from '../documents/invoice-pdf.js';
 import { createInvoiceMailer } from './invoice-mailer.js';
-import { loadMailConfig } from './mail-config.js';
 
 const invoice = invoiceViewOf({
   uuid: '6f1c2d7e-1a0b-4c3d-9e8f-000000000001',

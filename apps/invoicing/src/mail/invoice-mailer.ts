@@ -1,9 +1,9 @@
-import { type Clock, systemClock } from '@billing/clock';
+import type { Clock } from '@billing/clock';
+import { createMailer, type MailConfig, type MailRecipient } from '@billing/mail';
 import type { InvoiceView } from '../domain/invoice-view.js';
-import { type InvoiceMessage, invoiceMessage, type MailRecipient } from './invoice-message.js';
-import type { MailConfig } from './mail-config.js';
-import { outboxTransport } from './outbox-transport.js';
-import { smtpTransport } from './smtp-transport.js';
+import type { InvoiceReminderView } from '../domain/reminders/reminder-view.js';
+import { invoiceMessage, mailName } from './invoice-message.js';
+import { reminderMessage } from './reminder-message.js';
 
 export interface InvoiceMailer {
   /**
@@ -18,34 +18,26 @@ export interface InvoiceMailer {
     /** The Reply-To: the organization's e-mail ('' for none). */
     replyTo: string,
   ): Promise<{ sent_to: string[] }>;
+  /** Mails a payment reminder of the invoice, its PDF attached; as `send` otherwise. */
+  sendReminder(
+    invoice: InvoiceView,
+    reminder: InvoiceReminderView,
+    pdf: Buffer,
+    recipients: ReadonlyArray<MailRecipient>,
+    replyTo: string,
+  ): Promise<{ sent_to: string[] }>;
 }
 
-/** Delivers one composed message and says which addresses it went to. */
-export interface MailTransport {
-  deliver(message: InvoiceMessage & { date: Date }, invoice: InvoiceView): Promise<string[]>;
-}
-
-/** SMTP when `smtpUrl` is set, otherwise .eml files in `outboxDir` for a developer to open. */
-export function createInvoiceMailer(config: MailConfig, clock: Clock = systemClock): InvoiceMailer {
-  const transport =
-    config.smtpUrl === undefined ? outboxTransport(config.outboxDir, clock) : smtpTransport(config.smtpUrl);
+/** SMTP when `smtpUrl` is set, otherwise .eml files in `outboxDir` (@billing/mail). */
+export function createInvoiceMailer(config: MailConfig, clock?: Clock): InvoiceMailer {
+  const mailer = createMailer(config, clock);
   return {
-    async send(invoice, pdf, recipients, replyTo) {
-      const unique = uniqueRecipients(recipients);
-      if (unique.length === 0) return { sent_to: [] };
-      const message = invoiceMessage(invoice, pdf, unique, config.from, replyTo);
-      return { sent_to: await transport.deliver({ ...message, date: clock.now() }, invoice) };
-    },
+    send: (invoice, pdf, recipients, replyTo) =>
+      mailer.send(invoiceMessage(invoice, pdf, recipients, config.from, replyTo), mailName(invoice)),
+    sendReminder: (invoice, reminder, pdf, recipients, replyTo) =>
+      mailer.send(
+        reminderMessage(invoice, reminder, pdf, recipients, config.from, replyTo),
+        `reminder-${reminder.number}-${mailName(invoice)}`,
+      ),
   };
-}
-
-/** One address once, whatever its case; the first name given for it wins. */
-function uniqueRecipients(recipients: ReadonlyArray<MailRecipient>): MailRecipient[] {
-  const seen = new Set<string>();
-  return recipients.filter((recipient) => {
-    const key = recipient.email.trim().toLowerCase();
-    if (key === '' || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -1,25 +1,21 @@
+import { type MailMessage, type MailRecipient, mailAddresses } from '@billing/mail';
 import type { InvoiceView } from '../domain/invoice-view.js';
 import { formatNumber } from '../domain/language/number-format.js';
 import { documentLanguage, text } from '../domain/language/texts.js';
 
-export interface MailRecipient {
-  email: string;
-  name?: string | undefined;
-}
-
-/** What nodemailer needs to send one invoice (a subset of its SendMailOptions). */
-export interface InvoiceMessage {
-  from: { name: string; address: string };
-  replyTo?: string;
-  to: Array<{ name: string; address: string }>;
-  subject: string;
-  text: string;
+/** What nodemailer needs to send one invoice: its PDF is attached. */
+export type InvoiceMessage = MailMessage & {
   attachments: Array<{ filename: string; content: Buffer; contentType: 'application/pdf' }>;
+};
+
+/** invoice-12, credit-note-13: the mail's name (its .eml file in the outbox folder). */
+export function mailName(invoice: InvoiceView): string {
+  return `${invoice.is_credit_note ? 'credit-note' : 'invoice'}-${invoiceNumber(invoice)}`;
 }
 
 /** invoice-12.pdf, credit-note-13.pdf */
 export function attachmentName(invoice: InvoiceView): string {
-  return `${invoice.is_credit_note ? 'credit-note' : 'invoice'}-${invoiceNumber(invoice)}.pdf`;
+  return `${mailName(invoice)}.pdf`;
 }
 
 /**
@@ -41,7 +37,7 @@ export function invoiceMessage(
   const values = { number, seller, total, currency: invoice.currency, dueDate: invoice.due_date };
   const message: InvoiceMessage = {
     from: { name: seller, address: fromAddress },
-    to: recipients.map((recipient) => ({ name: recipient.name ?? '', address: recipient.email })),
+    to: mailAddresses(recipients),
     subject: invoice.is_credit_note
       ? text(language, 'mailSubjectCreditNote', values)
       : text(language, 'mailSubjectInvoice', values),
@@ -54,7 +50,7 @@ export function invoiceMessage(
   return message;
 }
 
-function invoiceNumber(invoice: InvoiceView): string {
+export function invoiceNumber(invoice: InvoiceView): string {
   // A computed (upcoming) invoice has no number and is never mailed.
   if (invoice.invoice_number === null) throw new Error(`invoice ${invoice.uuid} has no number to mail`);
   return invoice.invoice_number;

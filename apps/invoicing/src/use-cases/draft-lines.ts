@@ -79,21 +79,27 @@ export async function createDraftLine(
   write: Write<DraftLineFields>,
 ): Promise<DraftLineView> {
   const complete = await withDefaultCurrency(deps, context, write, 'create');
-  return runChange(deps, 'invoicing', context, async (scope) => {
-    const fields = prepareFields(null, complete, 'create');
-    const row = scope.em.create(DraftInvoiceLineEntity, {
-      id: randomUUID(),
-      organization_id: scope.organizationId,
-      ...rowValues(fields),
-      invoiced_at: null,
-      invoice_id: null,
-      version: 1,
-      created_at: scope.now,
-      updated_at: scope.now,
-    });
-    await scope.em.flush();
-    return recordChange(scope, 'create', row.id, draftLineView(row), { account: row.account_id });
+  return runChange(deps, 'invoicing', context, (scope) => addDraftLine(scope, complete));
+}
+
+/**
+ * A new draft line in the caller's change (its audit row and draft_invoice_line.created event
+ * included): the create above, and a payment reminder's fee. `write` carries every required field.
+ */
+export async function addDraftLine(scope: ChangeScope, write: Write<DraftLineFields>): Promise<DraftLineView> {
+  const fields = prepareFields(null, write, 'create');
+  const row = scope.em.create(DraftInvoiceLineEntity, {
+    id: randomUUID(),
+    organization_id: scope.organizationId,
+    ...rowValues(fields),
+    invoiced_at: null,
+    invoice_id: null,
+    version: 1,
+    created_at: scope.now,
+    updated_at: scope.now,
   });
+  await scope.em.flush();
+  return recordChange(scope, 'create', row.id, draftLineView(row), { account: row.account_id });
 }
 
 /**

@@ -1,10 +1,18 @@
-import type { ExportSnapshot } from '@billing/exports';
+import { csvPagesOfCopy, type ExportRun, type ExportSnapshot, gzippedPages } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invoicedMonths, streamInvoices, streamVatInvoices } from '../db/invoice-queries.js';
+import { invoiceCsvQuery } from '../db/invoice-csv-query.js';
+import {
+  invoicedMonths,
+  invoiceListAccounts,
+  invoiceListOrdering,
+  invoiceListSelection,
+  streamVatInvoices,
+} from '../db/invoice-queries.js';
 import { invoiceView } from '../db/invoice-view.js';
+import { exchangeRateOn } from '../domain/exchange-rates.js';
 import type { InvoiceListFilter } from '../domain/invoice-list.js';
-import type { InvoiceView } from '../domain/invoice-view.js';
+import { KICKBACK_FEATURE } from '../domain/kickback.js';
 import { vatBillingPeriod } from '../domain/vat-billing-period.js';
 import {
   VatAccountTotals,
@@ -24,21 +32,35 @@ export interface ExportRows<T> {
 }
 
 /**
- * The invoice list's rows for an export: every issued invoice matching the list's filters, in its
- * ordering, without lines (as the list shows them), read with a cursor in the export's snapshot.
+ * The invoice list's export as CSV records: every issued invoice matching the list's filters, in
+ * its ordering, as the list shows it (the embedded account as the accounts service has it now,
+ * kickback_status only with the kickback feature), written by PostgreSQL from one set-based query
+ * (COPY) in the export's snapshot. The accounts are asked for once per job, not per row.
  */
-export async function exportInvoices(
+export async function exportInvoiceCsv(
+  deps: Pick<InvoicingDeps, 'directory'>,
   snapshot: ExportSnapshot,
   organizationId: string,
+  context: RequestContext,
   filter: InvoiceListFilter,
   ordering: string,
-): Promise<ExportRows<InvoiceView>> {
-  const { count, rows } = await streamInvoices(snapshot, organizationId, filter, ordering);
-  async function* views() {
-    let read = 0;
-    for await (const row of rows) yield { row: invoiceView(row, []), read: ++read };
-  }
-  return { total: count, rows: views() };
+): Promise<ExportRun> {
+  // The organization (kickback feature) is asked for while the invoices are counted.
+  const [{ selection, count, accounts }, seller] = await Promise.all([
+    (async () => {
+      const selection = await invoiceListSelection(snapshot.em, organizationId, filter);
+      const { count, accountIds } = await invoiceListAccounts(snapshot.em, selection);
+      return { selection, count, accounts: await deps.directory.accountSummaries(context, accountIds) };
+    })(),
+    deps.directory.seller(context),
+  ]);
+  const csv = invoiceCsvQuery({
+    selection,
+    ordering: invoiceListOrdering(ordering),
+    accounts,
+    kickbackEnabled: seller.features.includes(KICKBACK_FEATURE),
+  });
+  return { total: count, pages: gzippedPages(csvPagesOfCopy(snapshot.copyCsv(csv))) };
 }
 
 export interface VatExportRequest {
@@ -67,9 +89,8 @@ export async function exportVat(
     countries: request.countries,
     granularity: request.granularity,
     baseCurrency: seller.base_currency,
-    // The organization's exchange rates do not reach invoicing yet: only base-currency invoices
-    // have base amounts (docs/api.md "Exports").
-    exchangeRate: () => null,
+    // The rate in force on the invoice's date; none yet: no base amounts (docs/api.md "Exports").
+    exchangeRate: (currency, date) => exchangeRateOn(seller.exchange_rates, currency, date),
   };
   const { count, rows } = await streamVatInvoices(snapshot, organizationId, month, request.granularity === 'account');
   async function* vatRows() {

@@ -209,6 +209,7 @@ export function queueInvoiceMail(
   invoiceId: string,
   recipients: Buyer['recipients'],
   replyTo: string,
+  reminderId: string | null = null,
 ): void {
   scope.em.create(MailJobEntity, {
     id: randomUUID(),
@@ -216,6 +217,7 @@ export function queueInvoiceMail(
     invoice_id: invoiceId,
     recipients,
     reply_to: replyTo,
+    reminder_id: reminderId,
     attempts: 0,
     last_error: null,
     sent_at: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeableCard, expiresInMonthOf, maskedCardNumber } from './payment-card.js';
+import { chargeableCard, expiryMonth, expiryNotice, maskedCardNumber } from './payment-card.js';
 
 describe('payment cards', () => {
   it('masks all but the last four digits', () => {
@@ -18,9 +18,22 @@ describe('payment cards', () => {
     expect(chargeableCard([])).toBeNull();
   });
 
-  it('knows the month a card expires in', () => {
-    expect(expiresInMonthOf({ month: 3, year: 2026 }, '2026-03-01')).toBe(true);
-    expect(expiresInMonthOf({ month: 3, year: 2026 }, '2026-02-28')).toBe(false);
-    expect(expiresInMonthOf({ month: 3, year: 2027 }, '2026-03-01')).toBe(false);
+  it('tells of a card expiring on the first day of its expiry month, on the organization wall clock', () => {
+    const card = { month: 3, year: 2026, created_at: new Date('2025-06-01T00:00:00Z') };
+    expect(expiryMonth(card)).toBe('2026-03');
+    // Copenhagen's 1 March starts at 23:00 UTC on 28 February.
+    const at = new Date('2026-02-28T23:00:00.000Z');
+    expect(expiryNotice(card, 'Europe/Copenhagen', new Date('2026-02-28T22:59:59.999Z'))).toEqual({ kind: 'not_yet' });
+    expect(expiryNotice(card, 'Europe/Copenhagen', at)).toEqual({ kind: 'due', at });
+    // A clock moved past it still tells, dated the first instant of the month.
+    expect(expiryNotice(card, 'Europe/Copenhagen', new Date('2026-05-10T00:00:00Z'))).toEqual({ kind: 'due', at });
+    expect(expiryNotice({ ...card, month: 4 }, 'America/New_York', new Date('2026-04-01T04:00:00Z'))).toEqual({
+      kind: 'due',
+      at: new Date('2026-04-01T04:00:00.000Z'),
+    });
+    // Registered after that instant: there was no first day of the month to tell it on.
+    expect(
+      expiryNotice({ ...card, created_at: new Date('2026-03-10T00:00:00Z') }, 'Europe/Copenhagen', new Date()),
+    ).toEqual({ kind: 'passed' });
   });
 });

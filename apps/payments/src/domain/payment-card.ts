@@ -1,3 +1,5 @@
+import { startOfLocalDay } from '@billing/clock';
+
 /** A payment card as the service keeps it (api-spec "Payment card"): never a card number, only what the gateway tells. */
 export interface PaymentCardView {
   uuid: string;
@@ -60,11 +62,25 @@ export function chargeableCard<T extends { active: boolean; created_date: Date; 
   return newest;
 }
 
+/** The card's expiry month as YYYY-MM (what payment_card.expiry_notice_month records). */
+export function expiryMonth(card: { month: number; year: number }): string {
+  return `${String(card.year).padStart(4, '0')}-${String(card.month).padStart(2, '0')}`;
+}
+
 /**
- * Whether the card expires in the month of `localDate` (YYYY-MM-DD in the organization's time
- * zone): card_expires_this_month is sent on the first day of that month.
+ * card_expires_this_month at `now` (gaps.md §11: on the first day of the month of expiry, on the
+ * organization's clock): `due` at the first instant of the 1st of that month on the organization's
+ * wall clock once `now` reached it (a clock moved past it sends it late, dated that instant);
+ * `not_yet` before; `passed` for a card registered after that instant (it never had a first day of
+ * its expiry month to be told on).
  */
-export function expiresInMonthOf(card: { month: number; year: number }, localDate: string): boolean {
-  const [year, month] = localDate.split('-').map(Number);
-  return card.year === year && card.month === month;
+export function expiryNotice(
+  card: { month: number; year: number; created_at: Date },
+  timeZone: string,
+  now: Date,
+): { kind: 'due'; at: Date } | { kind: 'not_yet' } | { kind: 'passed' } {
+  const at = startOfLocalDay(`${expiryMonth(card)}-01`, timeZone);
+  if (card.created_at.getTime() > at.getTime()) return { kind: 'passed' };
+  if (now.getTime() < at.getTime()) return { kind: 'not_yet' };
+  return { kind: 'due', at };
 }

@@ -3,9 +3,16 @@ import type { ChangeScope } from '@billing/runtime';
 import type { PaymentCardView } from '../domain/payment-card.js';
 import { paymentCardMessage } from '../grpc/card-mapper.js';
 
-export type PaymentCardEventType = 'payment_card.activated' | 'payment_card.deactivated';
+/**
+ * payment_card.activated and .deactivated change a card; payment_card.expires_this_month tells
+ * that a card's expiry month began (webhook card_expires_this_month) and carries the card as it is.
+ */
+export type PaymentCardEventType =
+  | 'payment_card.activated'
+  | 'payment_card.deactivated'
+  | 'payment_card.expires_this_month';
 
-/** Subjects payments.payment_card.* (stream PAYMENTS): read by the accounts read model and webhooks. */
+/** The card changes (stream PAYMENTS, payments.payment_card.*): the accounts read model is made of them. */
 export const PAYMENT_CARD_EVENT_TYPES: readonly PaymentCardEventType[] = [
   'payment_card.activated',
   'payment_card.deactivated',

@@ -17,6 +17,7 @@ import { GatewayCredentialEntity } from './gateway-credential.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PaymentGatewayAccountEntity } from './payment-gateway-account.entity.js';
 import { RecipientEntity } from './recipient.entity.js';
+import { SelfServiceSignInEntity } from './self-service-sign-in.entity.js';
 import { WebhookEntity } from './webhook.entity.js';
 import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
@@ -42,6 +43,7 @@ export const accountsEntities = [
   WebhookAttemptEntity,
   AccountBudgetEntity,
   EinvoiceFieldMappingEntity,
+  SelfServiceSignInEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,

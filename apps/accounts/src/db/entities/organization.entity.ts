@@ -24,6 +24,10 @@ export const OrganizationEntity = defineEntity({
     email: p.string().length(254).default(''),
     /** Days after the first card payment attempt on which declined payments are retried (gaps.md §11). */
     dunning_schedule_days: p.json<number[]>().default('[1,3,7]'),
+    /** Days after the due date on which an open invoice's payment reminder is mailed (docs/api.md). */
+    reminder_schedule_days: p.json<number[]>().default('[3,10,20]'),
+    /** The fee per reminder, a draft line on the account ('' for none). */
+    reminder_fee: p.string().length(32).default(''),
     created_at: p.datetime(),
     /** Test mode: the organization's own clock. Null for an organization on the real clock. */
     test_clock_time: p.datetime().nullable(),

@@ -13,6 +13,8 @@ import { Migration20261125220430_expired_subscription_charges } from './Migratio
 import { Migration20261125223429_export_jobs } from './Migration20261125223429_export_jobs.js';
 import { Migration20261125224940_organization_exchange_rates } from './Migration20261125224940_organization_exchange_rates.js';
 import { Migration20261125225137_subscription_renewal_notices } from './Migration20261125225137_subscription_renewal_notices.js';
+import { Migration20261126011248_self_service_sign_in } from './Migration20261126011248_self_service_sign_in.js';
+import { Migration20261126014313_reminder_schedule } from './Migration20261126014313_reminder_schedule.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -29,4 +31,6 @@ export const migrations = [
   Migration20261125223429_export_jobs,
   Migration20261125224940_organization_exchange_rates,
   Migration20261125225137_subscription_renewal_notices,
+  Migration20261126011248_self_service_sign_in,
+  Migration20261126014313_reminder_schedule,
 ];

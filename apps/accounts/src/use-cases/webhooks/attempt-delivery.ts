@@ -1,16 +1,16 @@
 import { systemClock } from '@billing/clock';
-import { type ClaimedDelivery, recordAttempt } from '../../db/webhook-delivery-store.js';
+import type { ClaimedDelivery, FinishedAttempt } from '../../db/webhook-delivery-store.js';
 import { afterAttempt, isAcknowledged } from '../../domain/webhooks/retry-schedule.js';
 import { postWebhook } from '../../webhook-sender/post-webhook.js';
 import { signedHeaders } from '../../webhook-sender/signed-headers.js';
 import type { WebhooksDeps } from './webhooks-deps.js';
 
 /**
- * One attempt of a claimed delivery: POST it, then record the attempt and its outcome (the next
- * retry on the organization's clock, or succeeded, or failed) in one statement. The HTTP call
- * holds no transaction and no lock but the delivery's lease.
+ * One attempt of a claimed delivery: POST it, and what to record (the attempt and its outcome: the
+ * next retry on the organization's clock, or succeeded, or failed). The HTTP call holds no
+ * transaction and no lock but the delivery's lease; the caller records a claim's attempts together.
  */
-export async function attemptDelivery(deps: WebhooksDeps, delivery: ClaimedDelivery): Promise<void> {
+export async function attemptDelivery(deps: WebhooksDeps, delivery: ClaimedDelivery): Promise<FinishedAttempt> {
   const attemptedAt = delivery.testClockTime ?? deps.clock.now();
   const started = performance.now();
   const result = await postWebhook({
@@ -27,13 +27,10 @@ export async function attemptDelivery(deps: WebhooksDeps, delivery: ClaimedDeliv
   });
   const durationMs = Math.round(performance.now() - started);
   const acknowledged = isAcknowledged(result.responseStatus);
-  const outcome = afterAttempt(delivery.step, acknowledged, attemptedAt);
   const error = acknowledged || result.error !== '' ? result.error : `HTTP ${result.responseStatus}`;
-  await recordAttempt(
-    deps.pool,
+  return {
     delivery,
-    { attempt_date: attemptedAt, response_status: result.responseStatus, error, duration_ms: durationMs },
-    outcome,
-    deps.clock.now(),
-  );
+    attempt: { attempt_date: attemptedAt, response_status: result.responseStatus, error, duration_ms: durationMs },
+    outcome: afterAttempt(delivery.step, acknowledged, attemptedAt),
+  };
 }

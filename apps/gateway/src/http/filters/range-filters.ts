@@ -1,7 +1,7 @@
+import { endOfLocalDay, startOfLocalDay } from '@billing/clock';
 import type { z } from 'zod';
 import { clampInstant } from '../validation/iso-date-time.js';
 import { filterField } from './filter-fields.js';
-import { endOfLocalDay, startOfLocalDay } from './org-time-zone.js';
 
 export type RangeLookup = 'lt' | 'lte' | 'gt' | 'gte';
 export type OrgTzLookup = 'org_tz_lte' | 'org_tz_gte';

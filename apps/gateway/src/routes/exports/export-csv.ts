@@ -1,5 +1,6 @@
 import { type Duplex, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { stringify as stringifySync } from 'csv-stringify/sync';
 import { z } from 'zod';
 
 /**
@@ -48,6 +49,22 @@ export function csvFile(columns: readonly string[], pages: AsyncIterable<readonl
     })(),
   );
   // compose, not pipe: a failure reading the pages ends the file with that error.
-  // A lone CR or LF in a field is a line break to readers too: quote those as well.
-  return records.compose(stringify({ record_delimiter: 'windows', quoted_match: /[\r\n]/ }));
+  return records.compose(stringify(CSV_OPTIONS));
+}
+
+// A lone CR or LF in a field is a line break to readers too: quote those as well.
+const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
+
+/**
+ * The CSV file of a header row (written by csv-stringify, as csvFile writes it) and pages that
+ * are CSV records already (the owning service wrote them), sent on as they come.
+ */
+export function csvFileOfRecords(columns: readonly string[], pages: AsyncIterable<Uint8Array>): Readable {
+  return Readable.from(
+    (async function* () {
+      yield Buffer.from(stringifySync([[...columns]], CSV_OPTIONS));
+      for await (const records of pages) yield Buffer.from(records.buffer, records.byteOffset, records.byteLength);
+    })(),
+    { objectMode: false },
+  );
 }

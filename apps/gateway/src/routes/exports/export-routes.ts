@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { runWithContext } from '@billing/observability';
 import { accountsV1, analyticsV1, invoicingV1, subscriptionsV1 } from '@billing/proto';
 import { z } from 'zod';
@@ -18,7 +20,7 @@ import { pageOf } from '../shared/page-of.js';
 import { organizationTimeZoneOf, resolveSubscriptionFilter } from '../subscriptions/subscription-list-filter.js';
 import { SUBSCRIPTION_ORDERING, SubscriptionFilters } from '../subscriptions/subscription-schemas.js';
 import { filtersFromBody, ListFilterBody, NOTHING_MATCHES } from './export-body.js';
-import { csvColumns, csvFile } from './export-csv.js';
+import { csvColumns, csvFile, csvFileOfRecords } from './export-csv.js';
 import {
   EXPORT_DOWNLOAD_PATH,
   EXPORT_JOB_PATH,
@@ -39,6 +41,7 @@ import {
 import { VatExportBody, vatExportRequest } from './vat-export-body.js';
 
 const TAGS = ['exports'];
+const gunzipAsync = promisify(gunzip);
 const JobParams = z.object({ job_uuid: z.uuid() });
 
 const ExportJobSchema = z
@@ -212,20 +215,33 @@ export function exportRoutes(clients: ServiceClients): Route[] {
       const kind = EXPORT_KINDS.get(job.kind);
       if (job.status !== 'done' || !kind) throw detailError(400, `The export is not done (status: ${job.status}).`);
       const exporter = clients.exports[owner];
-      // The file streams after the handler returned: each page is read and presented in the
+      const readPage = (index: number) =>
+        runWithContext(context, () => exporter.call('readExportPage', { uuid: job.uuid, index }));
+      const headers = { 'Content-Disposition': `attachment; filename="${kind.fileStem}-${job.uuid}.csv"` };
+      const contentType = 'text/csv; charset=utf-8';
+      // The file streams after the handler returned: each page is read (and presented) in the
       // request's context (organization, request id), one page in memory at a time.
-      async function* pages() {
-        for (let index = 0; index < job.pages; index++) {
-          yield await runWithContext(context, async () => {
-            const page = await exporter.call('readExportPage', { uuid: job.uuid, index });
-            return kind!.present(clients, page.data);
-          });
+      const present = kind.present;
+      if (!present) {
+        // gzip-compressed CSV records (libs/exports gzippedPages): the next page is read while
+        // this one is unpacked and sent.
+        async function* records() {
+          let next = job.pages > 0 ? readPage(0) : null;
+          for (let index = 0; next; index++) {
+            const page = await next;
+            next = index + 1 < job.pages ? readPage(index + 1) : null;
+            next?.catch(() => {});
+            yield await gunzipAsync(page.data);
+          }
         }
+        return new HttpResponse(200, csvFileOfRecords(csvColumns(kind.item), records()), { contentType, headers });
       }
-      return new HttpResponse(200, csvFile(csvColumns(kind.item), pages()), {
-        contentType: 'text/csv; charset=utf-8',
-        headers: { 'Content-Disposition': `attachment; filename="${kind.fileStem}-${job.uuid}.csv"` },
-      });
+      const pages = async function* () {
+        for (let index = 0; index < job.pages; index++) {
+          yield await runWithContext(context, async () => present(clients, (await readPage(index)).data));
+        }
+      };
+      return new HttpResponse(200, csvFile(csvColumns(kind.item), pages()), { contentType, headers });
     },
   });
 

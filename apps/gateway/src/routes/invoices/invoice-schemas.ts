@@ -159,6 +159,19 @@ export const InvoiceListItemSchema = z
   .object({ ...invoiceFields, total: z.number(), subtotal: z.number(), vat: z.number(), balance: z.number() })
   .meta({ id: 'InvoiceListItem' });
 
+/** A payment reminder sent for an invoice (docs/api.md "Payment reminders"). */
+export const InvoiceReminderSchema = z
+  .object({
+    number: z.int().meta({ description: '1 for the first reminder of the invoice, 2 for the second, ...' }),
+    date: date().meta({ description: "The organization's local day it was sent on." }),
+    days_after_due: z.int().meta({ description: "The step of the organization's reminder schedule it was sent for." }),
+    fee: decimal().nullable().meta({ description: 'The fee added to the account as a draft line; null: none.' }),
+    fee_draft_line: z.uuid().nullable(),
+    recipients: z.array(z.string()).meta({ description: 'The addresses it was mailed to (receive_invoice).' }),
+    created_date: timestamp().nullable(),
+  })
+  .meta({ id: 'InvoiceReminder' });
+
 /** GET /api/v1/invoices/{uuid}/ and the actions returning an invoice: totals as decimal strings. */
 export const InvoiceSchema = z
   .object({
@@ -168,6 +181,7 @@ export const InvoiceSchema = z
     vat: decimal(),
     balance: decimal(),
     invoiceline_set: z.array(InvoiceLineSchema),
+    reminder_set: z.array(InvoiceReminderSchema),
     invoice_api_url: z.string().nullable(),
     pdf_base64: z.string().optional(),
   })

@@ -42,7 +42,8 @@ export function testClockRoutes({ identity, subscriptions, invoicing, payments, 
       '(one transaction with an audit row), then every service processes what is due up to `to`; the answer ' +
       'comes after that, and after every charge of the organization (also those of calls made before the ' +
       'advance) is on an issued invoice, every card payment attempt due by then (first attempts and dunning ' +
-      'retries) has run and its outcome is settled, every e-invoice delivery due by then has been attempted, and every webhook delivery due by then has been attempted. 404 outside test mode.',
+      'retries) has run and its outcome is settled, every payment reminder due by then is recorded (its e-mail ' +
+      'follows), every e-invoice delivery due by then has been attempted, and every webhook delivery due by then has been attempted. 404 outside test mode.',
     tags: TAGS,
     body: AdvanceBody,
     response: { status: 200, schema: TestClockSchema },
@@ -68,6 +69,13 @@ export function testClockRoutes({ identity, subscriptions, invoicing, payments, 
       // Card invoices among them (and earlier ones) are charged, and every dunning retry that fell
       // due up to the new time is run and settled, before the answer (docs/api.md "Test clocks").
       await payments.call('processDue', { until: time }, { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS });
+      // After the payments: an invoice a card or a dunning retry just paid gets no reminder. The
+      // reminders' e-mails are sent by invoicing's mail worker after this.
+      await invoicing.call(
+        'sendDueReminders',
+        { until: time },
+        { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
+      );
       // E-invoices of the invoices made (and retries that fell due) are delivered to the access
       // point on the new time before the answer (docs/api.md "E-invoices").
       await invoicing.call('deliverDueEinvoices', {}, { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS });

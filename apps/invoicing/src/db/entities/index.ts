@@ -8,6 +8,7 @@ import { InvoiceEntity } from './invoice.entity.js';
 import { InvoiceLineEntity } from './invoice-line.entity.js';
 import { InvoiceNumberCounterEntity } from './invoice-number-counter.entity.js';
 import { InvoiceReadModelBackfillEntity } from './invoice-read-model-backfill.entity.js';
+import { InvoiceReminderEntity } from './invoice-reminder.entity.js';
 import { InvoicedChargeEntity } from './invoiced-charge.entity.js';
 import { MailJobEntity } from './mail-job.entity.js';
 import { RejectedChargeEntity } from './rejected-charge.entity.js';
@@ -23,6 +24,7 @@ export const invoicingEntities = [
   CreditApplicationEntity,
   MailJobEntity,
   EinvoiceDeliveryEntity,
+  InvoiceReminderEntity,
   DraftInvoiceLineEntity,
   AuditLogEntry,
   OutboxMessage,

@@ -1,6 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
-/** An invoice e-mail to send, written with the issue (or the send action); the mail worker sends it. */
+/**
+ * An invoice e-mail to send, written with the issue (or the send action) or with a payment
+ * reminder; the mail worker sends it.
+ */
 export const MailJobEntity = defineEntity({
   name: 'MailJob',
   tableName: 'mail_job',
@@ -15,6 +18,8 @@ export const MailJobEntity = defineEntity({
      * issue takes the invoice's seller e-mail, the send action the organization's current one.
      */
     reply_to: p.string().length(254).default(''),
+    /** Set for a payment reminder's e-mail: the reminder; null for the invoice's own e-mail. */
+    reminder_id: p.uuid().nullable(),
     attempts: p.integer(),
     last_error: p.text().nullable(),
     sent_at: p.datetime().nullable(),

@@ -8,6 +8,7 @@ import { Migration20261125192338_mail_job_reply_to } from './Migration2026112519
 import { Migration20261125220506_export_jobs } from './Migration20261125220506_export_jobs.js';
 import { Migration20261125221827_rejected_charges } from './Migration20261125221827_rejected_charges.js';
 import { Migration20261125222456_invoice_read_model_backfill } from './Migration20261125222456_invoice_read_model_backfill.js';
+import { Migration20261126014314_payment_reminders } from './Migration20261126014314_payment_reminders.js';
 import { Migration20261126021031_einvoices } from './Migration20261126021031_einvoices.js';
 
 export const migrations = [
@@ -20,5 +21,6 @@ export const migrations = [
   Migration20261125220506_export_jobs,
   Migration20261125221827_rejected_charges,
   Migration20261125222456_invoice_read_model_backfill,
+  Migration20261126014314_payment_reminders,
   Migration20261126021031_einvoices,
 ];

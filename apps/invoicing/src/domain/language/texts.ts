@@ -1,5 +1,5 @@
 /**
- * Every text a person reads on an invoice PDF or invoice e-mail, per language. English is the
+ * Every text a person reads on an invoice PDF, invoice e-mail or payment reminder, per language. English is the
  * source: its keys are the key set, so a Danish table missing a key (or a text using a key not
  * in English) fails typecheck. Placeholders are `{name}`; `texts.test.ts` checks that every
  * translation uses exactly the placeholders of its English text.
@@ -65,6 +65,13 @@ const en = {
     'Hello,\n\nPlease find attached invoice {number} from {seller}.\n\nTotal: {total} {currency}\nDue date: {dueDate}\n\nKind regards,\n{seller}\n',
   mailBodyCreditNote:
     'Hello,\n\nPlease find attached credit note {number} from {seller}.\n\nTotal: {total} {currency}\n\nKind regards,\n{seller}\n',
+  mailSubjectReminder: 'Reminder {reminder}: invoice {number} from {seller}',
+  mailBodyReminder:
+    'Hello,\n\nWe have not yet received payment of invoice {number} from {seller}, which fell due on {dueDate}.\n\nAmount due: {balance} {currency}\nDue date: {dueDate}\n\n',
+  mailReminderFee:
+    'A reminder fee of {fee} {currency} has been added to your account and will be charged on a later invoice.\n\n',
+  mailReminderClosing: 'If you have already paid, please disregard this reminder.\n\nKind regards,\n{seller}\n',
+  reminderFeeLine: 'Reminder fee, invoice {number}',
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -126,6 +133,12 @@ const da: Table = {
     'Hej,\n\nVedhæftet finder du faktura {number} fra {seller}.\n\nI alt: {total} {currency}\nForfaldsdato: {dueDate}\n\nVenlig hilsen\n{seller}\n',
   mailBodyCreditNote:
     'Hej,\n\nVedhæftet finder du kreditnota {number} fra {seller}.\n\nI alt: {total} {currency}\n\nVenlig hilsen\n{seller}\n',
+  mailSubjectReminder: 'Rykker {reminder}: faktura {number} fra {seller}',
+  mailBodyReminder:
+    'Hej,\n\nVi har endnu ikke modtaget betaling for faktura {number} fra {seller}, som forfaldt til betaling den {dueDate}.\n\nSkyldigt beløb: {balance} {currency}\nForfaldsdato: {dueDate}\n\n',
+  mailReminderFee: 'Der er pålagt et rykkergebyr på {fee} {currency}, som opkræves på en senere faktura.\n\n',
+  mailReminderClosing: 'Har du allerede betalt, kan du se bort fra denne rykker.\n\nVenlig hilsen\n{seller}\n',
+  reminderFeeLine: 'Rykkergebyr, faktura {number}',
 };
 
 export const TEXTS = { en, da } as const satisfies Record<string, Table>;

@@ -4,6 +4,7 @@ import { CardRegistrationEntity } from './card-registration.entity.js';
 import { InvoicePaymentEntity } from './invoice-payment.entity.js';
 import { PaymentAttemptEntity } from './payment-attempt.entity.js';
 import { PaymentCardEntity } from './payment-card.entity.js';
+import { PaymentMailEntity } from './payment-mail.entity.js';
 
 /** Every table of the payments schema (migrations are generated from this list). */
 export const paymentsEntities = [
@@ -11,6 +12,7 @@ export const paymentsEntities = [
   CardRegistrationEntity,
   InvoicePaymentEntity,
   PaymentAttemptEntity,
+  PaymentMailEntity,
   AuditLogEntry,
   OutboxMessage,
   InboxMessage,

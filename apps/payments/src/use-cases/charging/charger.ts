@@ -2,9 +2,26 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import { InvoicePaymentEntity, type InvoicePaymentRow } from '../../db/entities/invoice-payment.entity.js';
 import type { PaymentsDeps } from '../deps.js';
 import { InFlight } from './in-flight.js';
-import { type AttemptRun, runDueAttempt } from './run-attempt.js';
+import { type AttemptRun, type CallSlots, runDueAttempts } from './run-attempt.js';
 
 const BATCH = 1_000;
+
+/** A counting semaphore: at most `limit` calls run at once, the others wait in order. */
+function callSlots(limit: number): CallSlots {
+  let free = limit;
+  const waiting: Array<() => void> = [];
+  return async (call) => {
+    if (free > 0) free -= 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await call();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+}
 
 /** Runs `work` on every item, at most `limit` at once. */
 async function eachWithConcurrency<T>(
@@ -23,20 +40,31 @@ async function eachWithConcurrency<T>(
 }
 
 /**
- * Runs due payment attempts: one invoice at a time per invoice (InFlight), up to `concurrency`
- * invoices at once, each waiting on its gateway. Used by the invoice.issued consumer (at once),
- * the worker (real-clock organizations) and the test clock's advance.
+ * Runs due payment attempts: at most `concurrency` gateway calls in flight, one run per invoice at
+ * a time (InFlight). Due invoices are taken in groups of `concurrency`, each group's database work
+ * done in one transaction before and one after its calls (run-attempt), and up to four groups are
+ * under way at once (four transactions at most, within the ORM's pool of ten), so that while some
+ * groups write, others' calls fill the gateway slots (bench:charges measured groups of a quarter
+ * of the concurrency, eight under way, at about half the charges per second). Used by the invoice.issued consumer (at once), the worker (real-clock
+ * organizations) and the test clock's advance.
  */
 export class Charger {
   private readonly inFlight = new InFlight<AttemptRun>();
+  private readonly slots: CallSlots;
+  private readonly groupSize: number;
+  private static readonly GROUPS_UNDER_WAY = 4;
 
   constructor(
     private readonly deps: PaymentsDeps,
-    private readonly concurrency: number,
-  ) {}
+    concurrency: number,
+  ) {
+    this.slots = callSlots(concurrency);
+    this.groupSize = concurrency;
+  }
 
-  runInvoice(invoiceId: string, now: Date): Promise<AttemptRun> {
-    return this.inFlight.run(invoiceId, () => runDueAttempt(this.deps, invoiceId, now));
+  async runInvoice(invoiceId: string, now: Date): Promise<AttemptRun> {
+    const runs = await this.runGroup([{ invoiceId, now }]);
+    return runs.get(invoiceId) ?? 'not_due';
   }
 
   /**
@@ -64,16 +92,43 @@ export class Charger {
         { orderBy: [{ next_attempt_at: 'asc' }, { invoice_id: 'asc' }], limit: BATCH },
       );
       if (due.length === 0) return ran;
-      await eachWithConcurrency(due, this.concurrency, async (job) => {
-        const outcome = await this.runInvoice(job.invoice_id, nowOf(job));
-        ran.push(job.invoice_id);
-        // Tried again on the next pass, not in this one: the gateway is not answering now.
-        if (outcome === 'gateway_error') unreachable.add(job.invoice_id);
+      const groups: Array<Array<{ invoiceId: string; now: Date }>> = [];
+      for (let start = 0; start < due.length; start += this.groupSize) {
+        groups.push(
+          due.slice(start, start + this.groupSize).map((job) => ({ invoiceId: job.invoice_id, now: nowOf(job) })),
+        );
+      }
+      let progressed = false;
+      await eachWithConcurrency(groups, Charger.GROUPS_UNDER_WAY, async (group) => {
+        const runs = await this.runGroup(group);
+        for (const [invoiceId, outcome] of runs) {
+          ran.push(invoiceId);
+          // Tried again on the next pass, not in this one: the gateway is not answering now.
+          if (outcome === 'gateway_error') unreachable.add(invoiceId);
+          if (outcome !== 'not_due') progressed = true;
+        }
       });
+      // Every due invoice is held by another run (another replica, or this process's consumer):
+      // those runs move them on; this pass leaves them.
+      if (!progressed) return ran;
     }
   }
 
   idle(): Promise<void> {
     return this.inFlight.idle();
+  }
+
+  private runGroup(group: ReadonlyArray<{ invoiceId: string; now: Date }>): Promise<Map<string, AttemptRun>> {
+    const nowOf = new Map(group.map((job) => [job.invoiceId, job.now]));
+    return this.inFlight.runMany(
+      group.map((job) => job.invoiceId),
+      (claimed) =>
+        runDueAttempts(
+          this.deps,
+          claimed.map((invoiceId) => ({ invoiceId, now: nowOf.get(invoiceId)! })),
+          this.slots,
+        ),
+      'not_due',
+    );
   }
 }

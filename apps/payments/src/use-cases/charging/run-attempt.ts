@@ -2,19 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
 import type { RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { paymentAttemptView } from '../../db/attempt-view.js';
-import { InvoicePaymentEntity, type InvoicePaymentRow } from '../../db/entities/invoice-payment.entity.js';
-import { PaymentAttemptEntity, type PaymentAttemptRow } from '../../db/entities/payment-attempt.entity.js';
-import { PaymentCardEntity } from '../../db/entities/payment-card.entity.js';
+import {
+  activeCardsOf,
+  type DueInvoice,
+  insertAttempts,
+  lockAttempts,
+  lockDueInvoices,
+  markNoCard,
+  pendingAttempts,
+  type StoredOutcome,
+  storeOutcomes,
+} from '../../db/charge-store.js';
+import type { PaymentAttemptRow } from '../../db/entities/payment-attempt.entity.js';
 import { toMinorUnits } from '../../domain/amounts.js';
+import type { OrganizationFacts } from '../../domain/directory.js';
 import { nextAttemptAt } from '../../domain/dunning.js';
 import type { ChargeResult } from '../../domain/payment-attempt.js';
 import { chargeableCard } from '../../domain/payment-card.js';
 import { publishPaymentEvent } from '../../events/payment-events.js';
 import type { PaymentsDeps } from '../deps.js';
 import { gatewayFor } from '../gateway-for.js';
-import { settleAttempt } from './settle.js';
+import { settleAttempts } from './settle.js';
 
 /** What running an invoice's due attempt came to. */
 export type AttemptRun = 'succeeded' | 'declined' | 'no_card' | 'not_due' | 'gateway_error';
@@ -25,161 +35,232 @@ export const systemContext = (organizationId: string): RequestContext => ({
   clientSystem: 'payments',
 });
 
+/** Bounds the gateway calls in flight (the Charger's concurrency); none: unbounded. */
+export type CallSlots = <T>(call: () => Promise<T>) => Promise<T>;
+
+interface Prepared {
+  /** The moment the attempt is made at (organization's clock). */
+  now: Date;
+  attempt: PaymentAttemptRow;
+  card: { gatewayId: string; gatewayCustomer: string | null };
+  invoiceNumber: string;
+}
+
 /**
- * Runs the due attempt of one invoice at `now` (organization's clock), in three steps:
- * 1. one transaction writes the attempt (outcome pending; its id is the idempotency key) and
- *    commits it, or finds the pending attempt a crashed run left and reuses it;
- * 2. the gateway is called, outside any transaction;
- * 3. one transaction stores the outcome, moves the invoice on (paid; retry on the dunning
- *    schedule; left open) and publishes payment.succeeded or payment.declined.
- * A crash between 2 and 3 leaves the attempt pending and the invoice due: the next run calls the
- * gateway with the same key, which answers with the first charge, so the invoice is charged once
- * and the outcome is stored then. A gateway that cannot be reached leaves it the same way.
+ * Runs the due attempts of a batch of invoices, each at its own moment (organization's clock), in
+ * three steps:
+ * 1. one transaction writes their attempts (outcome pending; an attempt's id is its idempotency
+ *    key) and commits them, or finds the pending attempts crashed runs left and reuses them;
+ * 2. the gateway is called for each, outside any transaction;
+ * 3. one transaction stores the outcomes, moves the invoices on (paid; retry on the dunning
+ *    schedule; left open), writes their mails and publishes payment.succeeded or .declined.
+ * A crash between 2 and 3 leaves the attempts pending and the invoices due: the next run calls the
+ * gateway with the same keys, which answers with the first charges, so each invoice is charged
+ * once and the outcome is stored then. A gateway that cannot be reached leaves its attempt the
+ * same way. Invoices another transaction holds are left to it ('not_due').
  */
-export async function runDueAttempt(deps: PaymentsDeps, invoiceId: string, now: Date): Promise<AttemptRun> {
-  const prepared = await inTransaction(deps.orm, (em) => prepareAttempt(deps, em, invoiceId, now));
-  if (prepared === 'not_due' || prepared === 'no_card') return prepared;
-  const { attempt, card } = prepared;
-  const context = systemContext(attempt.organization_id);
-  let result: ChargeResult;
+export async function runDueAttempts(
+  deps: PaymentsDeps,
+  jobs: ReadonlyArray<{ invoiceId: string; now: Date }>,
+  slots: CallSlots = (call) => call(),
+): Promise<Map<string, AttemptRun>> {
+  const runs = new Map<string, AttemptRun>(jobs.map((job) => [job.invoiceId, 'not_due']));
+  if (jobs.length === 0) return runs;
+  const prepared = await inTransaction(deps.orm, (em) => prepareAttempts(deps, em, jobs, runs));
+  const results = await Promise.all(
+    prepared.map(async (job) => ({ job, result: await slots(() => callGateway(deps, job)) })),
+  );
+  const answered = results.filter((entry): entry is { job: Prepared; result: ChargeResult } => {
+    if (entry.result !== null) return true;
+    runs.set(entry.job.attempt.invoice_id, 'gateway_error');
+    return false;
+  });
+  if (answered.length === 0) return runs;
+  deps.afterGatewayCall?.();
+  const recorded = await inTransaction(deps.orm, (em) => recordOutcomes(deps, em, answered));
+  for (const attempt of recorded) runs.set(attempt.invoice_id, attempt.outcome as AttemptRun);
+  await settleAttempts(
+    deps,
+    recorded.filter((attempt) => attempt.outcome === 'succeeded'),
+  );
+  return runs;
+}
+
+/** The gateway's answer, or null when it could not be reached (the attempt stays pending). */
+async function callGateway(deps: PaymentsDeps, { attempt, card, invoiceNumber }: Prepared) {
   try {
-    const adapter = await gatewayFor(deps, context, attempt.gateway);
-    result = await adapter.charge({
+    const adapter = await gatewayFor(deps, systemContext(attempt.organization_id), attempt.gateway);
+    return await adapter.charge({
       idempotencyKey: attempt.id,
       amountMinor: toMinorUnits(attempt.amount, attempt.currency),
       currency: attempt.currency,
       card,
-      description: `Invoice ${prepared.invoiceNumber}`,
+      description: `Invoice ${invoiceNumber}`,
     });
   } catch (error) {
     deps.logger.warn(
-      { err: error, invoice: invoiceId, attempt: attempt.id },
+      { err: error, invoice: attempt.invoice_id, attempt: attempt.id },
       'gateway call failed; the attempt is retried with its key',
     );
-    return 'gateway_error';
+    return null;
   }
-  deps.afterGatewayCall?.();
-  const outcome = await inTransaction(deps.orm, (em) => recordOutcome(deps, em, attempt.id, result, now));
-  if (outcome === 'succeeded') await settleAttempt(deps, attempt.id);
-  return outcome;
 }
 
-type Prepared =
-  | 'not_due'
-  | 'no_card'
-  | { attempt: PaymentAttemptRow; card: { gatewayId: string; gatewayCustomer: string | null }; invoiceNumber: string };
-
-async function prepareAttempt(deps: PaymentsDeps, em: EntityManager, invoiceId: string, now: Date): Promise<Prepared> {
-  const job = await em.findOne(
-    InvoicePaymentEntity,
-    { invoice_id: invoiceId, status: 'pending', next_attempt_at: { $lte: now } },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
+async function prepareAttempts(
+  deps: PaymentsDeps,
+  em: EntityManager,
+  jobs: ReadonlyArray<{ invoiceId: string; now: Date }>,
+  runs: Map<string, AttemptRun>,
+): Promise<Prepared[]> {
+  const due = await lockDueInvoices(em, jobs);
+  const pending = await pendingAttempts(
+    em,
+    due.flatMap((job) => (job.pending_attempt_id ? [job.pending_attempt_id] : [])),
   );
-  if (!job) return 'not_due';
-  const pending = await em.findOne(PaymentAttemptEntity, { invoice_id: invoiceId, outcome: 'pending' });
-  if (pending) {
-    const card = await em.findOneOrFail(PaymentCardEntity, { id: pending.card_id });
+  const prepared: Prepared[] = pending.map(({ attempt, card }) => {
+    const job = due.find((invoice) => invoice.invoice_id === attempt.invoice_id)!;
     return {
-      attempt: pending,
-      card: { gatewayId: card.gateway_id, gatewayCustomer: card.gateway_customer ?? null },
+      now: job.at,
+      attempt,
+      card: { gatewayId: card.gateway_id, gatewayCustomer: card.gateway_customer },
       invoiceNumber: job.invoice_number,
     };
-  }
-  const cards = await em.find(PaymentCardEntity, {
-    organization_id: job.organization_id,
-    account_id: job.account_id,
-    active: true,
   });
-  const card = chargeableCard(cards.map((row) => ({ ...row, uuid: row.id, created_date: row.created_at })));
-  if (!card) {
-    em.assign(job, { status: 'no_card', next_attempt_at: null, updated_at: now });
-    await em.flush();
+  const fresh = due.filter((job) => !job.pending_attempt_id);
+  const cards = await activeCardsOf(em, fresh);
+  const cardsOf = new Map<string, typeof cards>();
+  for (const card of cards) {
+    const key = `${card.organization_id}/${card.account_id}`;
+    cardsOf.set(key, [...(cardsOf.get(key) ?? []), card]);
+  }
+  const noCard: DueInvoice[] = [];
+  const attempts: PaymentAttemptRow[] = [];
+  for (const job of fresh) {
+    const card = chargeableCard(
+      (cardsOf.get(`${job.organization_id}/${job.account_id}`) ?? []).map((row) => ({
+        ...row,
+        uuid: row.id,
+        created_date: row.created_at,
+      })),
+    );
+    if (!card) {
+      noCard.push(job);
+      continue;
+    }
+    const attempt: PaymentAttemptRow = {
+      id: randomUUID(),
+      organization_id: job.organization_id,
+      invoice_id: job.invoice_id,
+      account_id: job.account_id,
+      card_id: card.id,
+      gateway: card.gateway,
+      amount: job.amount,
+      currency: job.currency,
+      number: job.attempts_made + 1,
+      outcome: 'pending',
+      gateway_reference: '',
+      decline_reason: '',
+      attempted_at: job.at,
+      completed_at: null,
+      settled_at: null,
+    };
+    attempts.push(attempt);
+    prepared.push({
+      now: job.at,
+      attempt,
+      card: { gatewayId: card.gateway_id, gatewayCustomer: card.gateway_customer ?? null },
+      invoiceNumber: job.invoice_number,
+    });
+  }
+  await markNoCard(em, noCard);
+  for (const job of noCard) {
+    runs.set(job.invoice_id, 'no_card');
     deps.logger.warn(
       { organization_id: job.organization_id, invoice: job.invoice_id, account: job.account_id },
       'card invoice left open: the account has no active payment card',
     );
-    return 'no_card';
   }
-  const attempt = em.create(PaymentAttemptEntity, {
-    id: randomUUID(),
-    organization_id: job.organization_id,
-    invoice_id: job.invoice_id,
-    account_id: job.account_id,
-    card_id: card.id,
-    gateway: card.gateway,
-    amount: job.amount,
-    currency: job.currency,
-    number: job.attempts_made + 1,
-    outcome: 'pending',
-    gateway_reference: '',
-    decline_reason: '',
-    attempted_at: now,
-    completed_at: null,
-    settled_at: null,
-  });
-  if (!job.first_attempt_at) job.first_attempt_at = now;
-  job.updated_at = now;
-  await em.flush();
-  return {
-    attempt,
-    card: { gatewayId: card.gateway_id, gatewayCustomer: card.gateway_customer ?? null },
-    invoiceNumber: job.invoice_number,
-  };
+  await insertAttempts(em, attempts);
+  return prepared;
 }
 
-async function recordOutcome(
+async function recordOutcomes(
   deps: PaymentsDeps,
   em: EntityManager,
-  attemptId: string,
-  result: ChargeResult,
-  now: Date,
-): Promise<'succeeded' | 'declined'> {
-  const attempt = await em.findOneOrFail(
-    PaymentAttemptEntity,
-    { id: attemptId },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
-  // Another run of the same attempt stored it first: the gateway answered it the same (same key).
-  if (attempt.outcome !== 'pending') return attempt.outcome as 'succeeded' | 'declined';
-  const job: InvoicePaymentRow = await em.findOneOrFail(
-    InvoicePaymentEntity,
-    { invoice_id: attempt.invoice_id },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
-  em.assign(attempt, {
-    outcome: result.outcome,
-    gateway_reference: result.reference,
-    decline_reason: result.outcome === 'declined' ? result.reason : '',
-    completed_at: now,
-  });
-  const scope = changeScope(em, 'payments', attempt.organization_id, systemContext(attempt.organization_id), now);
-  let retryScheduled = false;
-  if (result.outcome === 'succeeded') {
-    em.assign(job, { status: 'paid', next_attempt_at: null, attempts_made: attempt.number, updated_at: now });
-  } else {
-    const organization = await deps.directory.organization(systemContext(attempt.organization_id));
-    const next = nextAttemptAt(job.first_attempt_at ?? attempt.attempted_at, attempt.number, organization.dunningDays);
-    retryScheduled = next !== null;
-    em.assign(job, {
-      status: next ? 'pending' : 'failed',
-      next_attempt_at: next,
-      attempts_made: attempt.number,
-      updated_at: now,
+  answered: ReadonlyArray<{ job: Prepared; result: ChargeResult }>,
+): Promise<PaymentAttemptRow[]> {
+  const resultOf = new Map(answered.map(({ job, result }) => [job.attempt.id, { result, now: job.now }]));
+  const locked = await lockAttempts(em, [...resultOf.keys()]);
+  const organizations = new Map<string, Promise<OrganizationFacts>>();
+  const organization = (id: string) => {
+    let facts = organizations.get(id);
+    if (!facts) {
+      facts = deps.directory.organization(systemContext(id));
+      organizations.set(id, facts);
+    }
+    return facts;
+  };
+  const recorded: PaymentAttemptRow[] = [];
+  const outcomes: StoredOutcome[] = [];
+  for (const { attempt: stored, card, invoice } of locked) {
+    // Another run of the same attempt stored it first: the gateway answered it the same (same key).
+    if (stored.outcome !== 'pending') {
+      recorded.push(stored);
+      continue;
+    }
+    const { result, now } = resultOf.get(stored.id)!;
+    const attempt: PaymentAttemptRow = {
+      ...stored,
+      outcome: result.outcome,
+      gateway_reference: result.reference,
+      decline_reason: result.outcome === 'declined' ? result.reason : '',
+      completed_at: now,
+    };
+    const next =
+      result.outcome === 'declined'
+        ? nextAttemptAt(
+            invoice.first_attempt_at ?? attempt.attempted_at,
+            attempt.number,
+            (await organization(attempt.organization_id)).dunningDays,
+          )
+        : null;
+    const payment = {
+      invoice_number: invoice.invoice_number,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      brand: card.brand,
+      last4: card.last4,
+    };
+    // The confirmation to receive_payment_confirmation, a decline to receive_payment_card_notifications.
+    outcomes.push({
+      attempt,
+      invoice: { status: result.outcome === 'succeeded' ? 'paid' : next ? 'pending' : 'failed', next_attempt_at: next },
+      mail: {
+        id: randomUUID(),
+        facts:
+          result.outcome === 'succeeded'
+            ? { kind: 'payment_confirmation', ...payment, paid_at: now.toISOString() }
+            : {
+                kind: 'payment_declined',
+                ...payment,
+                attempted_at: attempt.attempted_at.toISOString(),
+                next_attempt_at: next?.toISOString() ?? null,
+              },
+      },
     });
+    const scope = changeScope(em, 'payments', attempt.organization_id, systemContext(attempt.organization_id), now);
+    scope.audit(`payment.${result.outcome}`, 'invoice', attempt.invoice_id, {
+      attempt: attempt.id,
+      number: attempt.number,
+    });
+    publishPaymentEvent(
+      scope,
+      result.outcome === 'succeeded' ? 'payment.succeeded' : 'payment.declined',
+      paymentAttemptView(attempt),
+      { retryScheduled: next !== null, invoiceNumber: invoice.invoice_number },
+    );
+    recorded.push(attempt);
   }
-  await em.flush();
-  scope.audit(`payment.${result.outcome}`, 'invoice', attempt.invoice_id, {
-    attempt: attempt.id,
-    number: attempt.number,
-  });
-  publishPaymentEvent(
-    scope,
-    result.outcome === 'succeeded' ? 'payment.succeeded' : 'payment.declined',
-    paymentAttemptView(attempt),
-    {
-      retryScheduled,
-      invoiceNumber: job.invoice_number,
-    },
-  );
-  return result.outcome;
+  await storeOutcomes(em, outcomes);
+  return recorded;
 }

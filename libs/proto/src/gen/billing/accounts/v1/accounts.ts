@@ -448,6 +448,25 @@ export interface Organization {
   bank_accounts: BankAccount[];
   /** Days after the first payment attempt on which a declined card payment is retried (gaps.md §11). */
   dunning_schedule_days: number[];
+  /**
+   * Exchange rates to the base currency (admin set-exchange-rate), oldest valid_from first per
+   * currency: invoicing converts a foreign-currency invoice's amounts with them (VAT export).
+   */
+  exchange_rates: OrganizationExchangeRate[];
+  /** Days after an invoice's due date on which a payment reminder is mailed while it is open. */
+  reminder_schedule_days: number[];
+  /** The fee each reminder adds to the account as a draft line (decimal text; "" for none). */
+  reminder_fee: string;
+}
+
+/**
+ * `rate` units of the base currency for one unit of `currency` (decimal as text), applying from
+ * `valid_from` (YYYY-MM-DD, organization's time zone).
+ */
+export interface OrganizationExchangeRate {
+  currency: string;
+  rate: string;
+  valid_from: string;
 }
 
 export interface GetGatewayCredentialsRequest {
@@ -6580,6 +6599,9 @@ function createBaseOrganization(): Organization {
     email: "",
     bank_accounts: [],
     dunning_schedule_days: [],
+    exchange_rates: [],
+    reminder_schedule_days: [],
+    reminder_fee: "",
   };
 }
 
@@ -6639,6 +6661,19 @@ export const Organization: MessageFns<Organization> = {
         writer.int32(v);
       }
       writer.join();
+    }
+    for (const v of message.exchange_rates) {
+      OrganizationExchangeRate.encode(v!, writer.uint32(146).fork()).join();
+    }
+    if (message.reminder_schedule_days.length !== 0) {
+      writer.uint32(154).fork();
+      for (const v of message.reminder_schedule_days) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.reminder_fee !== "") {
+      writer.uint32(162).string(message.reminder_fee);
     }
     return writer;
   },
@@ -6802,6 +6837,40 @@ export const Organization: MessageFns<Organization> = {
 
             break;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.exchange_rates.push(OrganizationExchangeRate.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag === 152) {
+              message.reminder_schedule_days.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 154) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.reminder_schedule_days.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.reminder_fee = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6871,6 +6940,21 @@ export const Organization: MessageFns<Organization> = {
         : globalThis.Array.isArray(object?.dunning_schedule_days)
         ? object.dunning_schedule_days.map((e: any) => globalThis.Number(e))
         : [],
+      exchange_rates: globalThis.Array.isArray(object?.exchangeRates)
+        ? object.exchangeRates.map((e: any) => OrganizationExchangeRate.fromJSON(e))
+        : globalThis.Array.isArray(object?.exchange_rates)
+        ? object.exchange_rates.map((e: any) => OrganizationExchangeRate.fromJSON(e))
+        : [],
+      reminder_schedule_days: globalThis.Array.isArray(object?.reminderScheduleDays)
+        ? object.reminderScheduleDays.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.reminder_schedule_days)
+        ? object.reminder_schedule_days.map((e: any) => globalThis.Number(e))
+        : [],
+      reminder_fee: isSet(object.reminderFee)
+        ? globalThis.String(object.reminderFee)
+        : isSet(object.reminder_fee)
+        ? globalThis.String(object.reminder_fee)
+        : "",
     };
   },
 
@@ -6927,6 +7011,15 @@ export const Organization: MessageFns<Organization> = {
     if (message.dunning_schedule_days?.length) {
       obj.dunningScheduleDays = message.dunning_schedule_days.map((e) => Math.round(e));
     }
+    if (message.exchange_rates?.length) {
+      obj.exchangeRates = message.exchange_rates.map((e) => OrganizationExchangeRate.toJSON(e));
+    }
+    if (message.reminder_schedule_days?.length) {
+      obj.reminderScheduleDays = message.reminder_schedule_days.map((e) => Math.round(e));
+    }
+    if (message.reminder_fee !== "") {
+      obj.reminderFee = message.reminder_fee;
+    }
     return obj;
   },
 
@@ -6952,6 +7045,114 @@ export const Organization: MessageFns<Organization> = {
     message.email = object.email ?? "";
     message.bank_accounts = object.bank_accounts?.map((e) => BankAccount.fromPartial(e)) || [];
     message.dunning_schedule_days = object.dunning_schedule_days?.map((e) => e) || [];
+    message.exchange_rates = object.exchange_rates?.map((e) => OrganizationExchangeRate.fromPartial(e)) || [];
+    message.reminder_schedule_days = object.reminder_schedule_days?.map((e) => e) || [];
+    message.reminder_fee = object.reminder_fee ?? "";
+    return message;
+  },
+};
+
+function createBaseOrganizationExchangeRate(): OrganizationExchangeRate {
+  return { currency: "", rate: "", valid_from: "" };
+}
+
+export const OrganizationExchangeRate: MessageFns<OrganizationExchangeRate> = {
+  encode(message: OrganizationExchangeRate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.currency !== "") {
+      writer.uint32(10).string(message.currency);
+    }
+    if (message.rate !== "") {
+      writer.uint32(18).string(message.rate);
+    }
+    if (message.valid_from !== "") {
+      writer.uint32(26).string(message.valid_from);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrganizationExchangeRate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrganizationExchangeRate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rate = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.valid_from = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrganizationExchangeRate {
+    return {
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      rate: isSet(object.rate) ? globalThis.String(object.rate) : "",
+      valid_from: isSet(object.validFrom)
+        ? globalThis.String(object.validFrom)
+        : isSet(object.valid_from)
+        ? globalThis.String(object.valid_from)
+        : "",
+    };
+  },
+
+  toJSON(message: OrganizationExchangeRate): unknown {
+    const obj: any = {};
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.rate !== "") {
+      obj.rate = message.rate;
+    }
+    if (message.valid_from !== "") {
+      obj.validFrom = message.valid_from;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrganizationExchangeRate>, I>>(base?: I): OrganizationExchangeRate {
+    return OrganizationExchangeRate.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrganizationExchangeRate>, I>>(object: I): OrganizationExchangeRate {
+    const message = createBaseOrganizationExchangeRate();
+    message.currency = object.currency ?? "";
+    message.rate = object.rate ?? "";
+    message.valid_from = object.valid_from ?? "";
     return message;
   },
 };

@@ -138,10 +138,33 @@ export interface Invoice {
    */
   version: number;
   /**
+   * The payment reminders sent for the invoice, oldest first (only on a single invoice's reads and
+   * its events; empty on lists).
+   */
+  reminders: InvoiceReminder[];
+  /**
    * pending, delivered, failed: the delivery of an e-invoice to the access point; unset for an
    * invoice that is not an e-invoice (its account did not use ean_invoicing).
    */
   einvoice_status?: string | undefined;
+}
+
+/** A payment reminder of an open invoice (docs/api.md "Payment reminders"). */
+export interface InvoiceReminder {
+  /** 1 for the first reminder of the invoice, 2 for the second, ... */
+  number: number;
+  /** The organization's local day it was sent on (YYYY-MM-DD). */
+  date: string;
+  /** Days after the due date, as the schedule says. */
+  days_after_due: number;
+  /** The fee added as a draft line (decimal text), unset without one. */
+  fee?: string | undefined;
+  fee_draft_line?:
+    | string
+    | undefined;
+  /** The recipients it was mailed to. */
+  recipients: string[];
+  created_date?: Date | undefined;
 }
 
 /** Filters of GET /api/v1/invoices/ (typed by the gateway); unset: no filter. */
@@ -325,6 +348,14 @@ export interface AwaitChargesRequest {
 }
 
 export interface AwaitChargesResponse {
+}
+
+export interface SendDueRemindersRequest {
+  until?: Date | undefined;
+}
+
+export interface SendDueRemindersResponse {
+  sent: number;
 }
 
 export interface ConfirmInvoicesRequest {
@@ -1492,6 +1523,7 @@ function createBaseInvoice(): Invoice {
     po_number: "",
     bank_account: undefined,
     version: 0,
+    reminders: [],
     einvoice_status: undefined,
   };
 }
@@ -1600,8 +1632,11 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.version !== 0) {
       writer.uint32(272).int32(message.version);
     }
+    for (const v of message.reminders) {
+      InvoiceReminder.encode(v!, writer.uint32(282).fork()).join();
+    }
     if (message.einvoice_status !== undefined) {
-      writer.uint32(282).string(message.einvoice_status);
+      writer.uint32(290).string(message.einvoice_status);
     }
     return writer;
   },
@@ -1896,6 +1931,14 @@ export const Invoice: MessageFns<Invoice> = {
               break;
             }
 
+            message.reminders.push(InvoiceReminder.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
             message.einvoice_status = reader.string();
             continue;
           }
@@ -2025,6 +2068,9 @@ export const Invoice: MessageFns<Invoice> = {
         ? BankAccount.fromJSON(object.bank_account)
         : undefined,
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      reminders: globalThis.Array.isArray(object?.reminders)
+        ? object.reminders.map((e: any) => InvoiceReminder.fromJSON(e))
+        : [],
       einvoice_status: isSet(object.einvoiceStatus)
         ? globalThis.String(object.einvoiceStatus)
         : isSet(object.einvoice_status)
@@ -2137,6 +2183,9 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
+    if (message.reminders?.length) {
+      obj.reminders = message.reminders.map((e) => InvoiceReminder.toJSON(e));
+    }
     if (message.einvoice_status !== undefined) {
       obj.einvoiceStatus = message.einvoice_status;
     }
@@ -2186,7 +2235,195 @@ export const Invoice: MessageFns<Invoice> = {
       ? BankAccount.fromPartial(object.bank_account)
       : undefined;
     message.version = object.version ?? 0;
+    message.reminders = object.reminders?.map((e) => InvoiceReminder.fromPartial(e)) || [];
     message.einvoice_status = object.einvoice_status ?? undefined;
+    return message;
+  },
+};
+
+function createBaseInvoiceReminder(): InvoiceReminder {
+  return {
+    number: 0,
+    date: "",
+    days_after_due: 0,
+    fee: undefined,
+    fee_draft_line: undefined,
+    recipients: [],
+    created_date: undefined,
+  };
+}
+
+export const InvoiceReminder: MessageFns<InvoiceReminder> = {
+  encode(message: InvoiceReminder, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.number !== 0) {
+      writer.uint32(8).int32(message.number);
+    }
+    if (message.date !== "") {
+      writer.uint32(18).string(message.date);
+    }
+    if (message.days_after_due !== 0) {
+      writer.uint32(24).int32(message.days_after_due);
+    }
+    if (message.fee !== undefined) {
+      writer.uint32(34).string(message.fee);
+    }
+    if (message.fee_draft_line !== undefined) {
+      writer.uint32(42).string(message.fee_draft_line);
+    }
+    for (const v of message.recipients) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.created_date !== undefined) {
+      Timestamp.encode(toTimestamp(message.created_date), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InvoiceReminder {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvoiceReminder();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.number = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.days_after_due = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fee = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fee_draft_line = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.recipients.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.created_date = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InvoiceReminder {
+    return {
+      number: isSet(object.number) ? globalThis.Number(object.number) : 0,
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      days_after_due: isSet(object.daysAfterDue)
+        ? globalThis.Number(object.daysAfterDue)
+        : isSet(object.days_after_due)
+        ? globalThis.Number(object.days_after_due)
+        : 0,
+      fee: isSet(object.fee) ? globalThis.String(object.fee) : undefined,
+      fee_draft_line: isSet(object.feeDraftLine)
+        ? globalThis.String(object.feeDraftLine)
+        : isSet(object.fee_draft_line)
+        ? globalThis.String(object.fee_draft_line)
+        : undefined,
+      recipients: globalThis.Array.isArray(object?.recipients)
+        ? object.recipients.map((e: any) => globalThis.String(e))
+        : [],
+      created_date: isSet(object.createdDate)
+        ? fromJsonTimestamp(object.createdDate)
+        : isSet(object.created_date)
+        ? fromJsonTimestamp(object.created_date)
+        : undefined,
+    };
+  },
+
+  toJSON(message: InvoiceReminder): unknown {
+    const obj: any = {};
+    if (message.number !== 0) {
+      obj.number = Math.round(message.number);
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.days_after_due !== 0) {
+      obj.daysAfterDue = Math.round(message.days_after_due);
+    }
+    if (message.fee !== undefined) {
+      obj.fee = message.fee;
+    }
+    if (message.fee_draft_line !== undefined) {
+      obj.feeDraftLine = message.fee_draft_line;
+    }
+    if (message.recipients?.length) {
+      obj.recipients = message.recipients;
+    }
+    if (message.created_date !== undefined) {
+      obj.createdDate = message.created_date.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InvoiceReminder>, I>>(base?: I): InvoiceReminder {
+    return InvoiceReminder.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InvoiceReminder>, I>>(object: I): InvoiceReminder {
+    const message = createBaseInvoiceReminder();
+    message.number = object.number ?? 0;
+    message.date = object.date ?? "";
+    message.days_after_due = object.days_after_due ?? 0;
+    message.fee = object.fee ?? undefined;
+    message.fee_draft_line = object.fee_draft_line ?? undefined;
+    message.recipients = object.recipients?.map((e) => e) || [];
+    message.created_date = object.created_date ?? undefined;
     return message;
   },
 };
@@ -5250,6 +5487,140 @@ export const AwaitChargesResponse: MessageFns<AwaitChargesResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<AwaitChargesResponse>, I>>(_: I): AwaitChargesResponse {
     const message = createBaseAwaitChargesResponse();
+    return message;
+  },
+};
+
+function createBaseSendDueRemindersRequest(): SendDueRemindersRequest {
+  return { until: undefined };
+}
+
+export const SendDueRemindersRequest: MessageFns<SendDueRemindersRequest> = {
+  encode(message: SendDueRemindersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.until !== undefined) {
+      Timestamp.encode(toTimestamp(message.until), writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendDueRemindersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendDueRemindersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.until = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendDueRemindersRequest {
+    return { until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined };
+  },
+
+  toJSON(message: SendDueRemindersRequest): unknown {
+    const obj: any = {};
+    if (message.until !== undefined) {
+      obj.until = message.until.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendDueRemindersRequest>, I>>(base?: I): SendDueRemindersRequest {
+    return SendDueRemindersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendDueRemindersRequest>, I>>(object: I): SendDueRemindersRequest {
+    const message = createBaseSendDueRemindersRequest();
+    message.until = object.until ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSendDueRemindersResponse(): SendDueRemindersResponse {
+  return { sent: 0 };
+}
+
+export const SendDueRemindersResponse: MessageFns<SendDueRemindersResponse> = {
+  encode(message: SendDueRemindersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sent !== 0) {
+      writer.uint32(8).int32(message.sent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendDueRemindersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendDueRemindersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sent = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendDueRemindersResponse {
+    return { sent: isSet(object.sent) ? globalThis.Number(object.sent) : 0 };
+  },
+
+  toJSON(message: SendDueRemindersResponse): unknown {
+    const obj: any = {};
+    if (message.sent !== 0) {
+      obj.sent = Math.round(message.sent);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendDueRemindersResponse>, I>>(base?: I): SendDueRemindersResponse {
+    return SendDueRemindersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendDueRemindersResponse>, I>>(object: I): SendDueRemindersResponse {
+    const message = createBaseSendDueRemindersResponse();
+    message.sent = object.sent ?? 0;
     return message;
   },
 };
@@ -8376,6 +8747,21 @@ export const InvoicingServiceService = {
     responseDeserialize: (value: Buffer): AwaitChargesResponse => AwaitChargesResponse.decode(value),
   },
   /**
+   * Mails the payment reminders of the organization's open invoices that fell due by `until` on
+   * its schedule (the test clock's advance; real-clock organizations have a worker).
+   */
+  sendDueReminders: {
+    path: "/billing.invoicing.v1.InvoicingService/SendDueReminders" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendDueRemindersRequest): Buffer =>
+      Buffer.from(SendDueRemindersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendDueRemindersRequest => SendDueRemindersRequest.decode(value),
+    responseSerialize: (value: SendDueRemindersResponse): Buffer =>
+      Buffer.from(SendDueRemindersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendDueRemindersResponse => SendDueRemindersResponse.decode(value),
+  },
+  /**
    * The Peppol BIS Billing 3.0 UBL document of an e-invoice; NOT_FOUND for an invoice that is not
    * one (docs/api.md "E-invoices").
    */
@@ -8541,6 +8927,11 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
    * of the organization is issued (the test clock's advance waits for invoices).
    */
   awaitCharges: handleUnaryCall<AwaitChargesRequest, AwaitChargesResponse>;
+  /**
+   * Mails the payment reminders of the organization's open invoices that fell due by `until` on
+   * its schedule (the test clock's advance; real-clock organizations have a worker).
+   */
+  sendDueReminders: handleUnaryCall<SendDueRemindersRequest, SendDueRemindersResponse>;
   /**
    * The Peppol BIS Billing 3.0 UBL document of an e-invoice; NOT_FOUND for an invoice that is not
    * one (docs/api.md "E-invoices").
@@ -8780,6 +9171,25 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AwaitChargesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Mails the payment reminders of the organization's open invoices that fell due by `until` on
+   * its schedule (the test clock's advance; real-clock organizations have a worker).
+   */
+  sendDueReminders(
+    request: SendDueRemindersRequest,
+    callback: (error: ServiceError | null, response: SendDueRemindersResponse) => void,
+  ): ClientUnaryCall;
+  sendDueReminders(
+    request: SendDueRemindersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendDueRemindersResponse) => void,
+  ): ClientUnaryCall;
+  sendDueReminders(
+    request: SendDueRemindersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendDueRemindersResponse) => void,
   ): ClientUnaryCall;
   /**
    * The Peppol BIS Billing 3.0 UBL document of an e-invoice; NOT_FOUND for an invoice that is not

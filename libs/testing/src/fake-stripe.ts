@@ -28,9 +28,11 @@ interface FakeCard {
  * wire format (form-encoded requests, JSON objects with `object`, errors as `{error: {type, code,
  * ...}}`, Idempotency-Key replays) and signing webhook events as Stripe does
  * (`Stripe-Signature: t=<unix>,v1=<HMAC-SHA256 of "t.payload">`). Shapes follow stripe/openapi.
- * Test payment methods: pm_card_visa, pm_card_mastercard, pm_card_chargeDeclined.
+ * Test payment methods: pm_card_visa, pm_card_mastercard, pm_card_chargeDeclined. Used by the
+ * contract tests and by bench:charges, which gives every answer `latencyMs` of delay (a gateway's
+ * round trip).
  */
-export async function startFakeStripe(options: { webhookSecret: string }) {
+export async function startFakeStripe(options: { webhookSecret: string; latencyMs?: number }) {
   const cards = new Map<string, FakeCard>([
     [
       'pm_card_visa',
@@ -171,8 +173,12 @@ export async function startFakeStripe(options: { webhookSecret: string }) {
         if (charges.length > chargesBefore && key) charges[charges.length - 1]!.idempotencyKey = key;
         if (key && req.method === 'POST') replies.set(`${url.pathname} ${key}`, reply);
       }
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': id('req') });
-      res.end(JSON.stringify(reply.body));
+      const answer = () => {
+        res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': id('req') });
+        res.end(JSON.stringify(reply.body));
+      };
+      if (options.latencyMs) setTimeout(answer, options.latencyMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

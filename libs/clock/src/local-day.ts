@@ -1,4 +1,7 @@
-import { parseIsoDate } from '../validation/iso-date-time.js';
+/**
+ * Days on an organization's wall clock (its IANA time zone): where a local day starts and ends as
+ * instants. Used by the gateway's date filters and by payments (a card's expiry month).
+ */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -93,7 +96,18 @@ function utcMillis(year: number, month: number, day: number, hour = 0, minute = 
 }
 
 function splitDate(date: string): [number, number, number] {
-  if (parseIsoDate(date) === null) throw new RangeError(`Not a calendar date: ${date}`);
-  const [year, month, day] = date.split('-').map(Number);
-  return [year ?? 0, month ?? 1, day ?? 1];
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
+  // A real calendar day: 2026-02-30 does not come back the same from the calendar.
+  const calendar = new Date(Date.UTC(2000, 0, 1));
+  calendar.setUTCFullYear(year, month - 1, day);
+  if (
+    !match ||
+    calendar.getUTCFullYear() !== year ||
+    calendar.getUTCMonth() !== month - 1 ||
+    calendar.getUTCDate() !== day
+  ) {
+    throw new RangeError(`Not a calendar date: ${date}`);
+  }
+  return [year, month, day];
 }

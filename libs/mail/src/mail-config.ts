@@ -9,7 +9,7 @@ const schema = z
   .object({
     /** smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS); unset: mails go to MAIL_OUTBOX_DIR. */
     SMTP_URL: z.preprocess(unsetWhenEmpty, z.url({ protocol: /^smtps?$/ }).optional()),
-    /** The sender address; the display name is the invoice's seller. Required with SMTP_URL. */
+    /** The sender address; the display name is the organization's. Required with SMTP_URL. */
     MAIL_FROM: z.preprocess(unsetWhenEmpty, z.email().optional()),
     /** Where mails are written as .eml files when no SMTP server is configured. */
     MAIL_OUTBOX_DIR: z.preprocess(unsetWhenEmpty, z.string().default('./.data/mail-outbox')),
@@ -31,8 +31,9 @@ export interface MailConfig {
 /** Only written into local .eml files, never sent anywhere (.invalid is a reserved TLD). */
 export const OUTBOX_FROM = 'billing@example.invalid';
 
-export function loadMailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig {
-  const config = loadConfig('invoicing', schema, env);
+/** The mail settings of `service` (the name its configuration errors begin with). */
+export function loadMailConfig(env: NodeJS.ProcessEnv = process.env, service = 'invoicing'): MailConfig {
+  const config = loadConfig(service, schema, env);
   return {
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM ?? OUTBOX_FROM,

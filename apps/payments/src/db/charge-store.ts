@@ -1,0 +1,299 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PaymentMailFacts } from '../domain/payment-mail.js';
+import type { PaymentAttemptRow } from './entities/payment-attempt.entity.js';
+
+/**
+ * The statements of the charging path (use-cases/charging/run-attempt, settle) as plain SQL in
+ * the caller's transaction, each for a whole batch of invoices at once (rows passed as one JSON
+ * parameter): a charge then costs a share of a few statements instead of a dozen round trips with
+ * entity bookkeeping (bench:charges). Rows come back with the entities' column names and types
+ * (numeric as exact strings; timestamps, which the connection hands over as text, as Date).
+ */
+
+const asDate = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
+const asDateOrNull = (value: unknown): Date | null => (value === null || value === undefined ? null : asDate(value));
+
+function attemptRow(row: PaymentAttemptRow): PaymentAttemptRow {
+  return {
+    ...row,
+    number: Number(row.number),
+    attempted_at: asDate(row.attempted_at),
+    completed_at: asDateOrNull(row.completed_at),
+    settled_at: asDateOrNull(row.settled_at),
+  };
+}
+
+/** An invoice whose attempt is due, locked for its run. */
+export interface DueInvoice {
+  invoice_id: string;
+  organization_id: string;
+  account_id: string;
+  invoice_number: string;
+  amount: string;
+  currency: string;
+  attempts_made: number;
+  /** The moment its attempt is made at (organization's clock). */
+  at: Date;
+  /** The attempt a crashed run left pending, if any. */
+  pending_attempt_id: string | null;
+}
+
+/**
+ * Of `jobs` (invoice, moment of its attempt), the invoices whose attempt is due then, locked until
+ * the transaction ends. Invoices another transaction holds are skipped: that one is running them.
+ */
+export async function lockDueInvoices(
+  em: EntityManager,
+  jobs: ReadonlyArray<{ invoiceId: string; now: Date }>,
+): Promise<DueInvoice[]> {
+  const rows = await em.execute<DueInvoice[]>(
+    `select ip.invoice_id, ip.organization_id, ip.account_id, ip.invoice_number, ip.amount, ip.currency,
+       ip.attempts_made, j.at,
+       (select a.id from payment_attempt a where a.invoice_id = ip.invoice_id and a.outcome = 'pending' limit 1)
+         as pending_attempt_id
+       from invoice_payment ip
+       join jsonb_to_recordset(?::jsonb) as j(invoice_id uuid, at timestamptz) on j.invoice_id = ip.invoice_id
+      where ip.status = 'pending' and ip.next_attempt_at <= j.at
+      order by ip.invoice_id
+      for update of ip skip locked`,
+    [JSON.stringify(jobs.map((job) => ({ invoice_id: job.invoiceId, at: job.now })))],
+  );
+  return rows.map((row) => ({ ...row, attempts_made: Number(row.attempts_made), at: asDate(row.at) }));
+}
+
+/** The card an attempt charges, as the gateway knows it. */
+export interface AttemptCard {
+  gateway_id: string;
+  gateway_customer: string | null;
+}
+
+/** Pending attempts (left by crashed runs) with their cards. */
+export async function pendingAttempts(
+  em: EntityManager,
+  attemptIds: readonly string[],
+): Promise<Array<{ attempt: PaymentAttemptRow; card: AttemptCard }>> {
+  if (attemptIds.length === 0) return [];
+  const rows = await em.execute<
+    Array<PaymentAttemptRow & { card_gateway_id: string; card_gateway_customer: string | null }>
+  >(
+    `select a.*, c.gateway_id as card_gateway_id, c.gateway_customer as card_gateway_customer
+       from payment_attempt a join payment_card c on c.id = a.card_id
+      where a.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(attemptIds)],
+  );
+  return rows.map(({ card_gateway_id, card_gateway_customer, ...attempt }) => ({
+    attempt: attemptRow(attempt),
+    card: { gateway_id: card_gateway_id, gateway_customer: card_gateway_customer },
+  }));
+}
+
+export interface ActiveCard {
+  id: string;
+  organization_id: string;
+  account_id: string;
+  gateway: string;
+  gateway_id: string;
+  gateway_customer: string | null;
+  created_at: Date;
+  active: boolean;
+}
+
+/** The active cards of the accounts (chargeableCard picks the one to charge). */
+export async function activeCardsOf(
+  em: EntityManager,
+  accounts: ReadonlyArray<{ organization_id: string; account_id: string }>,
+): Promise<ActiveCard[]> {
+  if (accounts.length === 0) return [];
+  const rows = await em.execute<ActiveCard[]>(
+    `select c.id, c.organization_id, c.account_id, c.gateway, c.gateway_id, c.gateway_customer, c.created_at, c.active
+       from payment_card c
+       join (select distinct organization_id, account_id
+               from jsonb_to_recordset(?::jsonb) as r(organization_id uuid, account_id uuid)) r
+         on r.organization_id = c.organization_id and r.account_id = c.account_id
+      where c.active`,
+    [JSON.stringify(accounts.map(({ organization_id, account_id }) => ({ organization_id, account_id })))],
+  );
+  return rows.map((row) => ({ ...row, created_at: asDate(row.created_at) }));
+}
+
+/** Leaves the invoices open without attempts: their accounts have no active card. */
+export async function markNoCard(
+  em: EntityManager,
+  invoices: ReadonlyArray<{ invoice_id: string; at: Date }>,
+): Promise<void> {
+  if (invoices.length === 0) return;
+  await em.execute(
+    `update invoice_payment ip set status = 'no_card', next_attempt_at = null, updated_at = r.at
+       from jsonb_to_recordset(?::jsonb) as r(invoice_id uuid, at timestamptz) where ip.invoice_id = r.invoice_id`,
+    [JSON.stringify(invoices.map(({ invoice_id, at }) => ({ invoice_id, at })))],
+  );
+}
+
+/** Writes new attempts (outcome pending) and dates each invoice's first attempt when it is the first. */
+export async function insertAttempts(em: EntityManager, attempts: readonly PaymentAttemptRow[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await em.execute(
+    `with inserted as (
+       insert into payment_attempt (id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency,
+         number, outcome, gateway_reference, decline_reason, attempted_at, completed_at, settled_at)
+       select id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency, number, outcome,
+         gateway_reference, decline_reason, attempted_at, completed_at, settled_at
+         from jsonb_populate_recordset(null::payment_attempt, ?::jsonb)
+       returning invoice_id, attempted_at
+     )
+     update invoice_payment ip set first_attempt_at = coalesce(ip.first_attempt_at, i.attempted_at),
+       updated_at = i.attempted_at
+       from inserted i where ip.invoice_id = i.invoice_id`,
+    [JSON.stringify(attempts)],
+  );
+}
+
+/** What recording an attempt's outcome reads: the attempt, its card, its invoice's dunning state. */
+export interface LockedAttempt {
+  attempt: PaymentAttemptRow;
+  card: { brand: string; last4: string };
+  invoice: { invoice_number: string; first_attempt_at: Date | null };
+}
+
+/** The attempts with their cards and their invoices' payment rows, locked until the transaction ends. */
+export async function lockAttempts(em: EntityManager, attemptIds: readonly string[]): Promise<LockedAttempt[]> {
+  const rows = await em.execute<
+    Array<
+      PaymentAttemptRow & {
+        card_brand: string;
+        card_last4: string;
+        invoice_number: string;
+        invoice_first_attempt_at: Date | null;
+      }
+    >
+  >(
+    `select a.*, c.brand as card_brand, c.last4 as card_last4, ip.invoice_number,
+       ip.first_attempt_at as invoice_first_attempt_at
+       from payment_attempt a join payment_card c on c.id = a.card_id
+       join invoice_payment ip on ip.invoice_id = a.invoice_id
+      where a.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+      order by a.id
+      for update of a, ip`,
+    [JSON.stringify(attemptIds)],
+  );
+  return rows.map(({ card_brand, card_last4, invoice_number, invoice_first_attempt_at, ...attempt }) => ({
+    attempt: attemptRow(attempt),
+    card: { brand: card_brand, last4: card_last4 },
+    invoice: { invoice_number, first_attempt_at: asDateOrNull(invoice_first_attempt_at) },
+  }));
+}
+
+/** One attempt's outcome, its invoice's next step, and the mail that tells of it. */
+export interface StoredOutcome {
+  attempt: PaymentAttemptRow;
+  invoice: { status: string; next_attempt_at: Date | null };
+  mail: { id: string; facts: PaymentMailFacts };
+}
+
+/**
+ * Stores the outcomes, moves the invoices' payments on (paid; the next attempt; failed) and writes
+ * the mails, in one statement.
+ */
+export async function storeOutcomes(em: EntityManager, outcomes: readonly StoredOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  await em.execute(
+    `with r as (
+       select * from jsonb_to_recordset(?::jsonb) as r(id uuid, invoice_id uuid, outcome text, gateway_reference text,
+         decline_reason text, completed_at timestamptz, status text, next_attempt_at timestamptz, attempts_made int)
+     ), stored as (
+       update payment_attempt a set outcome = r.outcome, gateway_reference = r.gateway_reference,
+         decline_reason = r.decline_reason, completed_at = r.completed_at from r where a.id = r.id
+     ), moved as (
+       update invoice_payment ip set status = r.status, next_attempt_at = r.next_attempt_at,
+         attempts_made = r.attempts_made, updated_at = r.completed_at from r where ip.invoice_id = r.invoice_id
+     )
+     insert into payment_mail (id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to,
+       sent_at, created_at)
+     select id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to, sent_at, created_at
+       from jsonb_populate_recordset(null::payment_mail, ?::jsonb)`,
+    [
+      JSON.stringify(
+        outcomes.map(({ attempt, invoice }) => ({
+          id: attempt.id,
+          invoice_id: attempt.invoice_id,
+          outcome: attempt.outcome,
+          gateway_reference: attempt.gateway_reference,
+          decline_reason: attempt.decline_reason,
+          completed_at: attempt.completed_at,
+          status: invoice.status,
+          next_attempt_at: invoice.next_attempt_at,
+          attempts_made: attempt.number,
+        })),
+      ),
+      JSON.stringify(
+        outcomes.map(({ attempt, mail }) => ({
+          id: mail.id,
+          organization_id: attempt.organization_id,
+          account_id: attempt.account_id,
+          kind: mail.facts.kind,
+          subject_id: attempt.id,
+          facts: mail.facts,
+          attempts: 0,
+          last_error: null,
+          sent_to: null,
+          sent_at: null,
+          created_at: attempt.completed_at,
+        })),
+      ),
+    ],
+  );
+}
+
+/** A payment mail (db/entities/payment-mail.entity) written in the caller's transaction. */
+export async function insertPaymentMail(
+  em: EntityManager,
+  mail: {
+    id: string;
+    organizationId: string;
+    accountId: string;
+    subjectId: string;
+    facts: PaymentMailFacts;
+    now: Date;
+  },
+): Promise<void> {
+  await em.execute(
+    `insert into payment_mail (id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to,
+       sent_at, created_at) values (?, ?, ?, ?, ?, ?::jsonb, 0, null, null, null, ?)`,
+    [
+      mail.id,
+      mail.organizationId,
+      mail.accountId,
+      mail.facts.kind,
+      mail.subjectId,
+      JSON.stringify(mail.facts),
+      mail.now,
+    ],
+  );
+}
+
+/** What settling a succeeded attempt with invoicing needs of it. */
+export type SettleableAttempt = Pick<
+  PaymentAttemptRow,
+  'id' | 'organization_id' | 'invoice_id' | 'attempted_at' | 'completed_at'
+>;
+
+/** A succeeded attempt not settled with invoicing yet, or null. */
+export async function unsettledAttempt(em: EntityManager, attemptId: string): Promise<SettleableAttempt | null> {
+  const rows = await em.execute<SettleableAttempt[]>(
+    `select id, organization_id, invoice_id, attempted_at, completed_at from payment_attempt
+      where id = ? and outcome = 'succeeded' and settled_at is null`,
+    [attemptId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { ...row, attempted_at: asDate(row.attempted_at), completed_at: asDateOrNull(row.completed_at) };
+}
+
+export async function markSettled(em: EntityManager, attemptIds: readonly string[], now: Date): Promise<void> {
+  if (attemptIds.length === 0) return;
+  await em.execute(
+    `update payment_attempt set settled_at = ?
+      where id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) and settled_at is null`,
+    [now, JSON.stringify(attemptIds)],
+  );
+}
