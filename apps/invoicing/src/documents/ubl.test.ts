@@ -183,6 +183,25 @@ describe('Peppol BIS Billing 3.0 UBL', () => {
     expect(ublAll(oRoot, 'cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme')).toEqual([]);
   });
 
+  it('a plan without VAT next to a taxed one: its line is exempt (E) with the note, not O (BR-O-11)', () => {
+    const view = invoice({
+      lines: [line({}), line({ id: '2', collect_vat: false, vat: '0.00', total: '300.00', vat_rate: '0.00' })],
+      subtotal: '600.00',
+      total: '675.00',
+      balance: '675.00',
+      vat_breakdown: [
+        { rate: '25.00', base: '300.00', vat: '75.00' },
+        { rate: '0.00', base: '300.00', vat: '0.00' },
+      ],
+    });
+    const xml = ubl(view);
+    expect(bisViolations(xml)).toEqual([]);
+    const categories = ublAll(parseUbl(xml), 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory');
+    expect(categories.map((category) => ublText(category, 'cbc:ID'))).toEqual(['S', 'E']);
+    expect(ublText(categories[1]!, 'cbc:TaxExemptionReason')).toBe('The plan does not collect VAT.');
+    expect(ublText(parseUbl(xml), 'cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory/cbc:ID')).toBe('S');
+  });
+
   it('a credit note is a CreditNote: positive amounts, CreditedQuantity, the invoice it credits', () => {
     const view = invoice({
       is_credit_note: true,

@@ -104,10 +104,16 @@ export function einvoiceDocument(
     buyer_country: invoice.buyer.country,
     buyer_vat_number: invoice.buyer.vat_number || null,
   };
-  const categorised = invoice.lines.map((line) => ({
+  const decided = invoice.lines.map((line) => ({
     line,
     ...taxCategory({ ...facts, collect_vat: line.collect_vat }, line.vat_type),
   }));
+  // BR-O-11..14: outside the scope of VAT (O) is a whole document's category. Next to lines that
+  // are taxed, a line without VAT is stated exempt (E), with the same note.
+  const mixed = decided.some((entry) => entry.category === 'O') && decided.some((entry) => entry.category !== 'O');
+  const categorised = decided.map((entry) =>
+    mixed && entry.category === 'O' ? { ...entry, category: 'E' as TaxCategory } : entry,
+  );
   const hasO = categorised.some((entry) => entry.category === 'O');
 
   const groups = new Map<string, { category: TaxCategory; rate: string; reason: string; subtotals: string[] }>();
@@ -132,7 +138,7 @@ export function einvoiceDocument(
       tax: formatAmount(vatAmount(base, group.rate, currency).times(sign), currency),
       exemption_code: exemption,
       exemption_reason:
-        exemption === null
+        exemption === null && group.category !== 'E'
           ? null
           : vatNote(language, {
               vat_note: VAT_REASON_TEXT[group.reason as keyof typeof VAT_REASON_TEXT],
