@@ -1,5 +1,6 @@
 import { loadConfig } from '@billing/config';
 import { z } from 'zod';
+import type { AccessPointConfig } from './einvoice/access-point.js';
 
 const schema = z.object({
   /** The accounts service (accounts and organizations for invoices). */
@@ -11,12 +12,18 @@ const schema = z.object({
    * fall due by the day: a pass a minute asks the accounts service little and is never a day late.
    */
   INVOICING_REMINDER_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  /** The Peppol access point e-invoices are POSTed to; unset: e-invoices wait, pending. */
+  EINVOICE_ACCESS_POINT_URL: z.url().optional(),
+  /** The token the access point knows us by (sent as a bearer token). */
+  EINVOICE_ACCESS_POINT_TOKEN: z.string().default(''),
 });
 
 export interface InvoicingConfig {
   accountsAddress: string;
   workerIntervalMs: number;
   reminderIntervalMs: number;
+  /** Where e-invoices are delivered (docs/invoicing.md "E-invoices"); null: not configured. */
+  accessPoint: AccessPointConfig | null;
 }
 
 export function loadInvoicingConfig(env: NodeJS.ProcessEnv = process.env): InvoicingConfig {
@@ -25,5 +32,8 @@ export function loadInvoicingConfig(env: NodeJS.ProcessEnv = process.env): Invoi
     accountsAddress: config.ACCOUNTS_ADDRESS,
     workerIntervalMs: config.INVOICING_WORKER_INTERVAL_MS,
     reminderIntervalMs: config.INVOICING_REMINDER_INTERVAL_MS,
+    accessPoint: config.EINVOICE_ACCESS_POINT_URL
+      ? { url: config.EINVOICE_ACCESS_POINT_URL, token: config.EINVOICE_ACCESS_POINT_TOKEN }
+      : null,
   };
 }

@@ -5,6 +5,7 @@ import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import type { Directory } from './domain/directory.js';
+import { type AccessPoint, httpAccessPoint } from './einvoice/access-point.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from './events/accounts-hand-over.js';
 import { chargeConsumerName, startChargeConsumer } from './events/charge-consumer.js';
 import { HandOverTracker } from './events/hand-over-tracker.js';
@@ -14,6 +15,7 @@ import { invoicingService } from './grpc/invoicing-service.js';
 import { type InvoicingConfig, loadInvoicingConfig } from './invoicing-config.js';
 import { createInvoiceMailer } from './mail/invoice-mailer.js';
 import type { InvoicingDeps } from './use-cases/deps.js';
+import { startEinvoiceSender } from './workers/einvoice-sender.js';
 import { startGroupedInvoiceIssuer } from './workers/grouped-invoice-issuer.js';
 import { startInvoiceMailSender } from './workers/invoice-mail-sender.js';
 import { startReadModelBackfill } from './workers/read-model-backfill.js';
@@ -45,6 +47,15 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       handOvers,
     };
   };
+  // One access point client for the gRPC service (the test clock's advance) and the sender.
+  let accessPoint: AccessPoint | null | undefined;
+  const accessPointOf = (): AccessPoint | null => {
+    if (accessPoint === undefined) {
+      const configured = config().accessPoint;
+      accessPoint = configured ? httpAccessPoint(configured) : null;
+    }
+    return accessPoint;
+  };
   // One per deps: its gRPC service and its worker share it, so a job asked for wakes the worker.
   const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
   const exports = (deps: ServiceDeps): ServiceExports => {
@@ -61,7 +72,10 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
     entities: invoicingEntities,
     migrations,
     publishesEvents: true,
-    grpcServices: (deps) => [invoicingService(depsOf(deps)), exports(deps).grpcService(deps)],
+    grpcServices: (deps) => [
+      invoicingService(depsOf(deps), { accessPoint: accessPointOf(), logger: deps.logger }),
+      exports(deps).grpcService(deps),
+    ],
     workers: async (deps) => {
       const invoicing = depsOf(deps);
       const interval = config().workerIntervalMs;
@@ -80,6 +94,10 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         exports(deps).worker(deps, interval),
         startReadModelBackfill(invoicing, interval, deps.logger),
       ];
+      const einvoices = accessPointOf();
+      if (einvoices) workers.push(startEinvoiceSender(invoicing, einvoices, interval, deps.logger));
+      else
+        deps.logger.warn('no e-invoice access point configured (EINVOICE_ACCESS_POINT_URL): e-invoices stay pending');
       if (!deps.bus) {
         deps.logger.warn('no event bus configured: charges are not invoiced');
         return workers;

@@ -12,6 +12,7 @@ it('starts on its own schema, migrated, and answers the gRPC health check', asyn
         'audit_log',
         'credit_application',
         'draft_invoice_line',
+        'einvoice_delivery',
         'export_job',
         'export_page',
         'inbox',

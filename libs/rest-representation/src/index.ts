@@ -15,6 +15,7 @@ export {
   type AccountsByUuid,
   type DetailExtras,
   decimalToNumber,
+  EINVOICE_STATUSES,
   INVOICE_STATUSES,
   type InvoiceEmbeds,
   KICKBACK_STATUSES,

@@ -4,6 +4,8 @@ import { presentEmbeddedAccount } from './subscription.js';
 
 /** The invoice's states and kickback statuses (api-spec "Invoice"). */
 export const INVOICE_STATUSES = ['open', 'paid', 'credited'] as const;
+/** The states of an e-invoice's delivery to the access point (docs/api.md "E-invoices"). */
+export const EINVOICE_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export const KICKBACK_STATUSES = ['commission_pending', 'commission_paid'] as const;
 
 /** The accounts invoices and lines embed, by uuid, loaded once per page (invoice-embeds.ts). */
@@ -117,6 +119,8 @@ function invoiceFields(invoice: invoicingV1.Invoice, { accounts, kickbackEnabled
     vat_breakdown: invoice.vat_breakdown.map(presentVatBreakdown),
     reverse_charge: invoice.reverse_charge,
     vat_note: invoice.vat_note,
+    // pending, delivered, failed for an e-invoice; null for an invoice e-mailed as usual.
+    einvoice_status: nullable(invoice.einvoice_status) as (typeof EINVOICE_STATUSES)[number] | null,
   };
 }
 

@@ -1,6 +1,17 @@
 export { TestClock } from '@billing/clock';
 export { type FakeCharge, startFakeStripe } from './fake-stripe.js';
 export { type NatsServerHandle, startNatsServer } from './nats-server-process.js';
+export {
+  BIS_CUSTOMIZATION,
+  BIS_PROFILE,
+  bisViolations,
+  EAS_CODES,
+  parseUbl,
+  REC20_UNIT_CODES,
+  ublAll,
+  ublText,
+  VAT_CATEGORIES,
+} from './peppol-bis-rules.js';
 export { createTestSchema, type TestSchema, testDatabaseUrl } from './test-database.js';
 export { testNatsUrl } from './test-nats.js';
 export { uniqueName } from './unique-name.js';

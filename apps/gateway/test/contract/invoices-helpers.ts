@@ -173,6 +173,7 @@ export function expectedInvoiceFields(fixture: InvoiceFixture, overrides: Json =
     vat_breakdown: [{ rate: '25.00', base: '200.00', vat: '50.00', ...tag('vat_breakdown') }],
     reverse_charge: false,
     vat_note: '',
+    einvoice_status: null,
     ...tag('invoice'),
     ...overrides,
   };

@@ -172,6 +172,8 @@ export interface TestPlatform {
 export async function startTestPlatform(
   options: {
     smtpUrl?: string;
+    /** The Peppol access point e-invoices are delivered to (a local server of the test). */
+    einvoiceAccessPoint?: { url: string; token: string };
     cardgwAApiUrl?: string;
     /** Run payments as its own process (built main.js), restartable: the crash test. */
     paymentsProcess?: boolean;
@@ -226,7 +228,12 @@ export async function startTestPlatform(
   });
   // Invoicing asks the accounts service about buyers and sellers; mails go to a throwaway folder.
   const invoicingModule = createInvoicingModule({
-    config: { accountsAddress: accounts.address, workerIntervalMs: 100, reminderIntervalMs: 200 },
+    config: {
+      accountsAddress: accounts.address,
+      workerIntervalMs: 100,
+      reminderIntervalMs: 200,
+      accessPoint: options.einvoiceAccessPoint ?? null,
+    },
     mail,
   });
   const invoicing = await startService(invoicingModule, {

@@ -60,6 +60,7 @@ export function invoiceCsvQuery(input: {
     vatBreakdown('i.vat_breakdown'),
     bool('i.reverse_charge'),
     text('i.vat_note'),
+    'i.einvoice_status',
     literal('invoice'),
     literal(schemaOf('invoice')),
     listAmount('i.total'),

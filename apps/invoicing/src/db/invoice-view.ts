@@ -82,6 +82,7 @@ export function invoiceView(row: InvoiceRow, lines: readonly InvoiceLineRow[]): 
     po_number: row.po_number,
     bank_account: row.bank_account ?? null,
     version: row.version,
+    einvoice_status: row.einvoice_status ?? null,
   };
 }
 

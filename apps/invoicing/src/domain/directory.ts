@@ -1,5 +1,7 @@
 import type { RequestContext } from '@billing/observability';
 import type { BankAccountSnapshot } from './bank-account.js';
+import type { FieldMapping } from './einvoice/einvoice-snapshot.js';
+import type { EinvoicingSettings } from './einvoice/endpoint.js';
 import type { ExchangeRate } from './exchange-rates.js';
 import type { PartySnapshot } from './invoice-view.js';
 
@@ -15,6 +17,13 @@ export interface Buyer {
   collection_method: string | null;
   /** Recipients with receive_invoice. */
   recipients: { email: string; name: string }[];
+  /** The account's e-invoicing settings (ean_invoicing, ean_number, ...). */
+  einvoicing: EinvoicingSettings;
+  /**
+   * The organization's peppol_bis field mappings, asked for only when the account has
+   * ean_invoicing (else []): they are copied into its e-invoices.
+   */
+  einvoice_field_mappings: FieldMapping[];
   /** False: no payment reminders are sent for the account. */
   is_getting_reminders: boolean;
   /** The account's reseller (api-spec `reseller`): its lines are invoiced to that account; null: none. */

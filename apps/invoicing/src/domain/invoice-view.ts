@@ -114,6 +114,8 @@ export interface InvoiceView {
   bank_account: BankAccountSnapshot | null;
   /** 0 while pending, 1 when issued, +1 for every later change published. */
   version: number;
+  /** pending, delivered, failed for an e-invoice (docs/invoicing.md "E-invoices"); null otherwise. */
+  einvoice_status: string | null;
   /** The payment reminders sent, oldest first; only on a single invoice's reads (absent: none loaded). */
   reminders?: InvoiceReminderView[];
 }

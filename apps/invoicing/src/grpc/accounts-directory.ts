@@ -13,6 +13,7 @@ export function accountsDirectory(address: string): Directory {
   const accounts = createGrpcClient(accountsV1.AccountsServiceClient, address);
   const identity = createGrpcClient(accountsV1.IdentityServiceClient, address);
   const readModel = createGrpcClient(accountsV1.ReadModelServiceClient, address);
+  const organizationData = createGrpcClient(accountsV1.OrganizationDataServiceClient, address);
   return {
     async buyer(context, accountId) {
       const { accounts: summaries } = await accounts.call(
@@ -28,6 +29,16 @@ export function accountsDirectory(address: string): Directory {
         ? { address: account.legal_address, zipcode: account.legal_zipcode, city: account.legal_city }
         : { address: account.billing_address, zipcode: account.billing_zipcode, city: account.billing_city };
       const recipients = account.recipients.filter((recipient) => recipient.receive_invoice && recipient.email);
+      // One mapping per format and target field: a page of 100 holds every peppol_bis one.
+      const mappings = account.ean_invoicing
+        ? (
+            await organizationData.call(
+              'listEinvoiceFieldMappings',
+              { page: { page: 1, page_size: 100, ordering: '' } },
+              { context },
+            )
+          ).einvoice_field_mappings.filter((mapping) => mapping.format === 'peppol_bis')
+        : [];
       return {
         account_id: account.uuid,
         code: account.code,
@@ -44,6 +55,19 @@ export function accountsDirectory(address: string): Directory {
         payment_terms: account.default_payment_terms ?? null,
         collection_method: account.default_collection_method || null,
         recipients: recipients.map((recipient) => ({ email: recipient.email, name: recipient.name })),
+        einvoicing: {
+          ean_invoicing: account.ean_invoicing,
+          einvoicing_identifier_schema: account.einvoicing_identifier_schema,
+          ean_number: account.ean_number ?? null,
+          einvoicing_intermediator: account.einvoicing_intermediator ?? null,
+          legal_country: account.legal_country,
+        },
+        einvoice_field_mappings: mappings.map((mapping) => ({
+          target_field: mapping.target_field,
+          source_type: mapping.source_type,
+          source_builtin_field: mapping.source_builtin_field,
+          source_custom_field: mapping.source_custom_field ?? null,
+        })),
         is_getting_reminders: account.is_getting_reminders,
         reseller: account.reseller || null,
         reseller_billing_frequency: account.reseller_billing_frequency || null,
@@ -111,6 +135,7 @@ export function accountsDirectory(address: string): Directory {
       accounts.close();
       identity.close();
       readModel.close();
+      organizationData.close();
     },
   };
 }

@@ -32,6 +32,7 @@ export function invoiceMessage(invoice: InvoiceView): invoicingV1.Invoice {
     created_date: orUndefined(invoice.created_date),
     last_modified_date: orUndefined(invoice.last_modified_date),
     credit_note_for: orUndefined(invoice.credit_note_for),
+    einvoice_status: orUndefined(invoice.einvoice_status),
     bank_account: invoice.bank_account ? bankAccountMessage(invoice.bank_account) : undefined,
     reminders: (invoice.reminders ?? []).map((reminder) => ({
       ...reminder,

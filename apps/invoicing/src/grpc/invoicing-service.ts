@@ -1,9 +1,12 @@
 import { pageSpec } from '@billing/domain-kit';
 import { type GrpcService, unaryService } from '@billing/grpc';
+import type { Logger } from '@billing/observability';
 import { invoicingV1 } from '@billing/proto';
+import type { AccessPoint } from '../einvoice/access-point.js';
 import { confirmInvoices } from '../use-cases/announce-invoices.js';
 import { awaitCharges } from '../use-cases/await-charges.js';
 import { confirmCharges } from '../use-cases/confirm-charges.js';
+import { deliverDueEinvoicesOfOrganization, getInvoiceUbl } from '../use-cases/deliver-einvoices.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
 import { generateInvoice } from '../use-cases/generate-invoice.js';
 import {
@@ -31,7 +34,10 @@ import { invoiceLineListFilter, invoiceLineMessage, invoiceListFilter, invoiceMe
 const AWAIT_CHARGES_DEFAULT_MS = 60_000;
 
 /** Transport only: decode, call the use case, encode. */
-export function invoicingService(deps: InvoicingDeps): GrpcService {
+export function invoicingService(
+  deps: InvoicingDeps,
+  einvoices: { accessPoint: AccessPoint | null; logger: Logger },
+): GrpcService {
   return unaryService(invoicingV1.InvoicingServiceService, {
     ...draftLineHandlers(deps),
     getInvoice: async (request, context) => {
@@ -80,6 +86,10 @@ export function invoicingService(deps: InvoicingDeps): GrpcService {
     },
     // The organization's "now" is the context's (the advance sends the clock's new time).
     sendDueReminders: async (_request, context) => ({ sent: await sendDueReminders(deps, context) }),
+    getInvoiceUbl: async (request, context) => ({ xml: await getInvoiceUbl(deps, context, request.uuid) }),
+    deliverDueEinvoices: async (_request, context) => ({
+      attempted: await deliverDueEinvoicesOfOrganization(deps, einvoices.accessPoint, context, einvoices.logger),
+    }),
     confirmInvoices: async (request, context) => ({ existing: await confirmInvoices(deps, context, request.uuids) }),
     confirmCharges: async (request, context) => ({ invoiced: await confirmCharges(deps, context, request.uuids) }),
     generateInvoice: async (request, context) => {

@@ -10,7 +10,9 @@ import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
 import type { Buyer, Seller } from '../domain/directory.js';
+import { einvoiceSnapshot } from '../domain/einvoice/einvoice-snapshot.js';
 import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
+import { queueEinvoiceDelivery } from './deliver-einvoices.js';
 import { publishInvoiceChange } from './invoice-change.js';
 
 export interface NewInvoice {
@@ -65,6 +67,13 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
         ? invoice.bank_account
         : payToBankAccount(invoice.seller.bank_accounts, invoice.currency),
     language: invoice.buyer.language,
+    einvoice: einvoiceSnapshot(
+      invoice.buyer.einvoicing,
+      invoice.buyer.einvoice_field_mappings,
+      invoice.seller.party,
+      invoice.seller.test_clock_time !== null,
+    ),
+    einvoice_status: null,
     po_number: invoice.po_number,
     group_key: invoice.group_key,
     issue_after: null,
@@ -169,7 +178,7 @@ export async function addLines(
 /**
  * Issues an invoice: the organization's next number (gapless, in issue order, in this
  * transaction), status from its balance, invoice.issued through the outbox, and an e-mail job for
- * the buyer's recipients that receive invoices.
+ * the buyer's recipients that receive invoices, or, for an e-invoice, its delivery.
  */
 export async function issueInvoice(
   scope: ChangeScope,
@@ -184,7 +193,9 @@ export async function issueInvoice(
     issue_after: null,
     updated_at: scope.now,
   });
-  if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
+  // An e-invoice goes to the buyer's invoice box through the access point, never by e-mail.
+  if (invoice.einvoice) queueEinvoiceDelivery(scope, invoice);
+  else if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
   await publishInvoiceChange(scope, 'invoice.issued', invoice);
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }

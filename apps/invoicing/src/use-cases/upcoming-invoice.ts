@@ -134,5 +134,6 @@ export async function upcomingInvoice(
     bank_account: bankAccount,
     // Computed, never stored or published.
     version: 0,
+    einvoice_status: null,
   };
 }

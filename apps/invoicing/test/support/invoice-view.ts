@@ -55,6 +55,7 @@ const EMPTY_LINE: InvoiceLineView = {
 };
 
 const EMPTY_INVOICE: InvoiceView = {
+  einvoice_status: null,
   uuid: '',
   invoice_number: null,
   external_invoice_number: '',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ServiceClients } from '../../clients/service-clients.js';
-import { defineListRoute, defineRoute, type Route } from '../../http/index.js';
+import { defineListRoute, defineRoute, HttpResponse, type Route } from '../../http/index.js';
 import { pageOf } from '../shared/page-of.js';
 import { UuidParams } from '../shared/path-params.js';
 import {
@@ -105,5 +105,21 @@ export function invoiceRoutes(clients: ServiceClients): Route[] {
     },
   });
 
-  return [list, vatBillingPeriods, get, updateKickback];
+  const ubl = defineRoute({
+    method: 'get',
+    path: `${INVOICE_PATH}ubl/`,
+    operationId: 'getInvoiceUbl',
+    summary: 'The e-invoice: Peppol BIS Billing 3.0 UBL (application/xml)',
+    description:
+      'An Invoice or, for a credit note, a CreditNote document (EN 16931). 404 for an invoice that is not an e-invoice (its account did not use ean_invoicing, with an endpoint, when it was made), as for an invoice of another organization.',
+    tags: TAGS,
+    params: UuidParams,
+    response: { status: 200, description: 'application/xml; charset=utf-8' },
+    handler: async ({ params }) => {
+      const { xml } = await invoicing.call('getInvoiceUbl', { uuid: params.uuid });
+      return new HttpResponse(200, xml, { contentType: 'application/xml; charset=utf-8' });
+    },
+  });
+
+  return [list, vatBillingPeriods, get, updateKickback, ubl];
 }

@@ -1,5 +1,5 @@
 import { COLLECTION_METHODS, CURRENCY_CODES } from '@billing/reference-data';
-import { INVOICE_STATUSES, KICKBACK_STATUSES } from '@billing/rest-representation';
+import { EINVOICE_STATUSES, INVOICE_STATUSES, KICKBACK_STATUSES } from '@billing/rest-representation';
 import { z } from 'zod';
 import { field, filterField, rangeFilters } from '../../http/index.js';
 import { instantFilter } from '../subscriptions/instant-filter.js';
@@ -150,6 +150,7 @@ const invoiceFields = {
   vat_breakdown: z.array(VatBreakdownSchema),
   reverse_charge: z.boolean(),
   vat_note: z.string(),
+  einvoice_status: z.enum(EINVOICE_STATUSES).nullable(),
   ...tag,
 };
 

@@ -43,7 +43,7 @@ export function testClockRoutes({ identity, subscriptions, invoicing, payments, 
       'comes after that, and after every charge of the organization (also those of calls made before the ' +
       'advance) is on an issued invoice, every card payment attempt due by then (first attempts and dunning ' +
       'retries) has run and its outcome is settled, every payment reminder due by then is recorded (its e-mail ' +
-      'follows), and every webhook delivery due by then has been attempted. 404 outside test mode.',
+      'follows), every e-invoice delivery due by then has been attempted, and every webhook delivery due by then has been attempted. 404 outside test mode.',
     tags: TAGS,
     body: AdvanceBody,
     response: { status: 200, schema: TestClockSchema },
@@ -76,6 +76,9 @@ export function testClockRoutes({ identity, subscriptions, invoicing, payments, 
         { until: time },
         { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS },
       );
+      // E-invoices of the invoices made (and retries that fell due) are delivered to the access
+      // point on the new time before the answer (docs/api.md "E-invoices").
+      await invoicing.call('deliverDueEinvoices', {}, { context: atNewTime, deadlineMs: PROCESS_DUE_DEADLINE_MS });
       // Only now: an advance that fails before this point leaves them to the next one.
       if (processed.charge_ids.length > 0) {
         await subscriptions.call(

@@ -3,6 +3,7 @@ import { InboxMessage, OutboxMessage } from '@billing/events';
 import { exportEntities } from '@billing/exports';
 import { CreditApplicationEntity } from './credit-application.entity.js';
 import { DraftInvoiceLineEntity } from './draft-invoice-line.entity.js';
+import { EinvoiceDeliveryEntity } from './einvoice-delivery.entity.js';
 import { InvoiceEntity } from './invoice.entity.js';
 import { InvoiceLineEntity } from './invoice-line.entity.js';
 import { InvoiceNumberCounterEntity } from './invoice-number-counter.entity.js';
@@ -22,6 +23,7 @@ export const invoicingEntities = [
   InvoiceReadModelBackfillEntity,
   CreditApplicationEntity,
   MailJobEntity,
+  EinvoiceDeliveryEntity,
   InvoiceReminderEntity,
   DraftInvoiceLineEntity,
   AuditLogEntry,

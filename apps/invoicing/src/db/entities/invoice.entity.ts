@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import type { BankAccountSnapshot } from '../../domain/bank-account.js';
+import type { EinvoiceSnapshot } from '../../domain/einvoice/einvoice-snapshot.js';
 import type { PartySnapshot, VatPart } from '../../domain/invoice-view.js';
 
 /**
@@ -45,6 +46,13 @@ export const InvoiceEntity = defineEntity({
     /** The seller's bank account the invoice is paid to (`pay_to_bank_account`), as it was when made. */
     bank_account: p.json<BankAccountSnapshot>().nullable(),
     language: p.string().length(8),
+    /**
+     * Set when the account had ean_invoicing (and both endpoints were known) when the invoice was
+     * made: the invoice is an e-invoice, delivered to the access point instead of e-mailed.
+     */
+    einvoice: p.json<EinvoiceSnapshot>().nullable(),
+    /** pending, delivered, failed; null for an invoice that is not an e-invoice (`einvoice_status`). */
+    einvoice_status: p.string().length(16).nullable(),
     po_number: p.string().length(128),
     /** Grouped renewal invoices: the key its lines share; null for every other invoice. */
     group_key: p.text().nullable(),

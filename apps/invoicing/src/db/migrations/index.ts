@@ -9,6 +9,7 @@ import { Migration20261125220506_export_jobs } from './Migration20261125220506_e
 import { Migration20261125221827_rejected_charges } from './Migration20261125221827_rejected_charges.js';
 import { Migration20261125222456_invoice_read_model_backfill } from './Migration20261125222456_invoice_read_model_backfill.js';
 import { Migration20261126014314_payment_reminders } from './Migration20261126014314_payment_reminders.js';
+import { Migration20261126021031_einvoices } from './Migration20261126021031_einvoices.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -21,4 +22,5 @@ export const migrations = [
   Migration20261125221827_rejected_charges,
   Migration20261125222456_invoice_read_model_backfill,
   Migration20261126014314_payment_reminders,
+  Migration20261126021031_einvoices,
 ];

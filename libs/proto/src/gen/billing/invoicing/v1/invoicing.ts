@@ -142,6 +142,11 @@ export interface Invoice {
    * its events; empty on lists).
    */
   reminders: InvoiceReminder[];
+  /**
+   * pending, delivered, failed: the delivery of an e-invoice to the access point; unset for an
+   * invoice that is not an e-invoice (its account did not use ean_invoicing).
+   */
+  einvoice_status?: string | undefined;
 }
 
 /** A payment reminder of an open invoice (docs/api.md "Payment reminders"). */
@@ -204,6 +209,21 @@ export interface GetInvoiceRequest {
 export interface GetInvoiceResponse {
   invoice?: Invoice | undefined;
   pdf: Buffer;
+}
+
+export interface GetInvoiceUblRequest {
+  uuid: string;
+}
+
+export interface GetInvoiceUblResponse {
+  xml: string;
+}
+
+export interface DeliverDueEinvoicesRequest {
+}
+
+export interface DeliverDueEinvoicesResponse {
+  attempted: number;
 }
 
 export interface ListInvoicesRequest {
@@ -1504,6 +1524,7 @@ function createBaseInvoice(): Invoice {
     bank_account: undefined,
     version: 0,
     reminders: [],
+    einvoice_status: undefined,
   };
 }
 
@@ -1613,6 +1634,9 @@ export const Invoice: MessageFns<Invoice> = {
     }
     for (const v of message.reminders) {
       InvoiceReminder.encode(v!, writer.uint32(282).fork()).join();
+    }
+    if (message.einvoice_status !== undefined) {
+      writer.uint32(290).string(message.einvoice_status);
     }
     return writer;
   },
@@ -1910,6 +1934,14 @@ export const Invoice: MessageFns<Invoice> = {
             message.reminders.push(InvoiceReminder.decode(reader, reader.uint32()));
             continue;
           }
+          case 36: {
+            if (tag !== 290) {
+              break;
+            }
+
+            message.einvoice_status = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2039,6 +2071,11 @@ export const Invoice: MessageFns<Invoice> = {
       reminders: globalThis.Array.isArray(object?.reminders)
         ? object.reminders.map((e: any) => InvoiceReminder.fromJSON(e))
         : [],
+      einvoice_status: isSet(object.einvoiceStatus)
+        ? globalThis.String(object.einvoiceStatus)
+        : isSet(object.einvoice_status)
+        ? globalThis.String(object.einvoice_status)
+        : undefined,
     };
   },
 
@@ -2149,6 +2186,9 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.reminders?.length) {
       obj.reminders = message.reminders.map((e) => InvoiceReminder.toJSON(e));
     }
+    if (message.einvoice_status !== undefined) {
+      obj.einvoiceStatus = message.einvoice_status;
+    }
     return obj;
   },
 
@@ -2196,6 +2236,7 @@ export const Invoice: MessageFns<Invoice> = {
       : undefined;
     message.version = object.version ?? 0;
     message.reminders = object.reminders?.map((e) => InvoiceReminder.fromPartial(e)) || [];
+    message.einvoice_status = object.einvoice_status ?? undefined;
     return message;
   },
 };
@@ -3131,6 +3172,259 @@ export const GetInvoiceResponse: MessageFns<GetInvoiceResponse> = {
       ? Invoice.fromPartial(object.invoice)
       : undefined;
     message.pdf = object.pdf ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetInvoiceUblRequest(): GetInvoiceUblRequest {
+  return { uuid: "" };
+}
+
+export const GetInvoiceUblRequest: MessageFns<GetInvoiceUblRequest> = {
+  encode(message: GetInvoiceUblRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInvoiceUblRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInvoiceUblRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInvoiceUblRequest {
+    return { uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "" };
+  },
+
+  toJSON(message: GetInvoiceUblRequest): unknown {
+    const obj: any = {};
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInvoiceUblRequest>, I>>(base?: I): GetInvoiceUblRequest {
+    return GetInvoiceUblRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInvoiceUblRequest>, I>>(object: I): GetInvoiceUblRequest {
+    const message = createBaseGetInvoiceUblRequest();
+    message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseGetInvoiceUblResponse(): GetInvoiceUblResponse {
+  return { xml: "" };
+}
+
+export const GetInvoiceUblResponse: MessageFns<GetInvoiceUblResponse> = {
+  encode(message: GetInvoiceUblResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.xml !== "") {
+      writer.uint32(10).string(message.xml);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInvoiceUblResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInvoiceUblResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.xml = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInvoiceUblResponse {
+    return { xml: isSet(object.xml) ? globalThis.String(object.xml) : "" };
+  },
+
+  toJSON(message: GetInvoiceUblResponse): unknown {
+    const obj: any = {};
+    if (message.xml !== "") {
+      obj.xml = message.xml;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInvoiceUblResponse>, I>>(base?: I): GetInvoiceUblResponse {
+    return GetInvoiceUblResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInvoiceUblResponse>, I>>(object: I): GetInvoiceUblResponse {
+    const message = createBaseGetInvoiceUblResponse();
+    message.xml = object.xml ?? "";
+    return message;
+  },
+};
+
+function createBaseDeliverDueEinvoicesRequest(): DeliverDueEinvoicesRequest {
+  return {};
+}
+
+export const DeliverDueEinvoicesRequest: MessageFns<DeliverDueEinvoicesRequest> = {
+  encode(_: DeliverDueEinvoicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliverDueEinvoicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliverDueEinvoicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeliverDueEinvoicesRequest {
+    return {};
+  },
+
+  toJSON(_: DeliverDueEinvoicesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliverDueEinvoicesRequest>, I>>(base?: I): DeliverDueEinvoicesRequest {
+    return DeliverDueEinvoicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliverDueEinvoicesRequest>, I>>(_: I): DeliverDueEinvoicesRequest {
+    const message = createBaseDeliverDueEinvoicesRequest();
+    return message;
+  },
+};
+
+function createBaseDeliverDueEinvoicesResponse(): DeliverDueEinvoicesResponse {
+  return { attempted: 0 };
+}
+
+export const DeliverDueEinvoicesResponse: MessageFns<DeliverDueEinvoicesResponse> = {
+  encode(message: DeliverDueEinvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.attempted !== 0) {
+      writer.uint32(8).int32(message.attempted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliverDueEinvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliverDueEinvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.attempted = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliverDueEinvoicesResponse {
+    return { attempted: isSet(object.attempted) ? globalThis.Number(object.attempted) : 0 };
+  },
+
+  toJSON(message: DeliverDueEinvoicesResponse): unknown {
+    const obj: any = {};
+    if (message.attempted !== 0) {
+      obj.attempted = Math.round(message.attempted);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliverDueEinvoicesResponse>, I>>(base?: I): DeliverDueEinvoicesResponse {
+    return DeliverDueEinvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliverDueEinvoicesResponse>, I>>(object: I): DeliverDueEinvoicesResponse {
+    const message = createBaseDeliverDueEinvoicesResponse();
+    message.attempted = object.attempted ?? 0;
     return message;
   },
 };
@@ -8468,6 +8762,35 @@ export const InvoicingServiceService = {
     responseDeserialize: (value: Buffer): SendDueRemindersResponse => SendDueRemindersResponse.decode(value),
   },
   /**
+   * The Peppol BIS Billing 3.0 UBL document of an e-invoice; NOT_FOUND for an invoice that is not
+   * one (docs/api.md "E-invoices").
+   */
+  getInvoiceUbl: {
+    path: "/billing.invoicing.v1.InvoicingService/GetInvoiceUbl" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetInvoiceUblRequest): Buffer => Buffer.from(GetInvoiceUblRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetInvoiceUblRequest => GetInvoiceUblRequest.decode(value),
+    responseSerialize: (value: GetInvoiceUblResponse): Buffer =>
+      Buffer.from(GetInvoiceUblResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetInvoiceUblResponse => GetInvoiceUblResponse.decode(value),
+  },
+  /**
+   * The test clock's advance: attempts every e-invoice delivery of the organization due on its
+   * clock (first attempts and retries) before answering.
+   */
+  deliverDueEinvoices: {
+    path: "/billing.invoicing.v1.InvoicingService/DeliverDueEinvoices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeliverDueEinvoicesRequest): Buffer =>
+      Buffer.from(DeliverDueEinvoicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeliverDueEinvoicesRequest => DeliverDueEinvoicesRequest.decode(value),
+    responseSerialize: (value: DeliverDueEinvoicesResponse): Buffer =>
+      Buffer.from(DeliverDueEinvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeliverDueEinvoicesResponse => DeliverDueEinvoicesResponse.decode(value),
+  },
+  /**
    * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
    * exist, after waiting for any transaction still issuing one of them: an invoice named here
    * and absent from the answer can never be committed afterwards (the account-deletion check,
@@ -8609,6 +8932,16 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
    * its schedule (the test clock's advance; real-clock organizations have a worker).
    */
   sendDueReminders: handleUnaryCall<SendDueRemindersRequest, SendDueRemindersResponse>;
+  /**
+   * The Peppol BIS Billing 3.0 UBL document of an e-invoice; NOT_FOUND for an invoice that is not
+   * one (docs/api.md "E-invoices").
+   */
+  getInvoiceUbl: handleUnaryCall<GetInvoiceUblRequest, GetInvoiceUblResponse>;
+  /**
+   * The test clock's advance: attempts every e-invoice delivery of the organization due on its
+   * clock (first attempts and retries) before answering.
+   */
+  deliverDueEinvoices: handleUnaryCall<DeliverDueEinvoicesRequest, DeliverDueEinvoicesResponse>;
   /**
    * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
    * exist, after waiting for any transaction still issuing one of them: an invoice named here
@@ -8857,6 +9190,44 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SendDueRemindersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The Peppol BIS Billing 3.0 UBL document of an e-invoice; NOT_FOUND for an invoice that is not
+   * one (docs/api.md "E-invoices").
+   */
+  getInvoiceUbl(
+    request: GetInvoiceUblRequest,
+    callback: (error: ServiceError | null, response: GetInvoiceUblResponse) => void,
+  ): ClientUnaryCall;
+  getInvoiceUbl(
+    request: GetInvoiceUblRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetInvoiceUblResponse) => void,
+  ): ClientUnaryCall;
+  getInvoiceUbl(
+    request: GetInvoiceUblRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetInvoiceUblResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The test clock's advance: attempts every e-invoice delivery of the organization due on its
+   * clock (first attempts and retries) before answering.
+   */
+  deliverDueEinvoices(
+    request: DeliverDueEinvoicesRequest,
+    callback: (error: ServiceError | null, response: DeliverDueEinvoicesResponse) => void,
+  ): ClientUnaryCall;
+  deliverDueEinvoices(
+    request: DeliverDueEinvoicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeliverDueEinvoicesResponse) => void,
+  ): ClientUnaryCall;
+  deliverDueEinvoices(
+    request: DeliverDueEinvoicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeliverDueEinvoicesResponse) => void,
   ): ClientUnaryCall;
   /**
    * Which of the invoices the accounts service was told of (ReadModelService.AnnounceInvoices)
