@@ -53,6 +53,17 @@ export function benchBuyer(accountId: string): Buyer {
     collection_method: null,
     is_getting_reminders: true,
     recipients: [{ email, name: `Customer ${code}` }],
+    einvoicing: {
+      ean_invoicing: false,
+      einvoicing_identifier_schema: '',
+      ean_number: null,
+      einvoicing_intermediator: null,
+      legal_country: 'DK',
+    },
+    einvoice_field_mappings: [],
+    reseller: null,
+    reseller_billing_frequency: null,
+    reseller_billing_grouping: null,
   };
 }
 

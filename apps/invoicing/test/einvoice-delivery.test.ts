@@ -92,6 +92,9 @@ const buyer: Buyer = {
   },
   einvoice_field_mappings: [],
   is_getting_reminders: true,
+  reseller: null,
+  reseller_billing_frequency: null,
+  reseller_billing_grouping: null,
 };
 
 async function issueEinvoice(orm: MikroORM, organizationId: string): Promise<string> {

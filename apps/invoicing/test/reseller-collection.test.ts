@@ -51,6 +51,9 @@ const seller: Seller = {
   base_currency: 'DKK',
   test_clock_time: null,
   features: [],
+  exchange_rates: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
 };
 const RESELLER = randomUUID();
 const RESOLD = randomUUID();
@@ -63,6 +66,15 @@ const account = (id: string, code: string, settings: Partial<Buyer>): Buyer => (
   payment_terms: null,
   collection_method: null,
   recipients: [],
+  einvoicing: {
+    ean_invoicing: false,
+    einvoicing_identifier_schema: '',
+    ean_number: null,
+    einvoicing_intermediator: null,
+    legal_country: 'DK',
+  },
+  einvoice_field_mappings: [],
+  is_getting_reminders: true,
   reseller: null,
   reseller_billing_frequency: null,
   reseller_billing_grouping: null,
@@ -75,6 +87,7 @@ const accounts = new Map<string, Buyer>([
 const directory: Directory = {
   buyer: async (_context, accountId) => accounts.get(accountId)!,
   seller: async () => seller,
+  accountSummaries: async () => [],
   announceInvoices: async () => {},
   close() {},
 };

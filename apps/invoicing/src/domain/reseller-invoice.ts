@@ -1,6 +1,6 @@
+import { startOfLocalDay } from '@billing/clock';
 import { dueDate } from './compose-invoice.js';
 import type { Buyer, Seller } from './directory.js';
-import { startOfLocalDay } from './local-midnight.js';
 import {
   dayAfter,
   resellerBillingFrequency,
