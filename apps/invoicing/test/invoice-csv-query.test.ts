@@ -52,6 +52,7 @@ const COLUMNS = [
   'vat_breakdown',
   'reverse_charge',
   'vat_note',
+  'einvoice_status',
   'model',
   'schema',
   'total',
