@@ -78,9 +78,17 @@ describe('e-invoices (Peppol BIS Billing 3.0)', () => {
   it('an ean_invoicing account’s invoice: a valid BIS document matching the invoice, delivered after a failed attempt, once, never e-mailed', async () => {
     const { api, advance } = await seller();
     const ean = await invoiceFixture(api, { account: EAN_ACCOUNT });
-    await createRecipient(api, ean.account.uuid as string, { email: 'ap@kommune-nord.example', receive_invoice: true });
+    await createRecipient(api, ean.account.uuid as string, {
+      email: 'ap@kommune-nord.example',
+      receive_invoice: true,
+      receive_subscription_notifications: false,
+    });
     const plain = await invoiceFixture(api);
-    await createRecipient(api, plain.account.uuid as string, { email: 'ap@plain.example', receive_invoice: true });
+    await createRecipient(api, plain.account.uuid as string, {
+      email: 'ap@plain.example',
+      receive_invoice: true,
+      receive_subscription_notifications: false,
+    });
     const mine = () => accessPoint.at('/peppol/outbox');
     // The access point is down for the first attempt, then accepts.
     accessPoint.answer(() => (mine().length <= 1 ? 503 : 202));
