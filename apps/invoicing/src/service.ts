@@ -96,8 +96,9 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
       ];
       const einvoices = accessPointOf();
       if (einvoices) workers.push(startEinvoiceSender(invoicing, einvoices, interval, deps.logger));
+      // Most installations have no e-invoicing customers: said at info, not as a warning on every start.
       else
-        deps.logger.warn('no e-invoice access point configured (EINVOICE_ACCESS_POINT_URL): e-invoices stay pending');
+        deps.logger.info('no e-invoice access point configured (EINVOICE_ACCESS_POINT_URL): e-invoices stay pending');
       if (!deps.bus) {
         deps.logger.warn('no event bus configured: charges are not invoiced');
         return workers;
