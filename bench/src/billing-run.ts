@@ -11,6 +11,7 @@ import { ensureDatabase } from './database.js';
 import { baselineInvoiceAll } from './invoice-baseline.js';
 import { invoiceCounts, invoiceProblems } from './invoice-seed.js';
 import { startPlatformProcesses } from './platform-processes.js';
+import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince } from './process-cpu.js';
 import { apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
@@ -176,6 +177,10 @@ try {
   // The clock starts at the due moment, or when the rows were committed if that came later.
   const start = Math.max(due.getTime(), seeded);
   await sleep(start - Date.now());
+  // CPU of each process over the run: where the time goes (the stage whose process is busiest).
+  const database = decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1));
+  const cpuBefore = cpuSnapshot(platform.servers);
+  const postgresBefore = postgresBackendCpu(database);
 
   const stages: Stage[] = [
     { name: 'renewed (charges by the scheduler)', target: n, done: 0 },
@@ -228,6 +233,12 @@ try {
     await sleep(POLL_MS);
   }
   const wall = Math.max(...stages.map((stage) => stage.last!));
+  const cpu = cpuSince(cpuBefore, platform.servers);
+  const postgresCpu = postgresCpuSince(postgresBefore, database);
+  const wallSeconds = (Date.now() - start) / 1000;
+  const cores = Object.fromEntries(
+    [...cpu, ['postgres', postgresCpu] as const].map(([name, micros]) => [name, round(micros / 1e6 / wallSeconds, 2)]),
+  );
   log(`every stage done ${wall.toFixed(1)} s after the due moment; checking`);
 
   // The checks: per organization, against what the scheduler charged.
@@ -348,6 +359,8 @@ try {
       per_s: round(stage.target / stage.last!),
       sustained_per_s: round(stage.target / Math.max(0.25, stage.last! - (stage.first ?? 0))),
     })),
+    /** Cores each process (and the database's Postgres backends) kept busy from the due moment to the end. */
+    busy_cores: cores,
     load: round(loadavg()[0] ?? 0, 2),
     cores: availableParallelism(),
     node: process.version,
@@ -357,6 +370,10 @@ try {
 | stage | items | first done (s after due) | all done (s) | items/s from due | items/s first→last |
 |---|---|---|---|---|---|
 ${result.stages.map((s) => `| ${s.stage} | ${s.items} | ${s.first_s} | ${s.last_s} | ${s.per_s} | ${s.sustained_per_s} |`).join('\n')}
+
+busy cores from the due moment to the end: ${Object.entries(cores)
+    .map(([name, used]) => `${name} ${used}`)
+    .join(', ')}
 
 end to end: ${result.wall_s} s, ${result.invoices_per_s} invoices/s
 baseline (raw SQL, ${options.baselineBatch} invoices per transaction): ${result.baseline_s} s, ${result.baseline_invoices_per_s} invoices/s
