@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseBillingRunOptions } from './billing-run-options.js';
 import { benchDatabaseUrl, boundedInteger, chosenSides, parseCommandLine, UsageError } from './command-line.js';
 import { parseInvoiceOptions } from './invoice-options.js';
 import { parseOptions } from './options.js';
@@ -73,6 +74,26 @@ describe('the benchmarks’ command lines', () => {
     expect(mistake(() => parseRenewalOptions(['--bogus'], {})).usage).toMatch(/^Usage: npm run bench:renewals/);
     expect(mistake(() => parseOptions(['--in-process', '--cpu-prof', 'x'], {})).message).toBe(
       '--cpu-prof profiles the gateway and service processes: not with --in-process or --baseline-only',
+    );
+  });
+});
+
+describe('bench:billing-run’s command line', () => {
+  it('defaults to 100,000 subscriptions and takes a small N for a quick run', () => {
+    const defaults = parseBillingRunOptions([], {});
+    expect([defaults.subscriptions, defaults.leadSeconds, defaults.baselineBatch, defaults.json]).toEqual([
+      100_000,
+      5,
+      500,
+      false,
+    ]);
+    const quick = parseBillingRunOptions(['--subscriptions', '2001', '--json'], {});
+    expect([quick.subscriptions, quick.json]).toEqual([2000, true]);
+  });
+
+  it('refuses a subscription count out of range, naming the flag', () => {
+    expect(mistake(() => parseBillingRunOptions(['--subscriptions', '0'], {})).message).toBe(
+      '--subscriptions must be an integer from 2 to 200000, got "0"',
     );
   });
 });

@@ -76,80 +76,23 @@ const ISSUE = `with counter as (
     values ($37, 'invoicing.invoice.issued', $38, $26, null, 0, null))
   select invoice_number from invoice`;
 
-/** Invoices every message, one transaction each; returns the number invoiced. */
+/**
+ * Invoices every message, `perTransaction` messages per transaction (1: one each, like the
+ * consumer; bench:billing-run's baseline writes batches); returns the number invoiced.
+ */
 export async function baselineInvoiceAll(
   pool: pg.Pool,
   messages: readonly Buffer[],
   work: InvoiceBaselineWork,
+  perTransaction = 1,
 ): Promise<number> {
   let invoiced = 0;
-  for (const data of messages) {
-    const envelope = decodeEnvelope(data);
-    const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
-    if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
-    const now = new Date();
-    const buyer = benchBuyer(charge.account);
-    const date = localDate(charge.due_at ?? now);
-    const lines = charge.lines;
+  for (let start = 0; start < messages.length; start += perTransaction) {
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const inbox = await client.query(INSERT_INBOX, [CONSUMER, envelope.event_id, now]);
-      if (inbox.rowCount === 1) {
-        await client.query(ISSUE, [
-          randomUUID(),
-          envelope.organization_id,
-          buyer.account_id,
-          buyer.code,
-          date,
-          addDays(date, SELLER.default_payment_terms),
-          charge.currency,
-          charge.collection_method,
-          SELLER.default_payment_terms,
-          charge.po_number,
-          lines.map((line) => `${line.plan_name} (${line.terms_code})`),
-          lines.map((line) => line.plan_code),
-          lines.map((line) => line.vat_type),
-          lines.map((line) => line.collect_vat),
-          lines.map((line) => line.date_from),
-          lines.map((line) => line.date_to),
-          lines.map((line) => line.discounted_unit_price),
-          lines.map((line) => String(line.quantity)),
-          lines.map((line) => line.amount),
-          lines.map((line) => line.terms),
-          lines.map((line) => line.plan),
-          lines.map((line) =>
-            JSON.stringify({
-              kind: line.kind,
-              unit_price: line.unit_price,
-              price_source: line.price_source,
-              tiers_applied: line.tiers_applied,
-              discounted_unit_price: line.discounted_unit_price,
-              quantity: line.quantity,
-              days: line.days,
-              period_days: line.period_days,
-              period_date_from: line.period_date_from,
-              period_date_to: line.period_date_to,
-            }),
-          ),
-          JSON.stringify(SELLER.party),
-          JSON.stringify(buyer.party),
-          buyer.language,
-          now,
-          charge.subscription,
-          charge.uuid,
-          charge.reference_person,
-          charge.account_reference_person,
-          charge.case_number,
-          JSON.stringify(charge.custom_fields ?? {}),
-          randomUUID(),
-          JSON.stringify(buyer.recipients),
-          randomUUID(),
-          envelope.request_id || envelope.event_id,
-          randomUUID(),
-          randomBytes(work.payloadBytes),
-        ]);
-        invoiced++;
+      for (const data of messages.slice(start, start + perTransaction)) {
+        if (await issueOne(client, data, work)) invoiced++;
       }
       await client.query('commit');
     } catch (error) {
@@ -160,6 +103,73 @@ export async function baselineInvoiceAll(
     }
   }
   return invoiced;
+}
+
+/** One message's rows, in the caller's transaction; false when its inbox row says it was seen. */
+async function issueOne(client: pg.PoolClient, data: Buffer, work: InvoiceBaselineWork): Promise<boolean> {
+  const envelope = decodeEnvelope(data);
+  const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
+  if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
+  const now = new Date();
+  const buyer = benchBuyer(charge.account);
+  const date = localDate(charge.due_at ?? now);
+  const lines = charge.lines;
+  const inbox = await client.query(INSERT_INBOX, [CONSUMER, envelope.event_id, now]);
+  if (inbox.rowCount !== 1) return false;
+  await client.query(ISSUE, [
+    randomUUID(),
+    envelope.organization_id,
+    buyer.account_id,
+    buyer.code,
+    date,
+    addDays(date, SELLER.default_payment_terms),
+    charge.currency,
+    charge.collection_method,
+    SELLER.default_payment_terms,
+    charge.po_number,
+    lines.map((line) => `${line.plan_name} (${line.terms_code})`),
+    lines.map((line) => line.plan_code),
+    lines.map((line) => line.vat_type),
+    lines.map((line) => line.collect_vat),
+    lines.map((line) => line.date_from),
+    lines.map((line) => line.date_to),
+    lines.map((line) => line.discounted_unit_price),
+    lines.map((line) => String(line.quantity)),
+    lines.map((line) => line.amount),
+    lines.map((line) => line.terms),
+    lines.map((line) => line.plan),
+    lines.map((line) =>
+      JSON.stringify({
+        kind: line.kind,
+        unit_price: line.unit_price,
+        price_source: line.price_source,
+        tiers_applied: line.tiers_applied,
+        discounted_unit_price: line.discounted_unit_price,
+        quantity: line.quantity,
+        days: line.days,
+        period_days: line.period_days,
+        period_date_from: line.period_date_from,
+        period_date_to: line.period_date_to,
+      }),
+    ),
+    JSON.stringify(SELLER.party),
+    JSON.stringify(buyer.party),
+    buyer.language,
+    now,
+    charge.subscription,
+    charge.uuid,
+    charge.reference_person,
+    charge.account_reference_person,
+    charge.case_number,
+    JSON.stringify(charge.custom_fields ?? {}),
+    randomUUID(),
+    JSON.stringify(buyer.recipients),
+    randomUUID(),
+    envelope.request_id || envelope.event_id,
+    randomUUID(),
+    randomBytes(work.payloadBytes),
+  ]);
+  return true;
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', {

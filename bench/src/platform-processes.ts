@@ -22,6 +22,8 @@ export interface ProcessPlatformOptions {
   log(message: string): void;
   /** Also run the analytics service (its consumers of the others' events), for benchmarks that read it. */
   analytics?: boolean;
+  /** Also run the payments service (it charges the card invoices), for benchmarks that need it. */
+  payments?: boolean;
 }
 
 /**
@@ -34,7 +36,8 @@ const SERVICES = [
   { name: 'invoicing', addressVariable: 'INVOICING_ADDRESS' },
 ] as const;
 const ANALYTICS = { name: 'analytics', addressVariable: 'ANALYTICS_ADDRESS' } as const;
-type ServiceName = (typeof SERVICES)[number]['name'] | typeof ANALYTICS.name;
+const PAYMENTS = { name: 'payments', addressVariable: 'PAYMENTS_ADDRESS' } as const;
+type ServiceName = (typeof SERVICES)[number]['name'] | typeof ANALYTICS.name | typeof PAYMENTS.name;
 
 // Migrations run at the first start against a fresh database; a loaded 2-core machine is slow.
 const READY_TIMEOUT_MS = 90_000;
@@ -52,9 +55,9 @@ const OUTPUT_TAIL_LINES = 40;
  * a separate process.
  */
 export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<BenchPlatform> {
-  const entries = entryPoints(options.analytics ?? false);
+  const entries = entryPoints(options.analytics ?? false, options.payments ?? false);
   await assertNatsReachable(options.natsUrl);
-  const services = options.analytics ? [...SERVICES, ANALYTICS] : SERVICES;
+  const services = [...SERVICES, ...(options.analytics ? [ANALYTICS] : []), ...(options.payments ? [PAYMENTS] : [])];
 
   const ports = {} as Record<ServiceName, number>;
   for (const service of services) ports[service.name] = await freePort();
@@ -91,6 +94,8 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
           GRPC_HOST: '127.0.0.1',
           GRPC_PORT: String(ports[service.name]),
           ...(service.name === 'accounts' ? {} : { ACCOUNTS_ADDRESS: `127.0.0.1:${ports.accounts}` }),
+          // Payments marks the invoices it charged paid through invoicing.
+          ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
           LOG_LEVEL: 'warn',
           ...profile(service.name),
         }),
@@ -145,7 +150,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
 }
 
 /** The built entry points, found through the workspace packages this one depends on. */
-function entryPoints(analytics: boolean) {
+function entryPoints(analytics: boolean, payments: boolean) {
   const dist = (pkg: string) => fileURLToPath(new URL('.', import.meta.resolve(pkg)));
   const entries = {
     accounts: resolve(dist('@billing/accounts'), 'main.js'),
@@ -155,6 +160,7 @@ function entryPoints(analytics: boolean) {
     gateway: resolve(dist('@billing/gateway'), 'main.js'),
     // Only looked for when asked: the other benchmarks do not run it.
     analytics: analytics ? resolve(dist('@billing/analytics'), 'main.js') : '',
+    payments: payments ? resolve(dist('@billing/payments'), 'main.js') : '',
   };
   for (const path of Object.values(entries)) {
     if (path && !existsSync(path)) {

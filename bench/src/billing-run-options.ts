@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { benchDatabaseUrl, boundedInteger, parseCommandLine } from './command-line.js';
+
+export interface BillingRunOptions {
+  /** Due subscriptions renewed, invoiced, recorded and (30 %) charged in the run. */
+  subscriptions: number;
+  /** Seconds between the end of the seeding and the moment every subscription falls due. */
+  leadSeconds: number;
+  /** Messages per transaction of the raw-SQL baseline. */
+  baselineBatch: number;
+  /** Give up waiting for the platform after this many seconds from the due moment. */
+  timeoutSeconds: number;
+  databaseUrl: string;
+  natsUrl: string | undefined;
+  cpuProfDir: string | undefined;
+  json: boolean;
+}
+
+const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/billing_bench_run';
+
+const USAGE = `Usage: npm run bench:billing-run -- [options]
+
+  --subscriptions <n>    due subscriptions of one organization (default 100000; 2000 for a quick run)
+  --lead <s>             seconds from the end of the seeding to the due moment (default 5)
+  --baseline-batch <n>   invoices per transaction of the raw-SQL baseline (default 500)
+  --timeout <s>          give up this many seconds after the due moment (default 3600)
+  --database-url <url>   Postgres (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL, $DATABASE_URL or
+                         ${DEFAULT_DATABASE_URL}; created if missing)
+  --nats-url <url>       NATS JetStream (default: a private nats-server with a fresh store)
+  --cpu-prof <dir>       run the service processes with --cpu-prof, profiles in <dir>/<service>
+  --json                 also print the result as one JSON line
+  --help                 this text`;
+
+export function parseBillingRunOptions(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
+  return parseCommandLine(USAGE, () => parse(argv, env));
+}
+
+function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      subscriptions: { type: 'string', default: '100000' },
+      lead: { type: 'string', default: '5' },
+      'baseline-batch': { type: 'string', default: '500' },
+      timeout: { type: 'string', default: '3600' },
+      'database-url': { type: 'string' },
+      'nats-url': { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return {
+    // Even: two subscriptions per account.
+    subscriptions: boundedInteger('--subscriptions', values.subscriptions, 2, 200_000) & ~1,
+    leadSeconds: boundedInteger('--lead', values.lead, 1, 600),
+    baselineBatch: boundedInteger('--baseline-batch', values['baseline-batch'], 1, 10_000),
+    timeoutSeconds: boundedInteger('--timeout', values.timeout, 10, 86_400),
+    databaseUrl: benchDatabaseUrl(values['database-url'], env, DEFAULT_DATABASE_URL),
+    natsUrl: values['nats-url'],
+    cpuProfDir: values['cpu-prof'],
+    json: values.json,
+  };
+}
