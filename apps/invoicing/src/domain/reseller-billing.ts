@@ -5,21 +5,10 @@
  * reseller's grouping says, each line naming the account it was resold to.
  */
 
-export const RESELLER_BILLING_FREQUENCIES = [
-  'daily',
-  'end_of_month',
-  'start_of_month',
-  'end_of_week',
-  'start_of_week',
-  'start_and_end_of_month',
-] as const;
-export type ResellerBillingFrequency = (typeof RESELLER_BILLING_FREQUENCIES)[number];
+import { RESELLER_BILLING_FREQUENCIES, RESELLER_BILLING_GROUPINGS } from '@billing/reference-data';
 
-export const RESELLER_BILLING_GROUPINGS = [
-  'currency',
-  'currency_resold_account',
-  'currency_resold_account_po_number',
-] as const;
+// The choices are the account fields' (libs/reference-data), validated where accounts are written.
+export type ResellerBillingFrequency = (typeof RESELLER_BILLING_FREQUENCIES)[number];
 export type ResellerBillingGrouping = (typeof RESELLER_BILLING_GROUPINGS)[number];
 
 /** A reseller without a frequency is billed monthly on the month's last day (api-spec's "monthly invoices"). */
