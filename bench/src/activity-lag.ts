@@ -2,7 +2,15 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startNatsServer } from '@billing/testing';
 import pg from 'pg';
-import { benchDatabaseUrl, benchRun, boundedInteger, optionsOrExit, parseCommandLine } from './command-line.js';
+import {
+  benchDatabaseUrl,
+  benchRun,
+  boundedInteger,
+  COMMON_FLAGS,
+  exitOnHelp,
+  optionsOrExit,
+  parseCommandLine,
+} from './command-line.js';
 import { ensureDatabase } from './database.js';
 import { startPlatformProcesses } from './platform-processes.js';
 import { apiHeaders } from './seed-accounts.js';
@@ -53,14 +61,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Options {
       'database-url': { type: 'string' },
       'nats-url': { type: 'string' },
       'cpu-prof': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      ...COMMON_FLAGS,
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  exitOnHelp(values.help, USAGE);
   return {
     rate: boundedInteger('--rate', values.rate, 1, 5_000),
     seconds: boundedInteger('--seconds', values.seconds, 1, 600),

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { benchDatabaseUrl, boundedInteger, parseCommandLine } from './command-line.js';
+import { benchDatabaseUrl, boundedInteger, COMMON_FLAGS, exitOnHelp, parseCommandLine } from './command-line.js';
 
 export interface BillingRunOptions {
   /** Due subscriptions renewed, invoiced, recorded and (30 %) charged in the run. */
@@ -47,14 +47,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
       'database-url': { type: 'string' },
       'nats-url': { type: 'string' },
       'cpu-prof': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      ...COMMON_FLAGS,
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  exitOnHelp(values.help, USAGE);
   return {
     // Even: two subscriptions per account.
     subscriptions: boundedInteger('--subscriptions', values.subscriptions, 2, 200_000) & ~1,

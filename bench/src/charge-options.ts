@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { benchDatabaseUrl, boundedInteger, chosenSides, parseCommandLine } from './command-line.js';
+import {
+  benchDatabaseUrl,
+  boundedInteger,
+  COMMON_FLAGS,
+  chosenSides,
+  exitOnHelp,
+  parseCommandLine,
+} from './command-line.js';
 
 export interface ChargeBenchOptions {
   /** Due card invoices charged in every measured phase (and bare calls made by the baseline). */
@@ -47,14 +54,10 @@ export function parseChargeOptions(argv: string[], env: NodeJS.ProcessEnv): Char
         warmup: { type: 'string', default: '1000' },
         'database-url': { type: 'string' },
         only: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
+        ...COMMON_FLAGS,
       },
     });
-    if (values.help) {
-      console.log(USAGE);
-      process.exit(0);
-    }
+    exitOnHelp(values.help, USAGE);
     return {
       invoices: boundedInteger('--invoices', values.invoices, 1, 200_000),
       latencyMs: boundedInteger('--latency', values.latency, 0, 10_000),

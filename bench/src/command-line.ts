@@ -21,6 +21,19 @@ export function parseCommandLine<T>(usage: string, parse: () => T): T {
   }
 }
 
+/** The flags every benchmark takes, beside its own (parseArgs' option descriptions). */
+export const COMMON_FLAGS = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** --help: the usage text, and the run ends there. */
+export function exitOnHelp(help: boolean | undefined, usage: string): void {
+  if (!help) return;
+  console.log(usage);
+  process.exit(0);
+}
+
 /** The benchmark's options, or exit 2 with the mistake and the usage text. */
 export function optionsOrExit<T>(read: () => T): T {
   try {

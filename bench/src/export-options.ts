@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { benchDatabaseUrl, boundedInteger, parseCommandLine } from './command-line.js';
+import { benchDatabaseUrl, boundedInteger, COMMON_FLAGS, exitOnHelp, parseCommandLine } from './command-line.js';
 
 export interface ExportOptions {
   /** Invoices seeded once and exported in every measured phase. */
@@ -35,14 +35,10 @@ export function parseExportOptions(argv: string[], env: NodeJS.ProcessEnv): Expo
         rounds: { type: 'string', default: '2' },
         'database-url': { type: 'string' },
         'nats-url': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
+        ...COMMON_FLAGS,
       },
     });
-    if (values.help) {
-      console.log(USAGE);
-      process.exit(0);
-    }
+    exitOnHelp(values.help, USAGE);
     return {
       invoices: boundedInteger('--invoices', values.invoices, 1, 2_000_000),
       rounds: boundedInteger('--rounds', values.rounds, 1, 10),

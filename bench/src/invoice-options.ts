@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { benchDatabaseUrl, boundedInteger, chosenSides, parseCommandLine } from './command-line.js';
+import {
+  benchDatabaseUrl,
+  boundedInteger,
+  COMMON_FLAGS,
+  chosenSides,
+  exitOnHelp,
+  parseCommandLine,
+} from './command-line.js';
 
 export interface InvoiceOptions {
   /** Charges (one per renewed subscription) made by the scheduler and invoiced in every measured phase. */
@@ -47,14 +54,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): InvoiceOptions {
       'database-url': { type: 'string' },
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      ...COMMON_FLAGS,
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  exitOnHelp(values.help, USAGE);
   const sides = chosenSides('invoicing', values.only, values['cpu-prof']);
   const invoices = boundedInteger('--invoices', values.invoices, 1, 200_000);
   const warmup = boundedInteger('--warmup', values.warmup, 0, 200_000);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { boundedInteger, parseCommandLine } from './command-line.js';
+import { boundedInteger, COMMON_FLAGS, exitOnHelp, parseCommandLine } from './command-line.js';
 
 export interface BenchOptions {
   /** Seconds of measured load per phase. */
@@ -69,19 +69,15 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
       rounds: { type: 'string', default: '2' },
       accounts: { type: 'string', default: '1000' },
       'database-url': { type: 'string' },
-      json: { type: 'boolean', default: false },
+      ...COMMON_FLAGS,
       'baseline-only': { type: 'boolean', default: false },
       'in-process': { type: 'boolean', default: false },
       'nats-url': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'server-node-options': { type: 'string' },
-      help: { type: 'boolean', default: false },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  exitOnHelp(values.help, USAGE);
   if (values['cpu-prof'] !== undefined && (values['in-process'] || values['baseline-only'])) {
     throw new Error('--cpu-prof profiles the gateway and service processes: not with --in-process or --baseline-only');
   }

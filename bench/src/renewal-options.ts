@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { benchDatabaseUrl, boundedInteger, chosenSides, parseCommandLine } from './command-line.js';
+import {
+  benchDatabaseUrl,
+  boundedInteger,
+  COMMON_FLAGS,
+  chosenSides,
+  exitOnHelp,
+  parseCommandLine,
+} from './command-line.js';
 
 export interface RenewalOptions {
   /** Due subscriptions seeded before every measured phase. */
@@ -56,14 +63,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): RenewalOptions {
       'database-url': { type: 'string' },
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      ...COMMON_FLAGS,
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  exitOnHelp(values.help, USAGE);
   const sides = chosenSides('scheduler', values.only, values['cpu-prof']);
   return {
     subscriptions: boundedInteger('--subscriptions', values.subscriptions, 1, 1_000_000),

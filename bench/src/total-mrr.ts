@@ -4,7 +4,15 @@ import { parseArgs } from 'node:util';
 import { startLocalPlatform } from '@billing/local';
 import pg from 'pg';
 import { BENCH_RATE_LIMIT_PER_MINUTE, benchOrganizationName } from './bench-platform.js';
-import { benchDatabaseUrl, benchRun, boundedInteger, optionsOrExit, parseCommandLine } from './command-line.js';
+import {
+  benchDatabaseUrl,
+  benchRun,
+  boundedInteger,
+  COMMON_FLAGS,
+  exitOnHelp,
+  optionsOrExit,
+  parseCommandLine,
+} from './command-line.js';
 import { ensureDatabase } from './database.js';
 
 /**
@@ -43,14 +51,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Options {
       requests: { type: 'string', default: '400' },
       'baseline-requests': { type: 'string', default: '20' },
       'database-url': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      ...COMMON_FLAGS,
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  exitOnHelp(values.help, USAGE);
   return {
     subscriptions: boundedInteger('--subscriptions', values.subscriptions, 1, 10_000_000),
     requests: boundedInteger('--requests', values.requests, 1, 100_000),

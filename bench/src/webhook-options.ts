@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { benchDatabaseUrl, boundedInteger, parseCommandLine } from './command-line.js';
+import { benchDatabaseUrl, boundedInteger, COMMON_FLAGS, exitOnHelp, parseCommandLine } from './command-line.js';
 
 export interface WebhookBenchOptions {
   /** Deliveries made and received (events × webhooks). */
@@ -41,14 +41,10 @@ export function parseWebhookOptions(argv: string[], env: NodeJS.ProcessEnv): Web
         batch: { type: 'string', default: '50' },
         'endpoint-concurrency': { type: 'string', default: '5' },
         'database-url': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
+        ...COMMON_FLAGS,
       },
     });
-    if (values.help) {
-      console.log(USAGE);
-      process.exit(0);
-    }
+    exitOnHelp(values.help, USAGE);
     const deliveries = boundedInteger('--deliveries', values.deliveries, 1, 1_000_000);
     const webhooks = boundedInteger('--webhooks', values.webhooks, 1, 200);
     if (deliveries % webhooks !== 0) throw new Error('--deliveries must be a multiple of --webhooks');
