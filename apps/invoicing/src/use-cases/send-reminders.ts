@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction } from '@billing/db';
 import { StatusCode } from '@billing/errors';
 import type { Logger, RequestContext } from '@billing/observability';
 import { type ChangeScope, orgNow, requireOrganization, runChange } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import { InvoiceReminderEntity } from '../db/entities/invoice-reminder.entity.js';
+import { lastReminderNumbers, organizationsWithInvoicesDueBefore } from '../db/reminder-store.js';
 import type { Buyer, Seller } from '../domain/directory.js';
 import { documentLanguage, text } from '../domain/language/texts.js';
 import { addDays, localDay } from '../domain/local-day.js';
@@ -44,7 +44,7 @@ export async function sendDueReminders(deps: InvoicingDeps, context: RequestCont
   // Only the invoices owed a reminder today go on (one query for the reminders already sent):
   // an old unpaid invoice past its last step costs neither a transaction nor a look-up per pass.
   const sentSoFar = await lastReminderNumbers(
-    deps,
+    deps.orm.em.fork(),
     candidates.map((candidate) => candidate.id),
   );
   const owed = candidates.filter(
@@ -66,17 +66,6 @@ export async function sendDueReminders(deps: InvoicingDeps, context: RequestCont
     if (reminded) sent += 1;
   }
   return sent;
-}
-
-/** The number of the last reminder sent for each of the invoices (absent: none yet). */
-async function lastReminderNumbers(deps: InvoicingDeps, invoiceIds: readonly string[]): Promise<Map<string, number>> {
-  if (invoiceIds.length === 0) return new Map();
-  const rows = await deps.orm.em.fork().execute<Array<{ invoice_id: string; last: number | string }>>(
-    // MikroORM writes an array parameter as a list: `in (?, ?, ...)`.
-    'select invoice_id, max(number) as last from invoice_reminder where invoice_id in (?) group by invoice_id',
-    [[...invoiceIds]],
-  );
-  return new Map(rows.map((row) => [row.invoice_id, Number(row.last)]));
 }
 
 /** The reminder owed on `today`, recorded, queued and published; false when none is owed (any more). */
@@ -159,14 +148,7 @@ async function buyerOrNull(deps: InvoicingDeps, context: RequestContext, account
 export async function sendDueRemindersEverywhere(deps: InvoicingDeps, logger: Logger): Promise<number> {
   // Due by tomorrow in UTC: every time zone's today is at most a day ahead of UTC's.
   const tomorrow = addDays(deps.clock.now().toISOString().slice(0, 10), 1);
-  const organizations = await inTransaction(deps.orm, async (em) => {
-    const rows = await em
-      .createQueryBuilder(InvoiceEntity)
-      .select('organization_id', true)
-      .where({ status: 'open', collection_method: 'invoice', is_credit_note: false, due_date: { $lt: tomorrow } })
-      .execute<{ organization_id: string }[]>();
-    return rows.map((row) => row.organization_id);
-  });
+  const organizations = await organizationsWithInvoicesDueBefore(deps.orm.em.fork(), tomorrow);
   let sent = 0;
   for (const organizationId of organizations) {
     const context = systemContext(organizationId, `reminders-${randomUUID()}`);
