@@ -199,3 +199,38 @@ export async function streamActivityViews(
   }
   return { count: Number(counted?.count ?? 0), views: views() };
 }
+
+/** The plans an activity embeds (old_plan / new_plan): those of the organization analytics has a code for. */
+export async function embeddedPlans(
+  em: EntityManager,
+  organizationId: string,
+  planIds: readonly string[],
+): Promise<Array<{ id: string; name: string; code: string; collect_vat: boolean; vat_type: string }>> {
+  if (planIds.length === 0) return [];
+  return em.execute(
+    `select id, name, code, collect_vat, vat_type from plan
+      where organization_id = ? and code is not null and id in (${planIds.map(() => '?').join(', ')})`,
+    [organizationId, ...planIds],
+  );
+}
+
+/** The next value of the activities' sequence, taken (not read): every activity recorded later lies above it. */
+export async function nextActivitySeq(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<Array<{ mark: string }>>(
+    `select nextval(pg_get_serial_sequence('activity', 'seq')) as mark`,
+  );
+  return Number(row!.mark);
+}
+
+/** The organization's activities recorded after `mark`, oldest first, leaving out those dropped as they were made. */
+export async function activityIdsRecordedSince(
+  em: EntityManager,
+  organizationId: string,
+  mark: number,
+): Promise<string[]> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    'select id from activity where seq > ? and organization_id = ? and not (deleted or dropped) order by seq',
+    [mark, organizationId],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,7 +1,7 @@
 import { appendToOutbox } from '@billing/events';
 import { activityEventsV1, type catalogV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findActivityView } from '../db/activity-queries.js';
+import { activityIdsRecordedSince, embeddedPlans, findActivityView, nextActivitySeq } from '../db/activity-queries.js';
 import { activityMessage } from '../grpc/activity-mapper.js';
 import { readSettings } from '../use-cases/organization-settings.js';
 
@@ -28,14 +28,7 @@ export async function activityCreatedEvent(
   const view = await findActivityView(em, organizationId, base, activityId);
   if (!view) throw new Error(`activity ${activityId} of ${organizationId} is not there to publish`);
   const planIds = [...new Set([view.old_plan, view.new_plan].filter((id): id is string => id !== null))];
-  const rows =
-    planIds.length === 0
-      ? []
-      : await em.execute<Array<{ id: string; name: string; code: string; collect_vat: boolean; vat_type: string }>>(
-          `select id, name, code, collect_vat, vat_type from plan
-            where organization_id = ? and code is not null and id in (${planIds.map(() => '?').join(', ')})`,
-          [organizationId, ...planIds],
-        );
+  const rows = await embeddedPlans(em, organizationId, planIds);
   const plans: catalogV1.Plan[] = rows.map((row) => ({
     uuid: row.id,
     name: row.name,
@@ -59,12 +52,7 @@ export async function activityCreatedEvent(
  * earlier activity of the organization was recorded under the organization's lock, which the
  * caller holds, so they all lie below (the sequence's value is taken, not read, to be exact).
  */
-export async function activityMark(em: EntityManager): Promise<number> {
-  const [row] = await em.execute<Array<{ mark: string }>>(
-    `select nextval(pg_get_serial_sequence('activity', 'seq')) as mark`,
-  );
-  return Number(row!.mark);
-}
+export const activityMark = nextActivitySeq;
 
 /**
  * Publishes activity.created for every activity of the organization recorded since `mark`, in the
@@ -76,11 +64,7 @@ export async function publishActivitiesSince(
   mark: number,
 ): Promise<void> {
   await em.flush();
-  const recorded = await em.execute<Array<{ id: string }>>(
-    'select id from activity where seq > ? and organization_id = ? and not (deleted or dropped) order by seq',
-    [mark, source.organizationId],
-  );
-  for (const { id } of recorded) {
+  for (const id of await activityIdsRecordedSince(em, source.organizationId, mark)) {
     const event = await activityCreatedEvent(em, source.organizationId, id);
     appendToOutbox(em, {
       producer: 'analytics',
