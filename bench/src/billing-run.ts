@@ -6,13 +6,13 @@ import { invoicingEntities, invoicingMigrations } from '@billing/invoicing';
 import { startNatsServer } from '@billing/testing';
 import pg from 'pg';
 import { type BillingRunOptions, parseBillingRunOptions } from './billing-run-options.js';
+import { billingRunProblems, billingRunStages, NOOP_CARD, pollStages, seedBillingRun } from './billing-run-scenario.js';
 import { benchRun, optionsOrExit } from './command-line.js';
 import { ensureDatabase } from './database.js';
 import { baselineInvoiceAll } from './invoice-baseline.js';
 import { invoiceCounts, invoiceProblems } from './invoice-seed.js';
 import { startPlatformProcesses } from './platform-processes.js';
 import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince } from './process-cpu.js';
-import { apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
  * Benchmark: the monthly billing run (issue 14). The platform runs in its production shape
@@ -40,23 +40,9 @@ import { apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
 const options: BillingRunOptions = optionsOrExit(() => parseBillingRunOptions(process.argv.slice(2), process.env));
 const { log, cleanups, runCleanups, state } = benchRun('bench:billing-run', 'stopping the platform');
 
-const CURRENCIES = ['DKK', 'EUR', 'USD'] as const;
-const TERMS = CURRENCIES.flatMap((currency) => [
-  { currency, code: 'monthly', months: 1, price: '100.00' },
-  { currency, code: 'yearly', months: 12, price: '1000.00' },
-]);
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const POLL_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-
-interface Stage {
-  name: string;
-  target: number;
-  done: number;
-  /** Seconds after the due moment when the first item / the last item was seen done. */
-  first?: number;
-  last?: number;
-}
 
 try {
   await ensureDatabase(options.databaseUrl);
@@ -81,98 +67,19 @@ try {
   const one = async (sql: string, params: unknown[] = []) =>
     (await db.query(sql, params)).rows[0] as Record<string, string | null>;
 
-  const base = `${platform.gatewayUrl}/api/v1`;
-  const headers = { ...apiHeaders(platform.token), 'Content-Type': 'application/json' };
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
-
-  // Analytics records nothing of an organization before accounts' organization.created reached it.
-  for (let i = 0; !(await one('select 1 as x from analytics.organization where id = $1', [org])); i++) {
-    if (i > 600) throw new Error('analytics never heard of the organization');
-    await sleep(50);
-  }
-
   const n = options.subscriptions;
-  const accounts = n / 2;
-  log(`seeding ${accounts} accounts through the API, ${TERMS.length} plan terms, ${n} due subscriptions`);
-  const stamp = Date.now().toString(36);
-  const codes = Array.from({ length: accounts }, (_, i) => `run-${stamp}-${String(i).padStart(6, '0')}`);
+  log(`seeding ${n / 2} accounts through the API, 6 plan terms, ${n} due subscriptions`);
   const seedStart = performance.now();
-  await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
-  const termIds: string[] = [];
-  for (const currency of CURRENCIES) {
-    const plan = await call<{ uuid: string }>('POST', '/plans/', {
-      name: `Run ${currency}`,
-      code: `run-${stamp}-${currency.toLowerCase()}`,
-      collect_vat: true,
-      vat_type: 'services',
-    });
-    for (const terms of TERMS.filter((t) => t.currency === currency)) {
-      const made = await call<{ uuid: string }>('POST', '/planterms/', {
-        plan: plan.uuid,
-        code: `${terms.code}-${currency.toLowerCase()}`,
-        interval_type: 'month',
-        interval_count: terms.months,
-        price: terms.price,
-        currency,
-        backwards_charging: false,
-      });
-      termIds.push(made.uuid);
-    }
-  }
-  const accountRows = await db.query<{ id: string }>(
-    'select id from accounts.account where organization_id = $1 and code like $2 order by code',
-    [org, `run-${stamp}-%`],
-  );
-  const accountIds = accountRows.rows.map((row) => row.id);
-  if (accountIds.length !== accounts) throw new Error(`${accountIds.length} accounts in accounts.account`);
-  // Every account whose index ends in 0-2 (30 %) pays by card: a noop card charges without a network.
-  await db.query(
-    `insert into payments.payment_card (id, organization_id, account_id, active, brand, last4, month, year, name,
-       gateway, gateway_id, gateway_customer, created_at, updated_at, version, expiry_notice_month)
-     select gen_random_uuid(), $1, a.id, true, 'visa', '4242', 12, 2030, 'Noop Visa', 'noop', 'noop_visa', null,
-       now(), now(), 1, null
-     from unnest($2::uuid[]) with ordinality a(id, k) where (k - 1) % 10 < 3`,
-    [org, accountIds],
-  );
-  const cards = 2 * accountIds.filter((_, k) => k % 10 < 3).length;
-
-  // Subscription i: account i / 2, terms i % 6 (its currency and interval), in its first period,
-  // which ends at the due moment (charged through its start, as bench:renewals seeds them). One statement, so the scheduler sees all of them at once.
-  const due = new Date(Date.now() + options.leadSeconds * 1000);
-  due.setMilliseconds(0);
-  await db.query(
-    `insert into subscriptions.subscription (id, organization_id, account_id, plan_terms_id, quantity,
-       override_price, status, time_zone, on_test_clock, start_date, original_start_date, base_renewal_date,
-       period_n, charged_through, last_renewal_date, next_renewal_date, end_date, cancellation_type, cancel_at,
-       scheduled_change, since, pending_lines, contract, due_at, collection_method, group_on_invoice,
-       is_auto_renew_enabled, payment_terms, pre_renewal_days_offset, pre_renewal_invoicing, po_number,
-       invoice_supplement, reference_person, account_reference_person, case_number, churn_reason_id,
-       custom_churn_reason, custom_fields, created_at, updated_at)
-     select gen_random_uuid(), $1, a.id, ($3::uuid[])[1 + i % 6], 1 + i % 5, null, 'active',
-       'Europe/Copenhagen', false, s.start, s.start, s.start,
-       0, s.start, s.start, $2, null, null, null,
-       null, null, '[]', null, $2,
-       case when (i / 2) % 10 < 3 then 'payment_card' else 'invoice' end, false,
-       true, null, 0, false, '',
-       null, '', '', '', null,
-       null, '{}', s.start, s.start
-     from generate_series(0, $4::int - 1) i,
-       lateral (select ($5::uuid[])[1 + i / 2] as id) a,
-       lateral (select $2::timestamptz - case when i % 2 = 1 then interval '1 year' else interval '1 month' end
-         as start) s`,
-    [org, due, termIds, n, accountIds],
-  );
-  await db.query('analyze subscriptions.subscription');
-  const seeded = Date.now();
+  const {
+    due,
+    seeded: seededAt,
+    cards,
+  } = await seedBillingRun(platform, db, {
+    subscriptions: n,
+    leadSeconds: options.leadSeconds,
+    card: NOOP_CARD,
+  });
+  const seeded = seededAt.getTime();
   log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s; due at ${due.toISOString()}`);
   // The clock starts at the due moment, or when the rows were committed if that came later.
   const start = Math.max(due.getTime(), seeded);
@@ -182,39 +89,8 @@ try {
   const cpuBefore = cpuSnapshot(platform.servers);
   const postgresBefore = postgresBackendCpu(database);
 
-  const stages: Stage[] = [
-    { name: 'renewed (charges by the scheduler)', target: n, done: 0 },
-    { name: 'invoiced (issued with a number)', target: n, done: 0 },
-    { name: 'invoice_sent activities (analytics)', target: n, done: 0 },
-    { name: 'card payments succeeded (payments)', target: cards, done: 0 },
-    { name: 'card invoices paid (invoicing)', target: cards, done: 0 },
-    { name: 'invoice_paid activities (analytics)', target: cards, done: 0 },
-  ];
-  const poll = async () => {
-    const charges = await one('select count(*) as n from subscriptions.charge where organization_id = $1', [org]);
-    const invoices = await one(
-      `select count(*) filter (where invoice_number is not null and status <> 'pending') as issued,
-         count(*) filter (where status = 'paid') as paid
-       from invoicing.invoice where organization_id = $1`,
-      [org],
-    );
-    const activities = await one(
-      `select count(*) filter (where type = 'invoice_sent') as sent, count(*) filter (where type = 'invoice_paid') as paid
-       from analytics.activity where organization_id = $1`,
-      [org],
-    );
-    const payments = await one(
-      `select count(*) as n from payments.payment_attempt where organization_id = $1 and outcome = 'succeeded'`,
-      [org],
-    );
-    const counts = [charges.n, invoices.issued, activities.sent, payments.n, invoices.paid, activities.paid];
-    const at = (Date.now() - start) / 1000;
-    stages.forEach((stage, k) => {
-      stage.done = Number(counts[k]);
-      if (stage.first === undefined && stage.done > 0) stage.first = at;
-      if (stage.last === undefined && stage.done >= stage.target) stage.last = at;
-    });
-  };
+  const stages = billingRunStages(n, cards);
+  const poll = () => pollStages(db, org, stages, start);
   const deadline = start + options.timeoutSeconds * 1000;
   let lastReport = Date.now();
   for (;;) {
@@ -241,57 +117,11 @@ try {
   );
   log(`every stage done ${wall.toFixed(1)} s after the due moment; checking`);
 
-  // The checks: per organization, against what the scheduler charged.
-  const problems: string[] = [];
-  const perCurrency = async (sql: string) =>
-    Object.fromEntries(
-      (await db.query<{ currency: string; amount: string }>(sql, [org])).rows.map((row) => [row.currency, row.amount]),
-    );
-  const charged = await perCurrency(
-    `select currency, sum(amount)::numeric(20,2)::text as amount from subscriptions.charge
-     where organization_id = $1 group by currency order by currency`,
-  );
-  const invoiced = await perCurrency(
-    `select currency, sum(subtotal)::numeric(20,2)::text as amount from invoicing.invoice
-     where organization_id = $1 group by currency order by currency`,
-  );
-  if (JSON.stringify(charged) !== JSON.stringify(invoiced))
-    problems.push(`invoiced subtotals ${JSON.stringify(invoiced)} are not the charges ${JSON.stringify(charged)}`);
-  const numbers = await one(
-    `select count(*) as n, count(distinct invoice_number) as d, min(invoice_number) as lo, max(invoice_number) as hi,
-       count(*) filter (where status not in ('open', 'paid')) as other,
-       count(*) filter (where status = 'paid' and collection_method <> 'payment_card') as wrongly_paid
-     from invoicing.invoice where organization_id = $1`,
-    [org],
-  );
-  if (!(numbers.n === String(n) && numbers.d === String(n) && numbers.lo === '1' && numbers.hi === String(n)))
-    problems.push(`invoice numbers: ${numbers.n} invoices, ${numbers.d} numbers ${numbers.lo}..${numbers.hi}`);
-  if (numbers.other !== '0') problems.push(`${numbers.other} invoices neither open nor paid`);
-  if (numbers.wrongly_paid !== '0') problems.push(`${numbers.wrongly_paid} invoices paid without a card`);
-  const sent = await one(
-    `select count(*) as n, count(distinct invoice_id) as d from analytics.activity
-     where organization_id = $1 and type = 'invoice_sent'`,
-    [org],
-  );
-  if (sent.n !== String(n) || sent.d !== String(n))
-    problems.push(`invoice_sent activities: ${sent.n} for ${sent.d} invoices, expected ${n} for ${n}`);
-  // invoicing's outbox has no organization column: the run's own rows are those since the seeding.
-  const issuedEvents = await one(
-    `select count(*) as n, avg(octet_length(payload))::int as bytes from invoicing.outbox
-     where subject = 'invoicing.invoice.issued' and created_at >= $1`,
-    [new Date(seeded - 1000)],
-  );
-  if (issuedEvents.n !== String(n)) problems.push(`invoice.issued outbox rows: ${issuedEvents.n}, expected ${n}`);
-  const charges = await one(
-    `select count(*) as attempts, count(distinct invoice_id) as invoices,
-       count(*) filter (where outcome = 'succeeded') as succeeded from payments.payment_attempt
-     where organization_id = $1`,
-    [org],
-  );
-  if (charges.attempts !== String(cards) || charges.invoices !== String(cards) || charges.succeeded !== String(cards))
-    problems.push(
-      `card charges: ${charges.attempts} attempts on ${charges.invoices} invoices, ${charges.succeeded} succeeded; expected ${cards} of each`,
-    );
+  const { problems, issuedPayloadBytes } = await billingRunProblems(db, org, {
+    subscriptions: n,
+    cards,
+    seeded: seededAt,
+  });
   if (problems.length > 0) throw new Error(`the billing run is wrong: ${problems.join('; ')}`);
 
   // The baseline: the same charge.created messages, the same invoice rows, raw SQL in batches.
@@ -329,7 +159,7 @@ try {
   const baselineInvoiced = await baselineInvoiceAll(
     pool,
     messages,
-    { payloadBytes: Number(issuedEvents.bytes ?? 1400) },
+    { payloadBytes: issuedPayloadBytes },
     options.baselineBatch,
   );
   const baselineSeconds = (performance.now() - baselineStart) / 1000;

@@ -24,6 +24,21 @@ export interface ProcessPlatformOptions {
   analytics?: boolean;
   /** Also run the payments service (it charges the card invoices), for benchmarks that need it. */
   payments?: boolean;
+  /** Extra environment per service (e.g. the card gateway's URL for payments). */
+  environment?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** More than one process of a service, consuming its durables together (default 1 each). */
+  replicas?: Partial<Record<ServiceName, number>>;
+}
+
+/**
+ * The production shape, with what the fault tests do to it: kill a service's processes outright
+ * (kill -9, no graceful stop) and start them again with the same configuration.
+ */
+export interface ProcessPlatform extends BenchPlatform {
+  /** SIGKILL to every process of the service; resolves once they have exited. */
+  kill(service: ServiceName): Promise<void>;
+  /** Starts the service's processes again (after kill), as configured at the start. */
+  restart(service: ServiceName): void;
 }
 
 /**
@@ -37,7 +52,7 @@ const SERVICES = [
 ] as const;
 const ANALYTICS = { name: 'analytics', addressVariable: 'ANALYTICS_ADDRESS' } as const;
 const PAYMENTS = { name: 'payments', addressVariable: 'PAYMENTS_ADDRESS' } as const;
-type ServiceName = (typeof SERVICES)[number]['name'] | typeof ANALYTICS.name | typeof PAYMENTS.name;
+export type ServiceName = (typeof SERVICES)[number]['name'] | typeof ANALYTICS.name | typeof PAYMENTS.name;
 
 // Migrations run at the first start against a fresh database; a loaded 2-core machine is slow.
 const READY_TIMEOUT_MS = 90_000;
@@ -54,7 +69,7 @@ const OUTPUT_TAIL_LINES = 40;
  * as they must when they run alone. The benchmark organization is created with the admin CLI, also
  * a separate process.
  */
-export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<BenchPlatform> {
+export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<ProcessPlatform> {
   const entries = entryPoints(options.analytics ?? false, options.payments ?? false);
   await assertNatsReachable(options.natsUrl);
   const services = [...SERVICES, ...(options.analytics ? [ANALYTICS] : []), ...(options.payments ? [PAYMENTS] : [])];
@@ -64,6 +79,8 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
   const httpPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${httpPort}`;
   const children: ServerChild[] = [];
+  let kill: ProcessPlatform['kill'] = async () => {};
+  let restart: ProcessPlatform['restart'] = () => {};
   const stop = async () => {
     const errors: unknown[] = [];
     // The gateway first, so nothing calls the accounts service while it drains.
@@ -85,22 +102,47 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
     // draftinvoiceline_set, from accounts' read model), but subscriptions and invoicing run too, as
     // deployed: they feed that read model, and their background work (outbox relays, schedulers)
     // shares the machine. They reach accounts at ACCOUNTS_ADDRESS.
+    // What each service process is started with, kept for restart().
+    const serviceStarts = new Map<ServiceName, Array<() => ServerChild>>();
     for (const service of services) {
-      children.push(
-        new ServerChild(service.name, entries[service.name], {
-          DATABASE_URL: options.databaseUrl,
-          NATS_URL: options.natsUrl,
-          DB_SCHEMA: service.name,
-          GRPC_HOST: '127.0.0.1',
-          GRPC_PORT: String(ports[service.name]),
-          ...(service.name === 'accounts' ? {} : { ACCOUNTS_ADDRESS: `127.0.0.1:${ports.accounts}` }),
-          // Payments marks the invoices it charged paid through invoicing.
-          ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
-          LOG_LEVEL: 'warn',
-          ...profile(service.name),
-        }),
-      );
+      const replicas = options.replicas?.[service.name] ?? 1;
+      const starts = Array.from({ length: replicas }, (_, replica) => {
+        // The first replica listens where the gateway and the other services call; the others only consume.
+        const grpcPort = replica === 0 ? Promise.resolve(ports[service.name]) : freePort();
+        return async () => {
+          const port = await grpcPort;
+          return () =>
+            new ServerChild(replica === 0 ? service.name : `${service.name}-${replica + 1}`, entries[service.name], {
+              DATABASE_URL: options.databaseUrl,
+              NATS_URL: options.natsUrl,
+              DB_SCHEMA: service.name,
+              GRPC_HOST: '127.0.0.1',
+              GRPC_PORT: String(port),
+              ...(service.name === 'accounts' ? {} : { ACCOUNTS_ADDRESS: `127.0.0.1:${ports.accounts}` }),
+              // Payments marks the invoices it charged paid through invoicing.
+              ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
+              LOG_LEVEL: 'warn',
+              ...profile(replica === 0 ? service.name : `${service.name}-${replica + 1}`),
+              ...options.environment?.[service.name],
+            });
+        };
+      });
+      serviceStarts.set(service.name, await Promise.all(starts.map((start) => start())));
     }
+    for (const starts of serviceStarts.values()) for (const start of starts) children.push(start());
+    // restart() and kill() act on every replica of a service: processes named after it.
+    const processesOf = (service: ServiceName) =>
+      children.filter((child) => child.name === service || child.name.startsWith(`${service}-`));
+    kill = async (service) => {
+      const victims = processesOf(service);
+      await Promise.all(victims.map((child) => child.kill()));
+      for (const victim of victims) children.splice(children.indexOf(victim), 1);
+    };
+    restart = (service) => {
+      if (processesOf(service).length > 0) throw new Error(`${service} is still running: kill it first`);
+      // Before the gateway, so that stop() still stops the gateway first.
+      children.unshift(...(serviceStarts.get(service) ?? []).map((start) => start()));
+    };
     children.push(
       new ServerChild('gateway', entries.gateway, {
         DATABASE_URL: options.databaseUrl,
@@ -117,7 +159,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
         .map((child) =>
           child.name === 'gateway'
             ? `gateway (pid ${child.pid}, ${gatewayUrl})`
-            : `${child.name} (pid ${child.pid}, gRPC 127.0.0.1:${ports[child.name as ServiceName]})`,
+            : `${child.name} (pid ${child.pid}${child.name in ports ? `, gRPC 127.0.0.1:${ports[child.name as ServiceName]}` : ''})`,
         )
         .join(', ')} with ${process.execPath}`,
     );
@@ -142,6 +184,8 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
       token,
       servers: children.map((child) => ({ name: child.name, pid: child.pid })),
       stop,
+      kill,
+      restart,
     };
   } catch (error) {
     await stop().catch((stopError: unknown) => options.log(`stopping after a failed start: ${String(stopError)}`));
@@ -349,6 +393,12 @@ class ServerChild {
       `${this.name} (pid ${this.pid}) exited (${signal ?? `code ${code}`}) ${context}` +
         (this.tail.length ? `; its last output:\n${this.tail.join('\n')}` : ''),
     );
+  }
+
+  /** SIGKILL (kill -9): no graceful stop, nothing drained; resolves once the process is gone. */
+  async kill(): Promise<void> {
+    if (!this.exit) this.child.kill('SIGKILL');
+    await this.exited;
   }
 
   /** SIGTERM, then asserts that the process exits, cleanly, within STOP_TIMEOUT_MS. */

@@ -1,0 +1,298 @@
+import type pg from 'pg';
+import type { BenchPlatform } from './bench-platform.js';
+import { apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
+
+/**
+ * The monthly billing run's scenario, shared by bench:billing-run and the fault tests
+ * (bench/test/billing-run-faults.test.ts): one organization's N subscriptions falling due at one
+ * moment, what each stage has done so far, and the checks a finished run must pass.
+ */
+
+const CURRENCIES = ['DKK', 'EUR', 'USD'] as const;
+const TERMS = CURRENCIES.flatMap((currency) => [
+  { currency, code: 'monthly', months: 1, price: '100.00' },
+  { currency, code: 'yearly', months: 12, price: '1000.00' },
+]);
+
+/** The card every card-paying account has: the noop gateway's (no network), or another gateway's token. */
+export interface RunCard {
+  gateway: string;
+  gatewayId: string;
+}
+
+export const NOOP_CARD: RunCard = { gateway: 'noop', gatewayId: 'noop_visa' };
+
+export interface SeededRun {
+  /** The moment every subscription falls due. */
+  due: Date;
+  /** When the seeding committed: rows of the run's outboxes are those written since. */
+  seeded: Date;
+  /** Card invoices the run makes (two subscriptions per card-paying account). */
+  cards: number;
+}
+
+type Query = (sql: string, params?: unknown[]) => Promise<Record<string, string | null>>;
+
+const oneRow =
+  (db: pg.Pool): Query =>
+  async (sql, params = []) =>
+    (await db.query(sql, params)).rows[0] as Record<string, string | null>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * N/2 accounts (through the REST API, so every service hears of them), six plan terms (monthly
+ * and yearly, DKK, EUR and USD: through the API too) and N active subscriptions, two per account,
+ * written into the subscriptions service's table in one statement (as bench:renewals seeds them),
+ * all due `leadSeconds` after the seeding. 30 % of the accounts pay by `card` (a row in the payments
+ * service's table); their subscriptions' invoices are charged.
+ */
+export async function seedBillingRun(
+  platform: BenchPlatform,
+  db: pg.Pool,
+  options: { subscriptions: number; leadSeconds: number; card: RunCard },
+): Promise<SeededRun> {
+  const one = oneRow(db);
+  const org = platform.organizationId;
+  const base = `${platform.gatewayUrl}/api/v1`;
+  const headers = { ...apiHeaders(platform.token), 'Content-Type': 'application/json' };
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text) as T;
+  };
+
+  // Analytics records nothing of an organization before accounts' organization.created reached it.
+  for (let i = 0; !(await one('select 1 as x from analytics.organization where id = $1', [org])); i++) {
+    if (i > 600) throw new Error('analytics never heard of the organization');
+    await sleep(50);
+  }
+
+  const n = options.subscriptions;
+  const accounts = n / 2;
+  const stamp = Date.now().toString(36);
+  const codes = Array.from({ length: accounts }, (_, i) => `run-${stamp}-${String(i).padStart(6, '0')}`);
+  await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
+  const termIds: string[] = [];
+  for (const currency of CURRENCIES) {
+    const plan = await call<{ uuid: string }>('POST', '/plans/', {
+      name: `Run ${currency}`,
+      code: `run-${stamp}-${currency.toLowerCase()}`,
+      collect_vat: true,
+      vat_type: 'services',
+    });
+    for (const terms of TERMS.filter((t) => t.currency === currency)) {
+      const made = await call<{ uuid: string }>('POST', '/planterms/', {
+        plan: plan.uuid,
+        code: `${terms.code}-${currency.toLowerCase()}`,
+        interval_type: 'month',
+        interval_count: terms.months,
+        price: terms.price,
+        currency,
+        backwards_charging: false,
+      });
+      termIds.push(made.uuid);
+    }
+  }
+  const accountRows = await db.query<{ id: string }>(
+    'select id from accounts.account where organization_id = $1 and code like $2 order by code',
+    [org, `run-${stamp}-%`],
+  );
+  const accountIds = accountRows.rows.map((row) => row.id);
+  if (accountIds.length !== accounts) throw new Error(`${accountIds.length} accounts in accounts.account`);
+  // Every account whose index ends in 0-2 (30 %) pays by card.
+  await db.query(
+    `insert into payments.payment_card (id, organization_id, account_id, active, brand, last4, month, year, name,
+       gateway, gateway_id, gateway_customer, created_at, updated_at, version, expiry_notice_month)
+     select gen_random_uuid(), $1, a.id, true, 'visa', '4242', 12, 2030, 'Run Visa', $3, $4, null,
+       now(), now(), 1, null
+     from unnest($2::uuid[]) with ordinality a(id, k) where (k - 1) % 10 < 3`,
+    [org, accountIds, options.card.gateway, options.card.gatewayId],
+  );
+  const cards = 2 * accountIds.filter((_, k) => k % 10 < 3).length;
+
+  // Subscription i: account i / 2, terms i % 6 (its currency and interval), in its first period,
+  // which ends at the due moment (charged through its start, as bench:renewals seeds them). One
+  // statement, so the scheduler sees all of them at once.
+  const due = new Date(Date.now() + options.leadSeconds * 1000);
+  due.setMilliseconds(0);
+  await db.query(
+    `insert into subscriptions.subscription (id, organization_id, account_id, plan_terms_id, quantity,
+       override_price, status, time_zone, on_test_clock, start_date, original_start_date, base_renewal_date,
+       period_n, charged_through, last_renewal_date, next_renewal_date, end_date, cancellation_type, cancel_at,
+       scheduled_change, since, pending_lines, contract, due_at, collection_method, group_on_invoice,
+       is_auto_renew_enabled, payment_terms, pre_renewal_days_offset, pre_renewal_invoicing, po_number,
+       invoice_supplement, reference_person, account_reference_person, case_number, churn_reason_id,
+       custom_churn_reason, custom_fields, created_at, updated_at)
+     select gen_random_uuid(), $1, a.id, ($3::uuid[])[1 + i % 6], 1 + i % 5, null, 'active',
+       'Europe/Copenhagen', false, s.start, s.start, s.start,
+       0, s.start, s.start, $2, null, null, null,
+       null, null, '[]', null, $2,
+       case when (i / 2) % 10 < 3 then 'payment_card' else 'invoice' end, false,
+       true, null, 0, false, '',
+       null, '', '', '', null,
+       null, '{}', s.start, s.start
+     from generate_series(0, $4::int - 1) i,
+       lateral (select ($5::uuid[])[1 + i / 2] as id) a,
+       lateral (select $2::timestamptz - case when i % 2 = 1 then interval '1 year' else interval '1 month' end
+         as start) s`,
+    [org, due, termIds, n, accountIds],
+  );
+  await db.query('analyze subscriptions.subscription');
+  return { due, seeded: new Date(), cards };
+}
+
+export interface Stage {
+  name: string;
+  target: number;
+  done: number;
+  /** Seconds after the due moment when the first item / the last item was seen done. */
+  first?: number;
+  last?: number;
+}
+
+/** The run's stages, each done when all of its items are: the run is over when every stage is. */
+export function billingRunStages(subscriptions: number, cards: number): Stage[] {
+  return [
+    { name: 'renewed (charges by the scheduler)', target: subscriptions, done: 0 },
+    { name: 'invoiced (issued with a number)', target: subscriptions, done: 0 },
+    { name: 'invoice_sent activities (analytics)', target: subscriptions, done: 0 },
+    { name: 'card payments succeeded (payments)', target: cards, done: 0 },
+    { name: 'card invoices paid (invoicing)', target: cards, done: 0 },
+    { name: 'invoice_paid activities (analytics)', target: cards, done: 0 },
+  ];
+}
+
+/** Counts what each stage has done for the organization, noting when each stage first and last moved. */
+export async function pollStages(db: pg.Pool, organizationId: string, stages: Stage[], start: number): Promise<void> {
+  const one = oneRow(db);
+  const charges = await one('select count(*) as n from subscriptions.charge where organization_id = $1', [
+    organizationId,
+  ]);
+  const invoices = await one(
+    `select count(*) filter (where invoice_number is not null and status <> 'pending') as issued,
+       count(*) filter (where status = 'paid') as paid
+     from invoicing.invoice where organization_id = $1`,
+    [organizationId],
+  );
+  const activities = await one(
+    `select count(*) filter (where type = 'invoice_sent') as sent, count(*) filter (where type = 'invoice_paid') as paid
+     from analytics.activity where organization_id = $1`,
+    [organizationId],
+  );
+  const payments = await one(
+    `select count(*) as n from payments.payment_attempt where organization_id = $1 and outcome = 'succeeded'`,
+    [organizationId],
+  );
+  const counts = [charges.n, invoices.issued, activities.sent, payments.n, invoices.paid, activities.paid];
+  const at = (Date.now() - start) / 1000;
+  stages.forEach((stage, k) => {
+    stage.done = Number(counts[k]);
+    if (stage.first === undefined && stage.done > 0) stage.first = at;
+    if (stage.last === undefined && stage.done >= stage.target) stage.last = at;
+  });
+}
+
+/**
+ * The checks of a finished run, per organization, against what the scheduler charged: subtotals
+ * per currency, invoice numbers 1..n without gaps, every invoice open or (card) paid, one
+ * invoice_sent activity per invoice and one invoice_paid per card invoice, one invoice.issued
+ * outbox row per invoice, one charge.created per subscription, and each card invoice charged by
+ * one succeeded attempt. Returns what is wrong (nothing when the run is right) and the average
+ * size of an invoice.issued payload (the baseline writes rows of that size).
+ */
+export async function billingRunProblems(
+  db: pg.Pool,
+  organizationId: string,
+  run: { subscriptions: number; cards: number; seeded: Date },
+): Promise<{ problems: string[]; issuedPayloadBytes: number }> {
+  const one = oneRow(db);
+  const n = run.subscriptions;
+  const { cards } = run;
+  const problems: string[] = [];
+  const perCurrency = async (sql: string) =>
+    Object.fromEntries(
+      (await db.query<{ currency: string; amount: string }>(sql, [organizationId])).rows.map((row) => [
+        row.currency,
+        row.amount,
+      ]),
+    );
+  const charged = await perCurrency(
+    `select currency, sum(amount)::numeric(20,2)::text as amount from subscriptions.charge
+     where organization_id = $1 group by currency order by currency`,
+  );
+  const invoiced = await perCurrency(
+    `select currency, sum(subtotal)::numeric(20,2)::text as amount from invoicing.invoice
+     where organization_id = $1 group by currency order by currency`,
+  );
+  if (JSON.stringify(charged) !== JSON.stringify(invoiced))
+    problems.push(`invoiced subtotals ${JSON.stringify(invoiced)} are not the charges ${JSON.stringify(charged)}`);
+  const chargeRows = await one(
+    'select count(*) as n, count(distinct subscription_id) as d from subscriptions.charge where organization_id = $1',
+    [organizationId],
+  );
+  if (chargeRows.n !== String(n) || chargeRows.d !== String(n))
+    problems.push(`charges: ${chargeRows.n} for ${chargeRows.d} subscriptions, expected ${n} for ${n}`);
+  const numbers = await one(
+    `select count(*) as n, count(distinct invoice_number) as d, min(invoice_number) as lo, max(invoice_number) as hi,
+       count(*) filter (where status not in ('open', 'paid')) as other,
+       count(*) filter (where status = 'paid' and collection_method <> 'payment_card') as wrongly_paid
+     from invoicing.invoice where organization_id = $1`,
+    [organizationId],
+  );
+  if (!(numbers.n === String(n) && numbers.d === String(n) && numbers.lo === '1' && numbers.hi === String(n)))
+    problems.push(`invoice numbers: ${numbers.n} invoices, ${numbers.d} numbers ${numbers.lo}..${numbers.hi}`);
+  if (numbers.other !== '0') problems.push(`${numbers.other} invoices neither open nor paid`);
+  if (numbers.wrongly_paid !== '0') problems.push(`${numbers.wrongly_paid} invoices paid without a card`);
+  const invoicedCharges = await one(
+    'select count(*) as n, count(distinct charge_id) as d from invoicing.invoiced_charge where organization_id = $1',
+    [organizationId],
+  );
+  if (invoicedCharges.n !== String(n) || invoicedCharges.d !== String(n))
+    problems.push(`invoiced charges: ${invoicedCharges.n} rows for ${invoicedCharges.d} charges, expected ${n}`);
+  const activities = await one(
+    `select count(*) filter (where type = 'invoice_sent') as sent,
+       count(distinct invoice_id) filter (where type = 'invoice_sent') as sent_invoices,
+       count(*) filter (where type = 'invoice_paid') as paid,
+       count(distinct invoice_id) filter (where type = 'invoice_paid') as paid_invoices
+     from analytics.activity where organization_id = $1`,
+    [organizationId],
+  );
+  if (activities.sent !== String(n) || activities.sent_invoices !== String(n))
+    problems.push(
+      `invoice_sent activities: ${activities.sent} for ${activities.sent_invoices} invoices, expected ${n}`,
+    );
+  if (activities.paid !== String(cards) || activities.paid_invoices !== String(cards))
+    problems.push(
+      `invoice_paid activities: ${activities.paid} for ${activities.paid_invoices} invoices, expected ${cards}`,
+    );
+  // The outboxes have no organization column: the run's own rows are those since the seeding.
+  const since = new Date(run.seeded.getTime() - 1000);
+  const issuedEvents = await one(
+    `select count(*) as n, avg(octet_length(payload))::int as bytes from invoicing.outbox
+     where subject = 'invoicing.invoice.issued' and created_at >= $1`,
+    [since],
+  );
+  if (issuedEvents.n !== String(n)) problems.push(`invoice.issued outbox rows: ${issuedEvents.n}, expected ${n}`);
+  const chargeEvents = await one(
+    `select count(*) as n from subscriptions.outbox where subject = 'subscriptions.charge.created' and created_at >= $1`,
+    [since],
+  );
+  if (chargeEvents.n !== String(n)) problems.push(`charge.created outbox rows: ${chargeEvents.n}, expected ${n}`);
+  const charges = await one(
+    `select count(*) as attempts, count(distinct invoice_id) as invoices,
+       count(*) filter (where outcome = 'succeeded') as succeeded from payments.payment_attempt
+     where organization_id = $1`,
+    [organizationId],
+  );
+  if (charges.attempts !== String(cards) || charges.invoices !== String(cards) || charges.succeeded !== String(cards))
+    problems.push(
+      `card charges: ${charges.attempts} attempts on ${charges.invoices} invoices, ${charges.succeeded} succeeded; expected ${cards} of each`,
+    );
+  return { problems, issuedPayloadBytes: Number(issuedEvents.bytes ?? 1400) };
+}
