@@ -4,14 +4,21 @@
  * platform needs from each is there (probes, resources, its own schema, non-root read-only pods,
  * the migration hook, autoscalers and disruption budgets, the ServiceMonitor only when asked).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateObject } from './support/kubernetes-schemas.js';
 import { environment, named, ofKind, onlyContainer } from './support/manifests.js';
-import { buildRenderer, type Manifest, PRODUCTION_VALUES, renderManifests, renderNotes } from './support/renderer.js';
+import {
+  buildRenderer,
+  HELM_DIR,
+  type Manifest,
+  PRODUCTION_VALUES,
+  renderManifests,
+  renderNotes,
+} from './support/renderer.js';
 
 /** The gRPC services, their ports and schemas, as the services themselves default them. */
 const GRPC_SERVICES = {
@@ -231,6 +238,8 @@ describe('with the default values', () => {
     expect(notes).toContain('"args":["admin","create-org","--name","Example ApS"]');
     expect(notes).toContain('billing-database (key DATABASE_URL)');
     expect(notes).toContain('is installed as release billing in namespace payments-prod.');
+    // The path it names is the image's entry point (deploy/image builds it from this source).
+    expect(existsSync(path.join(HELM_DIR, '../image/src/entrypoint.ts'))).toBe(true);
     const upgraded = await renderNotes(renderer, { name: 'billing', namespace: 'payments-prod', upgrade: true });
     expect(upgraded).toContain('is upgraded as release billing');
   });
