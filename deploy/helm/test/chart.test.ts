@@ -210,9 +210,10 @@ describe('with the default values', () => {
     expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true });
     // Its ServiceAccount is a hook too, created before it (the release's own objects come after hooks).
     const account = named(manifests, 'ServiceAccount', pod?.serviceAccountName ?? '');
-    expect(account.metadata?.annotations).toMatchObject({
+    expect(account.metadata?.annotations).toEqual({
       'helm.sh/hook': 'pre-install,pre-upgrade',
       'helm.sh/hook-weight': '-10',
+      'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
     });
   });
 
