@@ -3,6 +3,7 @@ import pg from 'pg';
 import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
 import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './http/index.js';
+import { probeRoutes } from './http/probe-routes.js';
 import { REQUEST_EXAMPLES } from './openapi/request-examples.js';
 import { gatewayCallbacks } from './pages/gateway-callbacks.js';
 import { noopCardPages } from './pages/noop-card-page.js';
@@ -65,6 +66,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger: options.logger,
     requestExamples: REQUEST_EXAMPLES,
     pages: [noopCardPages(clients), gatewayCallbacks(clients), selfServicePages(clients)],
+    // Ready while its PostgreSQL answers: every API request counts against a rate limit there.
+    probes: [
+      probeRoutes(async () => {
+        await pool.query('select 1');
+      }, options.logger),
+    ],
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
   const server = await listen(app, options.port, options.host);

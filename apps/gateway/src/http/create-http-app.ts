@@ -35,6 +35,8 @@ export interface HttpAppOptions {
   requestExamples?: RequestExamples;
   /** Server-rendered pages for people (not the API: no token, no JSON), e.g. the noop card page. */
   pages?: readonly Router[];
+  /** Liveness and readiness routes (probe-routes.ts), answered before any request context or log. */
+  probes?: readonly Router[];
 }
 
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
@@ -69,6 +71,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const document = buildOpenApiDocument(routes, options.openApi ?? DEFAULT_OPENAPI_INFO, options.requestExamples);
   mountApiDocs(router, document, options.logger);
 
+  for (const probes of options.probes ?? []) app.use(probes);
   app.use(requestContextMiddleware(options.logger, browsable));
   for (const pages of options.pages ?? []) app.use(pages);
   app.use(router);
