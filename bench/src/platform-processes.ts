@@ -118,6 +118,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
               DB_SCHEMA: service.name,
               GRPC_HOST: '127.0.0.1',
               GRPC_PORT: String(port),
+              METRICS_PORT: '0',
               ...(service.name === 'accounts' ? {} : { ACCOUNTS_ADDRESS: `127.0.0.1:${ports.accounts}` }),
               // Payments marks the invoices it charged paid through invoicing.
               ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
@@ -149,6 +150,7 @@ export async function startPlatformProcesses(options: ProcessPlatformOptions): P
         DB_SCHEMA: 'gateway',
         HOST: '127.0.0.1',
         PORT: String(httpPort),
+        METRICS_PORT: '0',
         ...Object.fromEntries(services.map((service) => [service.addressVariable, `127.0.0.1:${ports[service.name]}`])),
         LOG_LEVEL: 'warn',
         ...profile('gateway'),

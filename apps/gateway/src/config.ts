@@ -1,4 +1,4 @@
-import { loadConfig, port, serviceEnv } from '@billing/config';
+import { defaultMetricsPort, loadConfig, port, serviceEnv } from '@billing/config';
 import { z } from 'zod';
 
 const gatewayEnv = z.object({
@@ -9,6 +9,8 @@ const gatewayEnv = z.object({
     .default('gateway'),
   HOST: z.string().default('0.0.0.0'),
   PORT: port(8000),
+  METRICS_HOST: z.string().default('0.0.0.0'),
+  METRICS_PORT: port(defaultMetricsPort('gateway')),
   ACCOUNTS_ADDRESS: z.string().min(1).default('accounts:50051'),
   SUBSCRIPTIONS_ADDRESS: z.string().min(1).default('subscriptions:50052'),
   INVOICING_ADDRESS: z.string().min(1).default('invoicing:50053'),

@@ -23,6 +23,7 @@ const gateway = await startGateway({
   authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
   grpcDeadlineMs: config.GRPC_DEADLINE_MS,
   trustProxy: config.TRUST_PROXY,
+  metrics: { host: config.METRICS_HOST, port: config.METRICS_PORT },
 });
 
 const stop = async (signal: string) => {

@@ -1,4 +1,5 @@
 import type { Clock } from '@billing/clock';
+import { type ReadinessCheck, type RunningMetricsServer, startMetricsServer } from '@billing/observability';
 import pg from 'pg';
 import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
@@ -26,11 +27,15 @@ export interface GatewayOptions {
   authCacheTtlMs?: number;
   trustProxy?: boolean;
   grpcDeadlineMs?: number;
+  /** Serve GET /metrics, /healthz and /readyz on this port (0: a free one); unset: no metrics port. */
+  metrics?: { host: string; port: number };
 }
 
 export interface RunningGateway {
   url: string;
   port: number;
+  /** `http://host:port` of the metrics port, when it has one. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -54,6 +59,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     clock: options.clock,
     onError: (error) => options.logger.error({ err: error }, 'rate limit cleanup failed'),
   });
+  // Ready while its PostgreSQL answers: every API request counts against a rate limit there.
+  const readiness: ReadinessCheck[] = [
+    {
+      name: 'postgres',
+      check: async () => {
+        await pool.query('select 1');
+      },
+    },
+  ];
   const app = createHttpApp({
     routes: allRoutes(clients),
     authenticator: new CachingAuthenticator(
@@ -66,21 +80,26 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger: options.logger,
     requestExamples: REQUEST_EXAMPLES,
     pages: [noopCardPages(clients), gatewayCallbacks(clients), selfServicePages(clients)],
-    // Ready while its PostgreSQL answers: every API request counts against a rate limit there.
-    probes: [
-      probeRoutes(async () => {
-        await pool.query('select 1');
-      }, options.logger),
-    ],
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    probes: probeRoutes(readiness, options.logger),
   });
+  let metrics: RunningMetricsServer | undefined;
+  if (options.metrics) {
+    metrics = await startMetricsServer({
+      ...options.metrics,
+      readiness,
+      onError: (error) => options.logger.error({ err: error }, 'metrics request failed'),
+    });
+  }
   const server = await listen(app, options.port, options.host);
-  options.logger.info({ url: server.url }, 'gateway listening');
+  options.logger.info({ url: server.url, metrics_url: metrics?.url }, 'gateway listening');
   return {
     url: server.url,
     port: server.port,
+    ...(metrics ? { metricsUrl: metrics.url } : {}),
     async stop() {
       await server.close();
+      await metrics?.close();
       cleanup();
       clients.close();
       await pool.end();

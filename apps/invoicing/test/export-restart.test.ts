@@ -52,6 +52,8 @@ async function startProcess(): Promise<{ child: ChildProcess; address: string }>
       NATS_URL: testNatsUrl(),
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(port),
+      // Metrics, health and readiness on any free port: a restarted process must not collide with itself.
+      METRICS_PORT: '0',
       ACCOUNTS_ADDRESS: accounts.address,
       INVOICING_WORKER_INTERVAL_MS: '50',
       LOG_LEVEL: 'warn',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { subscriptionsRenewedTotal } from '@billing/observability';
 import { waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,11 @@ async function chargeCounts(orm: MikroORM, organizationId: string) {
     subscriptions: Number(row.subscriptions),
     amount: String(row.amount),
   }));
+}
+
+/** billing_subscriptions_renewed_total of this process (the replicas below share it). */
+async function renewalsCounted(): Promise<number> {
+  return (await subscriptionsRenewedTotal.get()).values[0]?.value ?? 0;
 }
 
 async function outboxCount(orm: MikroORM, eventType: string): Promise<number> {
@@ -52,8 +58,11 @@ describe('renewal scheduler', () => {
       timeZone: 'Europe/Copenhagen',
     });
 
+    const counted = await renewalsCounted();
     const work = { now: START, testClockOrganization: null, batchSize: 50 };
     const [a, b] = await Promise.all([processAllDue(replicaA, work), processAllDue(replicaB, work)]);
+    // Their first period starts: activations, not renewals.
+    expect(await renewalsCounted()).toBe(counted);
     expect(a + b).toBe(1000);
     expect(await chargeCounts(replicaA, organizationId)).toEqual([
       { period_start: START.toISOString(), charges: 1000, subscriptions: 1000, amount: '100000.000000' },
@@ -70,6 +79,8 @@ describe('renewal scheduler', () => {
       { period_start: RENEWAL.toISOString(), charges: 1000, subscriptions: 1000, amount: '100000.000000' },
     ]);
     expect(await outboxCount(replicaA, 'charge.created')).toBe(2000);
+    // Each renewal counted once, by the replica whose transaction committed it.
+    expect(await renewalsCounted()).toBe(counted + 1000);
 
     // Nothing else is due: more passes change nothing.
     expect(await processAllDue(replicaB, renewal)).toBe(0);

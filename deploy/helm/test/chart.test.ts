@@ -129,7 +129,7 @@ describe('with the default values', () => {
     }
   });
 
-  it('the gateway: its command and port, HTTP probes on /livez and /readyz, no NATS', () => {
+  it('the gateway: its command and port, HTTP probes on /healthz and /readyz, no NATS', () => {
     const container = onlyContainer(named(manifests, 'Deployment', 'billing-gateway'));
     expect(container.args).toEqual(['gateway']);
     expect(container.ports?.[0]).toEqual({ name: 'http', containerPort: 8000, protocol: 'TCP' });
@@ -139,8 +139,8 @@ describe('with the default values', () => {
       DATABASE_URL: 'secret:billing-database/DATABASE_URL',
     });
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
-    expect(container.livenessProbe?.httpGet).toEqual({ path: '/livez', port: 'http' });
-    expect(container.startupProbe?.httpGet).toEqual({ path: '/livez', port: 'http' });
+    expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
   });
 
   it('every process: resources, non-root, no privilege escalation, a read-only root with /tmp writable', () => {

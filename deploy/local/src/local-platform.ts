@@ -3,10 +3,10 @@ import path from 'node:path';
 import { createAccountsModule, createOrganization } from '@billing/accounts';
 import { analyticsModule } from '@billing/analytics';
 import { type Clock, systemClock } from '@billing/clock';
-import { type EventBus, InProcessBus, JetStreamBus } from '@billing/events';
+import { type EventBus, InProcessBus, JetStreamBus, watchConsumerLag } from '@billing/events';
 import { type RunningGateway, startGateway } from '@billing/gateway';
 import { createInvoicingModule, loadMailConfig } from '@billing/invoicing';
-import { createLogger, type Logger } from '@billing/observability';
+import { createLogger, type Logger, startMetricsServer } from '@billing/observability';
 import { createPaymentsModule } from '@billing/payments';
 import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
 import { createSubscriptionsModule } from '@billing/subscriptions';
@@ -23,10 +23,14 @@ export interface LocalPlatformOptions {
   dataDir?: string;
   logLevel?: string;
   clock?: Clock;
+  /** Serve GET /metrics, /healthz and /readyz (of every service and the gateway) here; unset: not at all. */
+  metrics?: { host: string; port: number };
 }
 
 export interface LocalPlatform {
   gatewayUrl: string;
+  /** With `metrics`: `http://host:port` of /metrics, /healthz and /readyz. */
+  metricsUrl?: string;
   databaseUrl: string;
   /** With the embedded PostgreSQL: where its data is, for people (see EmbeddedDatabase). */
   embeddedDataLocation?: string;
@@ -116,10 +120,28 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       logger: createLogger('gateway', logLevel),
     });
     stack.push(() => gateway.stop());
+    let metricsUrl: string | undefined;
+    if (options.metrics) {
+      if (bus instanceof JetStreamBus) {
+        const unwatch = watchConsumerLag(bus, logger);
+        stack.push(async () => void unwatch());
+      }
+      // One process, one registry: every service's metrics, told apart by their labels.
+      const metrics = await startMetricsServer({
+        ...options.metrics,
+        readiness: [...services.values()].flatMap((service) =>
+          service.readiness.map((check) => ({ ...check, name: `${service.name}_${check.name}` })),
+        ),
+        onError: (error) => logger.error({ err: error }, 'metrics request failed'),
+      });
+      stack.push(() => metrics.close());
+      metricsUrl = metrics.url;
+    }
 
     const accounts = services.get('accounts')!;
     return {
       gatewayUrl: gateway.url,
+      ...(metricsUrl ? { metricsUrl } : {}),
       databaseUrl,
       ...(embedded ? { embeddedDataLocation: embedded.dataLocation } : {}),
       async createOrganization(settings) {

@@ -11,6 +11,8 @@ const env = exitOnConfigError(() =>
       NATS_URL: z.string().min(1).optional(),
       HOST: z.string().default('127.0.0.1'),
       PORT: port(8000),
+      // Unset: no metrics port (a second `npm start` would collide on it).
+      METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
       DATA_DIR: z.string().default('.data'),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
     }),
@@ -41,6 +43,7 @@ const started = await startLocalPlatform({
   gatewayPort: env.PORT,
   dataDir: env.DATA_DIR,
   logLevel: env.LOG_LEVEL,
+  ...(env.METRICS_PORT !== undefined ? { metrics: { host: env.HOST, port: env.METRICS_PORT } } : {}),
 });
 const demo = await ensureDemoOrganization(started, env.DATA_DIR);
 platform = started;
@@ -51,7 +54,7 @@ Billing platform is running.
 
   API base URL   ${platform.gatewayUrl}/api/v1/
   API console    ${platform.gatewayUrl}/api/docs/
-  OpenAPI        ${platform.gatewayUrl}/api/schema/
+  OpenAPI        ${platform.gatewayUrl}/api/schema/${platform.metricsUrl ? `\n  Metrics        ${platform.metricsUrl}/metrics` : ''}
   Database       ${env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (data in ${platform.embeddedDataLocation})`}
   Events         ${env.NATS_URL ? `NATS JetStream at ${env.NATS_URL}` : 'in-process bus (set NATS_URL for JetStream)'}
 

@@ -1,6 +1,7 @@
 /**
  * The all-in-one runner with NATS_URL: the accounts service's outbox is relayed to JetStream, so a
  * consumer outside the process reads the account events of a change made through the REST API.
+ * With a metrics port, the one process serves every service's metrics and readiness.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,7 @@ beforeAll(async () => {
     gatewayPort: 0,
     logLevel: 'silent',
     dataDir,
+    metrics: { host: '127.0.0.1', port: 0 },
   });
   // The platform has ensured the ACCOUNTS stream by now; a fresh durable reads it from the start.
   bus = await JetStreamBus.connect({ servers: nats.url, name: durable });
@@ -85,4 +87,40 @@ it('publishes the account.created event of a REST write to JetStream stream ACCO
       payload_type: 'billing.events.v1.AccountChanged',
     },
   ]);
+});
+
+/** One series' value in the platform's scrape (0 when it has none yet). */
+async function sample(series: string): Promise<number> {
+  const text = await (await fetch(`${platform.metricsUrl}/metrics`)).text();
+  const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+it("serves every service's metrics and readiness from the one process on its metrics port", async () => {
+  const created = 'http_requests_total{method="POST",route="/api/v1/accounts/",status_code="201"}';
+  const served =
+    'grpc_server_handled_total{grpc_type="unary",grpc_service="billing.accounts.v1.AccountsService",grpc_method="CreateAccount",grpc_code="OK"}';
+  const before = { created: await sample(created), served: await sample(served) };
+  const { token } = await platform.createOrganization({ name: 'Metrics ApS' });
+  expect((await accountRoundTrip(platform.gatewayUrl, token, 'nats-metrics-1')).created.status).toBe(201);
+  expect({ created: await sample(created), served: await sample(served) }).toEqual({
+    created: before.created + 1,
+    served: before.served + 1,
+  });
+
+  const ready = await fetch(`${platform.metricsUrl}/readyz`);
+  const checks = Object.fromEntries(
+    ['accounts', 'subscriptions', 'invoicing', 'analytics', 'payments'].flatMap((service) => [
+      [`${service}_postgres`, 'ok'],
+      [`${service}_nats`, 'ok'],
+    ]),
+  );
+  expect({ status: ready.status, body: await ready.json() }).toEqual({
+    status: 200,
+    body: { status: 'ready', checks },
+  });
+  // The durables of the services on JetStream, each with its lag.
+  const text = await (await fetch(`${platform.metricsUrl}/metrics`)).text();
+  expect(text).toMatch(/\nnats_consumer_pending_messages\{stream="ACCOUNTS",durable="[^"]+"\} \d+\n/);
+  expect(text).toMatch(/\noutbox_pending_messages\{service="accounts"\} \d+\n/);
 });

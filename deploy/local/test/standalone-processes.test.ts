@@ -75,6 +75,7 @@ beforeAll(async () => {
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(grpcPort),
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.accounts,
   });
@@ -85,6 +86,7 @@ beforeAll(async () => {
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(subscriptionsPort),
     ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.subscriptions,
   });
@@ -96,6 +98,7 @@ beforeAll(async () => {
     GRPC_PORT: String(invoicingPort),
     ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
     MAIL_OUTBOX_DIR: mailOutbox,
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.invoicing,
   });
@@ -107,6 +110,7 @@ beforeAll(async () => {
     ACCOUNTS_ADDRESS: `127.0.0.1:${grpcPort}`,
     SUBSCRIPTIONS_ADDRESS: `127.0.0.1:${subscriptionsPort}`,
     INVOICING_ADDRESS: `127.0.0.1:${invoicingPort}`,
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     PGAPPNAME: applicationNames.gateway,
   });

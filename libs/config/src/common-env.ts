@@ -9,3 +9,19 @@ export const serviceEnv = {
 };
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+
+/**
+ * Each process's default operations port (GET /metrics, /healthz, /readyz): one per service, so
+ * that the processes of one host do not collide, as their default gRPC ports do not.
+ */
+export const DEFAULT_METRICS_PORTS: Readonly<Record<string, number>> = {
+  gateway: 9400,
+  accounts: 9401,
+  subscriptions: 9402,
+  invoicing: 9403,
+  analytics: 9404,
+  payments: 9405,
+};
+
+/** A process not in the table: the OpenTelemetry Prometheus exporter's default. */
+export const defaultMetricsPort = (process: string): number => DEFAULT_METRICS_PORTS[process] ?? 9464;

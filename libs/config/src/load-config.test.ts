@@ -65,6 +65,8 @@ describe('serviceProcessEnv', () => {
       DB_SCHEMA: 'invoicing',
       GRPC_HOST: '0.0.0.0',
       GRPC_PORT: 50054,
+      METRICS_HOST: '0.0.0.0',
+      METRICS_PORT: 9403,
       LOG_LEVEL: 'info',
       MIGRATE_ON_START: true,
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { port, serviceEnv } from './common-env.js';
+import { defaultMetricsPort, port, serviceEnv } from './common-env.js';
 
 /**
  * The environment of a service running as its own process (the production shape). Every service
@@ -16,6 +16,9 @@ export function serviceProcessEnv(schema: string, grpcPort: number) {
       .default(schema),
     GRPC_HOST: serviceEnv.GRPC_HOST,
     GRPC_PORT: port(grpcPort),
+    // GET /metrics, /healthz and /readyz; 0 picks a free port.
+    METRICS_HOST: serviceEnv.GRPC_HOST,
+    METRICS_PORT: port(defaultMetricsPort(schema)),
     LOG_LEVEL: serviceEnv.LOG_LEVEL,
     MIGRATE_ON_START: z
       .enum(['true', 'false'])

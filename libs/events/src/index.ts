@@ -7,6 +7,7 @@ export {
   type RunningConsumer,
 } from './bus/event-bus.js';
 export { InProcessBus, type InProcessBusOptions } from './bus/in-process/in-process-bus.js';
+export type { ConsumerLag } from './bus/jetstream/jetstream-bus.js';
 export { JetStreamBus, type JetStreamBusOptions } from './bus/jetstream/jetstream-bus.js';
 export { subjectMatches } from './bus/subject-filter.js';
 export { isTransientFailure } from './consumer/classify-failure.js';
@@ -20,6 +21,7 @@ export {
 } from './envelope/envelope-codec.js';
 export { DUPLICATE_WINDOW_MS, producerOf, producerSubjects, streamNameFor, subjectFor } from './envelope/subjects.js';
 export { type IInboxMessage, InboxMessage } from './inbox/inbox-message.entity.js';
+export * from './metrics/index.js';
 export { type AppendToOutboxInput, appendToOutbox } from './outbox/append-to-outbox.js';
 export { type IOutboxMessage, OutboxMessage } from './outbox/outbox-message.entity.js';
 export { insertOutboxRecords, type OutboxRecord, outboxRecord } from './outbox/outbox-record.js';

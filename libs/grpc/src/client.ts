@@ -6,6 +6,7 @@ import {
   credentials,
   type ServiceDefinition,
 } from '@grpc/grpc-js';
+import { recordClientCall } from './grpc-metrics.js';
 import { toMetadata } from './metadata.js';
 import { serviceErrorToAppError } from './service-error.js';
 import {
@@ -70,6 +71,7 @@ export function createGrpcClient<S extends ServiceDefinition>(
       }
       const deadlineMs = checkedDeadline(callOptions.deadlineMs ?? defaultDeadlineMs);
       const context = callOptions.context ?? currentContext() ?? { requestId: acceptOrCreateRequestId(undefined) };
+      const startedAt = performance.now();
       return new Promise<ResponseOf<S[typeof method]>>((resolve, reject) => {
         client.makeUnaryRequest(
           definition.path,
@@ -79,6 +81,7 @@ export function createGrpcClient<S extends ServiceDefinition>(
           toMetadata(context),
           { deadline: Date.now() + deadlineMs },
           (error, response) => {
+            recordClientCall(definition.path, error?.code, startedAt);
             if (error) reject(serviceErrorToAppError(error));
             else resolve(response);
           },

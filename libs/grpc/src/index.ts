@@ -9,6 +9,12 @@ export {
 } from './client.js';
 export type { GrpcLogger } from './grpc-logger.js';
 export {
+  grpcClientHandledTotal,
+  grpcClientHandlingSeconds,
+  grpcServerHandledTotal,
+  grpcServerHandlingSeconds,
+} from './grpc-metrics.js';
+export {
   HealthRegistry,
   type HealthWatcher,
   OVERALL,

@@ -1,6 +1,7 @@
 import { healthV1 } from '@billing/proto';
 import { type handleUnaryCall, Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { GrpcLogger } from './grpc-logger.js';
+import { instrumentUnaryHandler } from './grpc-metrics.js';
 import { HealthRegistry, OVERALL, ServingStatus } from './health-registry.js';
 import { healthServiceImplementation } from './health-service.js';
 import { isUnaryMethod } from './service-types.js';
@@ -62,7 +63,7 @@ function adaptHandlers(service: GrpcService, logger: GrpcLogger): UntypedService
   for (const [method, handler] of Object.entries(service.implementation)) {
     const definition = service.definition[method];
     if (!isUnaryMethod(definition)) throw new TypeError(`${service.name} has no unary method named "${method}".`);
-    handlers[method] = unaryCallHandler(definition.path, handler, logger);
+    handlers[method] = instrumentUnaryHandler(definition.path, unaryCallHandler(definition.path, handler, logger));
   }
   return handlers;
 }

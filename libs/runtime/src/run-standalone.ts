@@ -1,17 +1,28 @@
 import { systemClock } from '@billing/clock';
 import { exitOnConfigError, loadConfig, type ServiceProcessConfig, serviceProcessEnv } from '@billing/config';
-import { JetStreamBus } from '@billing/events';
-import { createLogger } from '@billing/observability';
+import { JetStreamBus, watchConsumerLag } from '@billing/events';
+import { createLogger, notReady, type ReadinessCheck, startMetricsServer } from '@billing/observability';
 import type { ServiceModule } from './service-module.js';
 import { startService } from './start-service.js';
 
 /**
  * The production shape: one service per process, configured by environment, events on JetStream.
+ * The operations port (METRICS_PORT: /metrics, /healthz, /readyz) opens first, so a liveness probe
+ * is answered during migrations; /readyz says 503 until the service is up and again once it stops.
  * SIGTERM/SIGINT stop it gracefully (health goes NOT_SERVING first, in-flight calls finish).
  */
 export async function runStandalone(module: ServiceModule, config: ServiceProcessConfig): Promise<void> {
   const logger = createLogger(module.name, config.LOG_LEVEL);
+  let readiness: readonly ReadinessCheck[] = [notReady('startup', 'starting')];
+  const metrics = await startMetricsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    readiness: () => readiness,
+    onError: (error) => logger.error({ err: error }, 'metrics request failed'),
+  });
+  logger.info({ url: metrics.url }, 'metrics, health and readiness listening');
   const bus = await JetStreamBus.connect({ servers: config.NATS_URL, name: module.name, logger });
+  const unwatchLag = watchConsumerLag(bus, logger);
   const service = await startService(module, {
     databaseUrl: config.DATABASE_URL,
     schema: config.DB_SCHEMA,
@@ -22,13 +33,17 @@ export async function runStandalone(module: ServiceModule, config: ServiceProces
     bus,
     migrateOnStart: config.MIGRATE_ON_START,
   });
+  readiness = service.readiness;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    readiness = [notReady('shutdown', 'stopping')];
     logger.info({ signal }, 'shutting down');
     await service.stop();
+    unwatchLag();
     await bus.close();
+    await metrics.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,9 +1,10 @@
 import type { Clock } from '@billing/clock';
 import { migrate, openOrm, openPool } from '@billing/db';
-import { type EventBus, OutboxRelay } from '@billing/events';
+import { type EventBus, OutboxRelay, watchOutbox } from '@billing/events';
 import { type RunningGrpcServer, startGrpcServer } from '@billing/grpc';
-import type { Logger } from '@billing/observability';
+import type { Logger, ReadinessCheck } from '@billing/observability';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { keepHealthInLine, serviceReadinessChecks } from './readiness.js';
 import type { BackgroundWorker, ServiceDeps, ServiceModule } from './service-module.js';
 
 export interface StartServiceOptions {
@@ -27,6 +28,8 @@ export interface RunningService {
   port: number;
   orm: MikroORM;
   relay: OutboxRelay | null;
+  /** What /readyz checks for this service: its database, and NATS on JetStream. */
+  readiness: ReadinessCheck[];
   stop(): Promise<void>;
 }
 
@@ -65,16 +68,21 @@ export async function startService(module: ServiceModule, options: StartServiceO
       });
       relay.start();
       workers.push(relay);
+      const unwatch = watchOutbox({ service: module.name, orm, clock: options.clock, logger });
+      workers.push({ stop: async () => void unwatch() });
     } else if (module.publishesEvents) {
       logger.warn('no event bus configured: events stay in the outbox until one is');
     }
     if (module.workers) workers.push(...(await module.workers(deps)));
-    server = await startGrpcServer({
-      host: options.grpcHost,
-      port: options.grpcPort,
-      services: module.grpcServices(deps),
+    const services = module.grpcServices(deps);
+    server = await startGrpcServer({ host: options.grpcHost, port: options.grpcPort, services, logger });
+    const readiness = serviceReadinessChecks(pool, options.bus);
+    const stopHealthRefresh = keepHealthInLine(
+      server.health,
+      services.map((service) => service.name),
+      readiness,
       logger,
-    });
+    );
     logger.info({ address: server.address }, `${module.name} service listening`);
     const running = server;
     return {
@@ -83,7 +91,9 @@ export async function startService(module: ServiceModule, options: StartServiceO
       port: running.port,
       orm,
       relay,
+      readiness,
       async stop() {
+        stopHealthRefresh();
         await running.stop(5_000);
         for (const worker of workers.reverse()) await worker.stop();
         await pool.end();

@@ -10,6 +10,7 @@ import { mountSessionRoutes } from './browsable/session-routes.js';
 import { notFound } from './errors/http-error.js';
 import { sendError } from './errors/send-error.js';
 import type { HttpLogger } from './http-logger.js';
+import { httpMetricsMiddleware } from './http-metrics-middleware.js';
 import { createJsonBodyReader, DEFAULT_BODY_LIMIT_BYTES } from './json-body.js';
 import { requestContextMiddleware } from './request-context-middleware.js';
 import { registerRoutes } from './route/register-routes.js';
@@ -35,8 +36,8 @@ export interface HttpAppOptions {
   requestExamples?: RequestExamples;
   /** Server-rendered pages for people (not the API: no token, no JSON), e.g. the noop card page. */
   pages?: readonly Router[];
-  /** Liveness and readiness routes (probe-routes.ts), answered before any request context or log. */
-  probes?: readonly Router[];
+  /** GET /healthz and /readyz, answered first: no request id, access log line or request metrics. */
+  probes?: RequestHandler;
 }
 
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
@@ -71,8 +72,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const document = buildOpenApiDocument(routes, options.openApi ?? DEFAULT_OPENAPI_INFO, options.requestExamples);
   mountApiDocs(router, document, options.logger);
 
-  for (const probes of options.probes ?? []) app.use(probes);
+  if (options.probes) app.use(options.probes);
   app.use(requestContextMiddleware(options.logger, browsable));
+  app.use(httpMetricsMiddleware());
   for (const pages of options.pages ?? []) app.use(pages);
   app.use(router);
   app.use(unknownPath(options.logger));

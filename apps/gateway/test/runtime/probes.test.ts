@@ -1,5 +1,5 @@
 /**
- * The Kubernetes probes of the gateway process (the Helm chart's): /livez answers while the process
+ * The Kubernetes probes of the gateway process (the Helm chart's): /healthz answers while the process
  * does, /readyz only while the gateway's PostgreSQL does (every API request counts against a rate
  * limit there). The database going away and coming back is real: connections to a database of the
  * test's own are refused, then allowed again.
@@ -57,22 +57,26 @@ afterAll(async () => {
 });
 
 describe('the gateway probes', () => {
-  it('/livez and /readyz answer 200 with no token, uncached, and write no request log line', async () => {
-    expect(await probe('/livez')).toEqual({ status: 200, cacheControl: 'no-store', body: { status: 'ok' } });
-    expect(await probe('/readyz')).toEqual({ status: 200, cacheControl: 'no-store', body: { status: 'ready' } });
+  it('/healthz and /readyz answer 200 with no token, uncached, and write no request log line', async () => {
+    expect(await probe('/healthz')).toEqual({ status: 200, cacheControl: 'no-store', body: { status: 'alive' } });
+    expect(await probe('/readyz')).toEqual({
+      status: 200,
+      cacheControl: 'no-store',
+      body: { status: 'ready', checks: { postgres: 'ok' } },
+    });
     expect(logger.entries.map((entry) => entry.message)).toEqual(['gateway listening']);
   });
 
-  it('/readyz is 503 while the database refuses connections and 200 again once it accepts them; /livez stays 200', async () => {
+  it('/readyz is 503 while the database refuses connections, naming the check but not why (the reason is logged), and 200 again once it accepts them; /healthz stays 200', async () => {
     await asAdmin(`alter database "${database}" with allow_connections false`);
     await asAdmin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database}'`);
     try {
       expect(await probe('/readyz')).toEqual({
         status: 503,
         cacheControl: 'no-store',
-        body: { status: 'unavailable' },
+        body: { status: 'not ready', checks: { postgres: 'failed' } },
       });
-      expect(await probe('/livez')).toEqual({ status: 200, cacheControl: 'no-store', body: { status: 'ok' } });
+      expect(await probe('/healthz')).toEqual({ status: 200, cacheControl: 'no-store', body: { status: 'alive' } });
       const notReady = logger.entries.filter((entry) => entry.message === 'not ready');
       expect(notReady.map((entry) => entry.level)).toEqual(['warn']);
       expect(JSON.stringify(notReady[0]?.fields)).toContain(

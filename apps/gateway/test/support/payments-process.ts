@@ -58,6 +58,8 @@ export async function startPaymentsProcess(options: {
         NATS_URL: options.natsUrl,
         GRPC_HOST: '127.0.0.1',
         GRPC_PORT: String(port),
+        // Metrics, health and readiness on any free port: a test's processes must not collide on the default.
+        METRICS_PORT: '0',
         LOG_LEVEL: 'warn',
         ...options.env,
         ...extra,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { countAfterCommit } from '@billing/db';
 import type { CurrencyCode } from '@billing/money';
 import { money } from '@billing/money';
-import type { RequestContext } from '@billing/observability';
+import { invoicesIssuedTotal, type RequestContext } from '@billing/observability';
 import type { ChangeScope } from '@billing/runtime';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
@@ -197,6 +198,7 @@ export async function issueInvoice(
   if (invoice.einvoice) queueEinvoiceDelivery(scope, invoice);
   else if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
   await publishInvoiceChange(scope, 'invoice.issued', invoice);
+  countAfterCommit(scope.em, 'invoices_issued', 1, (total) => invoicesIssuedTotal.inc(total));
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 

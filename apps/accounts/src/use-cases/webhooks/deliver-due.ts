@@ -1,4 +1,4 @@
-import type { RequestContext } from '@billing/observability';
+import { type RequestContext, webhookDeliveriesTotal } from '@billing/observability';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -70,7 +70,12 @@ export async function attemptClaim(deps: WebhooksDeps, deliveries: readonly Clai
   const senders = Math.min(deps.webhooks.endpointConcurrency, deliveries.length);
   await Promise.all(Array.from({ length: senders }, sender));
   await recordAttempts(deps.pool, finished, deps.clock.now());
+  // One statement, committed when it returns: what it recorded counts now.
+  for (const { outcome } of finished) webhookDeliveriesTotal.inc({ outcome: WEBHOOK_OUTCOME_LABELS[outcome.status] });
 }
+
+/** billing_webhook_deliveries_total's outcome label for what an attempt left the delivery in. */
+const WEBHOOK_OUTCOME_LABELS = { succeeded: 'succeeded', pending: 'retrying', failed: 'failed' } as const;
 
 /**
  * The test clock's advance: makes the renewal notices that fell due, then attempts every delivery of the calling organization due on its clock

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction } from '@billing/db';
-import type { RequestContext } from '@billing/observability';
+import { countAfterCommit, inTransaction } from '@billing/db';
+import { chargeAttemptsTotal, type RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { paymentAttemptView } from '../../db/attempt-view.js';
@@ -98,6 +98,7 @@ async function callGateway(deps: PaymentsDeps, { attempt, card, invoiceNumber }:
       description: `Invoice ${invoiceNumber}`,
     });
   } catch (error) {
+    chargeAttemptsTotal.inc({ outcome: 'gateway_error' });
     deps.logger.warn(
       { err: error, invoice: attempt.invoice_id, attempt: attempt.id },
       'gateway call failed; the attempt is retried with its key',
@@ -260,6 +261,10 @@ async function recordOutcomes(
       { retryScheduled: next !== null, invoiceNumber: invoice.invoice_number },
     );
     recorded.push(attempt);
+    // Only the run that stored the outcome counts it (above: another run's is not counted again).
+    countAfterCommit(em, `charge_${result.outcome}`, 1, (total) =>
+      chargeAttemptsTotal.inc({ outcome: result.outcome }, total),
+    );
   }
   await storeOutcomes(em, outcomes);
   return recorded;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { countAfterCommit } from '@billing/db';
 import { AppError } from '@billing/errors';
+import { subscriptionsRenewedTotal } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { chargeView } from '../../db/charge-view.js';
 import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
@@ -161,6 +163,7 @@ export function persistEngine(
   earlierCharges: readonly string[] = [],
 ): void {
   const { state, charges, events } = engine.outcome();
+  countRenewals(scope, events);
   const columns = stateColumns(state, engine.nextDueAt());
   if (charges.length === 0 && events.length === 0) {
     // Nothing happened, but the scheduler must not find the row due again for nothing.
@@ -192,6 +195,12 @@ export function persistEngine(
     chargeIds.push(charge.id);
   }
   publishEvents(scope, row, state, events, world, state.status === EXPIRED ? chargeIds : []);
+}
+
+/** Renewals count in billing_subscriptions_renewed_total once their transaction commits. */
+function countRenewals(scope: ChangeScope, events: readonly LifecycleEvent[]): void {
+  const renewals = events.filter((event) => event.change === 'renewed').length;
+  countAfterCommit(scope.em, 'subscriptions_renewed', renewals, (total) => subscriptionsRenewedTotal.inc(total));
 }
 
 export function publishEvents(

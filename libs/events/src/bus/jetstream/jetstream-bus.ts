@@ -20,6 +20,14 @@ import {
 } from '../event-bus.js';
 import { PullConsumerLoop } from './pull-consumer-loop.js';
 
+/** One durable's backlog on the server (JetStreamBus.consumerLag). */
+export interface ConsumerLag {
+  stream: string;
+  durable: string;
+  pending: number;
+  ackPending: number;
+}
+
 export interface JetStreamBusOptions {
   servers: string | string[];
   /** Connection name shown by the server, e.g. the service name. */
@@ -108,6 +116,27 @@ export class JetStreamBus implements EventBus {
   async close(): Promise<void> {
     await Promise.all([...this.running].map((loop) => loop.stop()));
     await this.nc.close();
+  }
+
+  /** Resolves once the server answered a ping: for readiness probes (bound it with a timeout). */
+  async ping(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('NATS connection closed');
+    await this.nc.rtt();
+  }
+
+  /**
+   * How far each durable this bus consumes is behind, as the server counts it: messages not yet
+   * delivered (num_pending) and delivered but not acknowledged (num_ack_pending).
+   */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    const durables = new Map<string, { stream: string; durable: string }>();
+    for (const loop of this.running) durables.set(`${loop.stream}/${loop.durable}`, loop);
+    return Promise.all(
+      [...durables.values()].map(async ({ stream, durable }) => {
+        const info = await this.jsm.consumers.info(stream, durable);
+        return { stream, durable, pending: info.num_pending, ackPending: info.num_ack_pending };
+      }),
+    );
   }
 
   private async ensureDurable(request: ConsumeRequest): Promise<void> {

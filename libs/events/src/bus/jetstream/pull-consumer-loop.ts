@@ -34,6 +34,14 @@ export class PullConsumerLoop implements RunningConsumer {
     private readonly onStopped: () => void,
   ) {}
 
+  get stream(): string {
+    return this.request.stream;
+  }
+
+  get durable(): string {
+    return this.request.durable;
+  }
+
   start(): void {
     this.loop = this.run();
   }
