@@ -123,6 +123,23 @@ it('finds the README session and the administration commands to run', () => {
   expect(blocks.filter(isSetUp).map((block) => block.heading)).toEqual(['Two commands']);
 });
 
+it('runs every admin command the README names, the prose included, in a block', () => {
+  // `npm run -s admin -- <command>` and `npm run -s analytics-admin -- <command>` wherever the README
+  // names one: each must be typed in a block this test runs, or nothing proves it works as written.
+  const named = new Set(
+    [...readFileSync(join(CHECKOUT, 'README.md'), 'utf8').matchAll(/npm run -s ([\w-]*admin) -- ([\w-]+)/g)].map(
+      (match) => `${match[1]} ${match[2]}`,
+    ),
+  );
+  const run = new Set(
+    runnable.flatMap((block) =>
+      [...block.script.matchAll(/^npm run -s ([\w-]*admin) -- ([\w-]+)/gm)].map((match) => `${match[1]} ${match[2]}`),
+    ),
+  );
+  expect(named.size).toBeGreaterThan(10);
+  expect([...named].filter((command) => !run.has(command))).toEqual([]);
+});
+
 it("has .ci/run run the README's test command", () => {
   const [setUp] = blocks.filter(isSetUp);
   const testCommand = /^(npm test)\b/m.exec(setUp!.script)?.[1];
@@ -183,6 +200,8 @@ it.each(runnable.map((block) => [block.heading, block] as const))(
       rmSync(log, { recursive: true, force: true });
     }
   },
+  // Each admin command is a Node start-up (about a second, several on a loaded machine).
+  300_000,
 );
 
 function runBash(

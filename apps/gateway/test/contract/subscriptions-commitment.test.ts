@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/platform.js';
-import { contractPath, createContract, createPlanTerms, expectStatus, type Json, usePlatform } from './helpers.js';
+import {
+  contractPath,
+  createAccount,
+  createContract,
+  createPlanTerms,
+  expectStatus,
+  type Json,
+  usePlatform,
+} from './helpers.js';
 import {
   type ClockOrganization,
   clockOrganization,
@@ -123,6 +131,24 @@ describe('a commitment added after the subscription', () => {
     expectStatus(await cancel(org.api, other, { cancellation_type: 'today' }), 200);
     expectStatus(await org.api.delete(contractPath(data.code, contract.uuid)), 204);
     expectStatus(await cancel(org.api, subscription, { cancellation_type: 'today' }), 200);
+  });
+
+  it('binds every subscription of the account on its terms, made before or after it; not another account’s', async () => {
+    const { org, data, subscription } = await committedAfterwards();
+    const madeAfter = await subscribeTo(org, data.code, data.terms.uuid);
+    const otherAccount = await createAccount(org.api);
+    const othersOnSameTerms = await subscribeTo(org, otherAccount.code as string, data.terms.uuid);
+    const refused = { status: 400, body: { detail: FEB_TO_APRIL } };
+
+    for (const bound of [subscription, madeAfter]) {
+      expect(await refusal(cancel(org.api, bound, { cancellation_type: 'today' }))).toEqual(refused);
+      expect(await refusal(cancel(org.api, bound, { cancellation_type: 'at_renewal' }))).toEqual(refused);
+      expect((await org.api.get(subscriptionPath(bound))).body).toMatchObject({ status: 'active', end_date: null });
+    }
+    // The contract is the account's: another account on the same terms is free to cancel.
+    const response = await cancel(org.api, othersOnSameTerms, { cancellation_type: 'today' });
+    expectStatus(response, 200);
+    expect(response.body).toMatchObject({ status: 'expired', end_date: '2026-02-11T12:00:00.000Z' });
   });
 
   it('refuses subscribe, which would end the subscription, while it runs', async () => {
