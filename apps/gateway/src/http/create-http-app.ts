@@ -1,5 +1,6 @@
 import type { Clock } from '@billing/clock';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { buildOpenApiDocument, type OpenApiInfo, type RequestExamples } from '../openapi/build-openapi-document.js';
 import { mountApiDocs } from '../openapi/mount-api-docs.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -19,6 +20,11 @@ export interface HttpAppOptions {
   routes: readonly Route[];
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
+  /**
+   * Where `Idempotency-Key` answers are kept (docs/api.md "Idempotency keys"). Null ignores the
+   * header: only for apps that test other concerns; the gateway always has one.
+   */
+  idempotencyStore: IdempotencyStore | null;
   clock: Clock;
   logger: HttpLogger;
   /**
@@ -53,6 +59,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const dependencies = {
     authenticator: options.authenticator,
     rateLimiter: options.rateLimiter,
+    idempotencyStore: options.idempotencyStore,
     clock: options.clock,
     logger: options.logger,
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 60,
