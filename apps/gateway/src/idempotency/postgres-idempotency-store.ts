@@ -92,8 +92,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       const existing = await this.read(request.organizationId, request.key);
       const decision = decideClaim(existing, request.fingerprint, request.now);
       // 'claim' here means the row expired or was cleaned up since the insert looked: try again.
-      if (decision.kind === 'replay') return decision;
-      if (decision.kind === 'running' || decision.kind === 'mismatch') return decision;
+      if (decision.kind !== 'claim') return decision;
     }
     throw new Error(`Idempotency key claim did not settle after ${MAX_CLAIM_ROUNDS} rounds`);
   }
