@@ -5,6 +5,7 @@ import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
 import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './http/index.js';
 import { probeRoutes } from './http/probe-routes.js';
+import { PostgresIdempotencyStore } from './idempotency/index.js';
 import { REQUEST_EXAMPLES } from './openapi/request-examples.js';
 import { gatewayCallbacks } from './pages/gateway-callbacks.js';
 import { noopCardPages } from './pages/noop-card-page.js';
@@ -17,7 +18,7 @@ export interface GatewayOptions {
   /** 0 picks a free port. */
   port: number;
   services: ServiceAddresses;
-  /** Postgres holding the gateway's own schema (rate-limit counters shared by all replicas). */
+  /** Postgres holding the gateway's own schema (rate-limit counters and idempotency keys shared by all replicas). */
   databaseUrl: string;
   schema?: string;
   clock: Clock;
@@ -41,7 +42,7 @@ export interface RunningGateway {
 
 export const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
 
-/** The gateway: REST in, gRPC out; it owns no business data, only rate-limit counters. */
+/** The gateway: REST in, gRPC out; it owns no business data, only rate-limit counters and idempotency keys. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const clients = connectServiceClients(options.services, options.grpcDeadlineMs);
   // Rate-limit counters are not money: losing the last few increments in a database crash is
@@ -68,6 +69,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
     },
   ];
+  // Idempotency keys decide whether a retried POST runs again: their commits wait for the WAL
+  // flush, so an answer the client saw is never forgotten by a database crash.
+  const idempotencyPool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  idempotencyPool.on('error', (error: Error & { code?: string }) =>
+    options.logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'),
+  );
+  const idempotencyStore = new PostgresIdempotencyStore(idempotencyPool, { schema: options.schema ?? 'gateway' });
+  await idempotencyStore.ensureSchema();
+  const idempotencyCleanup = idempotencyStore.startCleanup({
+    clock: options.clock,
+    onError: (error) => options.logger.error({ err: error }, 'idempotency key cleanup failed'),
+  });
   const app = createHttpApp({
     routes: allRoutes(clients),
     authenticator: new CachingAuthenticator(
@@ -76,6 +89,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       options.authCacheTtlMs ?? DEFAULT_AUTH_CACHE_TTL_MS,
     ),
     rateLimiter,
+    idempotencyStore,
     clock: options.clock,
     logger: options.logger,
     requestExamples: REQUEST_EXAMPLES,
@@ -101,8 +115,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await server.close();
       await metrics?.close();
       cleanup();
+      idempotencyCleanup();
       clients.close();
       await pool.end();
+      await idempotencyPool.end();
     },
   };
 }

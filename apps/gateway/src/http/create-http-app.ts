@@ -1,6 +1,12 @@
 import type { Clock } from '@billing/clock';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import { buildOpenApiDocument, type OpenApiInfo, type RequestExamples } from '../openapi/build-openapi-document.js';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
+import {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  type OpenApiInfo,
+  type RequestExamples,
+} from '../openapi/build-openapi-document.js';
 import { mountApiDocs } from '../openapi/mount-api-docs.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Authenticator } from './auth/authenticator.js';
@@ -20,6 +26,11 @@ export interface HttpAppOptions {
   routes: readonly Route[];
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
+  /**
+   * Where `Idempotency-Key` answers are kept (docs/api.md "Idempotency keys"). Null ignores the
+   * header: only for apps that test other concerns; the gateway always has one.
+   */
+  idempotencyStore: IdempotencyStore | null;
   clock: Clock;
   logger: HttpLogger;
   /**
@@ -40,7 +51,16 @@ export interface HttpAppOptions {
   probes?: RequestHandler;
 }
 
-const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
+export const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'Billing API', version: 'v1' };
+
+/** The OpenAPI document of an app of `routes` (the API root included), as /api/schema/ serves it. */
+export function apiDocumentOf(
+  routes: readonly Route[],
+  info: OpenApiInfo = DEFAULT_OPENAPI_INFO,
+  requestExamples?: RequestExamples,
+): OpenApiDocument {
+  return buildOpenApiDocument([apiRootRoute(routes), ...routes], info, requestExamples);
+}
 
 /**
  * The gateway's REST app: request ids and context, the routes with their guards and validation,
@@ -56,6 +76,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const dependencies = {
     authenticator: options.authenticator,
     rateLimiter: options.rateLimiter,
+    idempotencyStore: options.idempotencyStore,
     clock: options.clock,
     logger: options.logger,
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 60,
@@ -69,7 +90,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   mountSessionRoutes(router, browsable, options.authenticator, options.logger);
   mountSiteRoot(router, root);
   registerRoutes(router, routes, dependencies);
-  const document = buildOpenApiDocument(routes, options.openApi ?? DEFAULT_OPENAPI_INFO, options.requestExamples);
+  const document = apiDocumentOf(options.routes, options.openApi, options.requestExamples);
   mountApiDocs(router, document, options.logger);
 
   if (options.probes) app.use(options.probes);

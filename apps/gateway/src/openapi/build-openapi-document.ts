@@ -7,6 +7,7 @@ import {
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/pagination/page-request.js';
 import type { Route } from '../http/route/route-types.js';
+import { IDEMPOTENCY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-rules.js';
 
 export interface OpenApiInfo {
   title: string;
@@ -186,6 +187,12 @@ function documentedHeaders(route: Route): z.ZodObject | undefined {
   if (route.auth) {
     headers['X-User'] = z.string().optional().meta({ description: 'User of the calling system, for the audit trail.' });
   }
+  if (route.auth && route.method === 'post') {
+    headers[IDEMPOTENCY_HEADER] = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional().meta({
+      description:
+        'Retry safely: the first answer is kept for 24 hours per organization and key and replayed (Idempotent-Replayed: true) to the same request; 422 for another request with the key, 409 while the first runs.',
+    });
+  }
   if (route.fieldsHeader) {
     headers.Fields = z
       .string()
@@ -227,6 +234,13 @@ function responses(route: Route): Record<string, ResponseConfig> {
       description: route.list ? 'Invalid page.' : 'No such object in the organization.',
       content: json(ErrorDetail),
     };
+  }
+  if (route.auth && route.method === 'post') {
+    result['409'] = {
+      description: 'A request with this Idempotency-Key is still running, or a concurrent change won.',
+      content: json(ErrorDetail),
+    };
+    result['422'] = { description: 'The Idempotency-Key was used with another request.', content: json(ErrorDetail) };
   }
   if (route.auth) {
     result['429'] = {

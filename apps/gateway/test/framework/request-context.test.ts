@@ -152,6 +152,7 @@ describe('with the platform logger', () => {
       routes: widgetRoutes(new WidgetStore()),
       authenticator: new FakeAuthenticator(),
       rateLimiter: new InMemoryRateLimiter(),
+      idempotencyStore: null,
       clock: new TestClock(),
       logger: createLogger('gateway', 'silent'),
     });

@@ -27,7 +27,8 @@ import {
 import { type RunningService, startService } from '@billing/runtime';
 import { createSubscriptionsModule } from '@billing/subscriptions';
 import { createTestSchema, startNatsServer, uniqueName, waitFor } from '@billing/testing';
-import { startGateway } from '../../src/start-gateway.js';
+import type { ServiceAddresses } from '../../src/clients/service-clients.js';
+import { type RunningGateway, startGateway } from '../../src/start-gateway.js';
 import { runAdminCli } from './admin-cli.js';
 import { type ApiClient, apiClient } from './api-client.js';
 import { type PaymentsProcess, startPaymentsProcess } from './payments-process.js';
@@ -91,6 +92,12 @@ export interface AuditRecord {
   object_id: string;
 }
 
+export interface GatewayReplica {
+  baseUrl: string;
+  api(token: string): ApiClient;
+  stop(): Promise<void>;
+}
+
 export interface TestPlatform {
   baseUrl: string;
   /** The platform's own NATS JetStream server. */
@@ -101,7 +108,14 @@ export interface TestPlatform {
   invoicingDatabase: { databaseUrl: string; schema: string };
   /** The accounts service's database and schema, for tests that damage its data to provoke a fault. */
   accountsDatabase: { databaseUrl: string; schema: string };
+  /** The gateway's database and schema (rate-limit counters, idempotency keys). */
+  gatewayDatabase: { databaseUrl: string; schema: string };
   clock: TestClock;
+  /**
+   * Another gateway replica over the same services and the same gateway schema, as a second
+   * process would be; `services` replaces addresses (a dead one makes that service unreachable).
+   */
+  startGatewayReplica(options?: { services?: Partial<ServiceAddresses> }): Promise<GatewayReplica>;
   createOrganization(settings?: {
     name?: string;
     country?: string;
@@ -299,21 +313,25 @@ export async function startTestPlatform(
     migrateOnStart: true,
     relay: { pollIntervalMs: 50 },
   });
-  const gateway = await startGateway({
-    host: '127.0.0.1',
-    port: 0,
-    services: {
-      accounts: accounts.address,
-      subscriptions: subscriptions.address,
-      invoicing: invoicing.address,
-      analytics: analytics.address,
-      payments: payments.address,
-    },
-    databaseUrl: gatewaySchema.databaseUrl,
-    schema: gatewaySchema.schema,
-    clock,
-    logger,
-  });
+  const serviceAddresses: ServiceAddresses = {
+    accounts: accounts.address,
+    subscriptions: subscriptions.address,
+    invoicing: invoicing.address,
+    analytics: analytics.address,
+    payments: payments.address,
+  };
+  const startGatewayOn = (services: ServiceAddresses) =>
+    startGateway({
+      host: '127.0.0.1',
+      port: 0,
+      services,
+      databaseUrl: gatewaySchema.databaseUrl,
+      schema: gatewaySchema.schema,
+      clock,
+      logger,
+    });
+  const gateway = await startGatewayOn(serviceAddresses);
+  const replicas = new Set<RunningGateway>();
 
   const organizations = new Set<string>();
   const received = new Map<string, AccountEvent>();
@@ -450,7 +468,19 @@ export async function startTestPlatform(
     mailOutbox,
     invoicingDatabase: { databaseUrl: invoicingSchema.databaseUrl, schema: invoicingSchema.schema },
     accountsDatabase: { databaseUrl: accountsSchema.databaseUrl, schema: accountsSchema.schema },
+    gatewayDatabase: { databaseUrl: gatewaySchema.databaseUrl, schema: gatewaySchema.schema },
     clock,
+    async startGatewayReplica({ services = {} } = {}) {
+      const replica = await startGatewayOn({ ...serviceAddresses, ...services });
+      replicas.add(replica);
+      return {
+        baseUrl: replica.url,
+        api: (token) => apiClient(replica.url, token),
+        async stop() {
+          if (replicas.delete(replica)) await replica.stop();
+        },
+      };
+    },
     async createOrganization({ test_clock_time, ...settings } = {}) {
       const { organization, token } = await createOrganization(deps, {
         name: 'Test Organization',
@@ -557,6 +587,7 @@ export async function startTestPlatform(
       }));
     },
     async stop() {
+      for (const replica of replicas) await replica.stop();
       await gateway.stop();
       await consumer.stop();
       await catalogConsumer.stop();

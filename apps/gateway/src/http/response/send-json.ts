@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { browsableOf } from '../request-state.js';
+import { writeAnswer } from './answer-recorder.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -22,10 +23,12 @@ export function sendJson(req: Request, res: Response, status: number, body: unkn
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   if (text === undefined) {
     // express sends `res.json(undefined)` as an empty body; so do we.
-    res.end();
+    writeAnswer(req, res, null, () => res.end());
     return;
   }
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  if (req.method === 'HEAD') res.end();
-  else res.end(text);
+  writeAnswer(req, res, text, () => {
+    if (req.method === 'HEAD') res.end();
+    else res.end(text);
+  });
 }

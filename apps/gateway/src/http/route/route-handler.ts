@@ -10,15 +10,17 @@ import { buildPageEnvelope, type ListPage } from '../pagination/page-envelope.js
 import { type PageRequest, parsePageRequest } from '../pagination/page-request.js';
 import { absoluteRequestUrl } from '../pagination/request-url.js';
 import { requestState } from '../request-state.js';
+import { markUnrecordable, writeAnswer } from '../response/answer-recorder.js';
 import { parseFieldsHeader, projectFields } from '../response/fields-header.js';
 import { HttpResponse } from '../response/http-response.js';
 import { sendJson } from '../response/send-json.js';
 import { lastValuesOf } from '../validation/query-values.js';
 import { hasNullCharacter, NULL_CHARACTERS_MESSAGE } from '../validation/text-checks.js';
 import { parseBodyOrThrow, parseOrThrow } from '../validation/validate.js';
+import { answerIdempotently, type IdempotencyDependencies, idempotencyKeyOf } from './idempotent-answer.js';
 import type { Route } from './route-types.js';
 
-export interface PipelineDependencies extends GuardDependencies {
+export interface PipelineDependencies extends GuardDependencies, IdempotencyDependencies {
   readJsonBody: JsonBodyReader;
 }
 
@@ -42,20 +44,41 @@ export function routeHandler(route: Route, template: string, dependencies: Pipel
         const params = parseParams(route.params, req.params);
         const query = route.query ? parseOrThrow(route.query, lastValuesOf(req.query)) : req.query;
         const page = route.list ? parsePageRequest(req.query, route.list.ordering) : undefined;
+        const idempotencyKey = idempotencyKeyOf(req, principal, dependencies);
         rawBody = WRITE_METHODS.has(req.method) ? await dependencies.readJsonBody(req, res) : undefined;
+        const input = rawBody;
         // No body at all reads as {} (DRF: every required field is missing); JSON null stays null.
-        const body = route.body ? parseBodyOrThrow(route.body, rawBody === undefined ? {} : rawBody) : undefined;
-        const result = await route.handler({
-          params,
-          query,
-          body,
-          headers: req.headers,
-          principal,
-          context,
+        const body = route.body ? parseBodyOrThrow(route.body, input === undefined ? {} : input) : undefined;
+        // Writes the answer, errors included, so a keyed request can store what it answered.
+        const respond = async () => {
+          try {
+            const result = await route.handler({
+              params,
+              query,
+              body,
+              headers: req.headers,
+              principal,
+              context,
+              req,
+              page,
+            });
+            await sendResult(req, res, route, result, page);
+          } catch (error) {
+            sendError(req, res, error, dependencies.logger, { refusalBodyKey: route.refusalBodyKey, input });
+          }
+        };
+        const store = dependencies.idempotencyStore;
+        if (idempotencyKey === null || principal === null || store === null) {
+          await respond();
+          return;
+        }
+        await answerIdempotently(
           req,
-          page,
-        });
-        await sendResult(req, res, route, result, page);
+          res,
+          { key: idempotencyKey, organizationId: principal.organizationId, rawBody: input },
+          { ...dependencies, idempotencyStore: store },
+          respond,
+        );
       });
     } catch (error) {
       sendError(req, res, error, dependencies.logger, { refusalBodyKey: route.refusalBodyKey, input: rawBody });
@@ -124,7 +147,8 @@ async function sendResult(
     return;
   }
   if (route.response.status === 204) {
-    res.status(204).end();
+    res.status(204);
+    writeAnswer(req, res, null, () => res.end());
     return;
   }
   const body = Array.isArray(result)
@@ -137,12 +161,18 @@ async function sendExplicit(req: Request, res: Response, response: HttpResponse)
   res.status(response.status).set(response.options.headers ?? {});
   if (response.body instanceof Readable) {
     res.type(response.options.contentType ?? 'application/octet-stream');
+    markUnrecordable(req);
     // Once streaming has begun a failure can only cut the response short (the client sees an
     // incomplete body); the error is logged by the caller.
     await pipeline(response.body, res);
   } else if (response.body === undefined) {
-    res.end();
-  } else if (typeof response.body === 'string' || Buffer.isBuffer(response.body)) {
+    writeAnswer(req, res, null, () => res.end());
+  } else if (typeof response.body === 'string') {
+    const text = response.body;
+    res.type(response.options.contentType ?? 'text/plain');
+    writeAnswer(req, res, text, () => res.send(text));
+  } else if (Buffer.isBuffer(response.body)) {
+    markUnrecordable(req);
     res.type(response.options.contentType ?? 'text/plain').send(response.body);
   } else {
     sendJson(req, res, response.status, response.body);

@@ -53,6 +53,7 @@ export async function startWidgetApp(options: WidgetAppOptions = {}): Promise<Wi
     routes: widgetRoutes(store),
     authenticator,
     rateLimiter: options.rateLimiter ?? new InMemoryRateLimiter(),
+    idempotencyStore: options.idempotencyStore ?? null,
     clock,
     logger,
   });
