@@ -1,0 +1,111 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  type SpanExporter,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+export interface TracingOptions {
+  /** The service's own name, used when OTEL_SERVICE_NAME does not name it. */
+  serviceName: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Where finished spans go instead of the OTLP exporter the environment configures (tests of the
+   * libraries, which look at spans in memory). Tracing is on whenever one is given.
+   */
+  exporter?: SpanExporter;
+}
+
+export interface Tracing {
+  /** False when no OTLP endpoint is configured: nothing is recorded, nothing is sent. */
+  readonly enabled: boolean;
+  /** Exports what is still buffered; the process calls it before it exits. */
+  flush(): Promise<void>;
+  /** Flushes, then stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+const DISABLED: Tracing = { enabled: false, flush: async () => {}, shutdown: async () => {} };
+
+let installed: Tracing | undefined;
+
+/**
+ * Turns tracing on for this process when an OTLP endpoint is configured
+ * (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`; OTLP/HTTP
+ * with JSON bodies): spans are batched and exported under the resource `service.name`
+ * (OTEL_SERVICE_NAME, else `serviceName`), W3C trace context (traceparent, tracestate) is what
+ * travels between processes. Without an endpoint, or with OTEL_SDK_DISABLED=true or
+ * OTEL_TRACES_EXPORTER=none, it installs nothing: the OpenTelemetry API stays its no-op self, so a
+ * span costs a function call and no trace context is read or written.
+ *
+ * One provider per process: the all-in-one runner starts every service in one process and calls
+ * this once per service; the first call that turns tracing on decides, the later ones get it.
+ */
+export function initTracing(options: TracingOptions): Tracing {
+  if (installed) return installed;
+  const env = options.env ?? process.env;
+  const exporter = options.exporter ?? (otlpConfigured(env) ? new OTLPTraceExporter() : undefined);
+  if (!exporter) return DISABLED;
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME?.trim() || options.serviceName }),
+    sampler: samplerFrom(env),
+    spanProcessors: [new BatchSpanProcessor({ exporter, ...batchDelay(env) })],
+  });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  installed = {
+    enabled: true,
+    flush: () => provider.forceFlush(),
+    async shutdown() {
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+      installed = undefined;
+    },
+  };
+  return installed;
+}
+
+/** Whether this process records spans (initTracing found an endpoint or was given an exporter). */
+export function tracingEnabled(): boolean {
+  return installed?.enabled ?? false;
+}
+
+function otlpConfigured(env: NodeJS.ProcessEnv): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
+}
+
+/**
+ * A trace is kept or dropped as a whole: a span follows its parent's decision (the caller's
+ * traceparent flag, across processes); a root span (an HTTP request without traceparent) is kept
+ * with the ratio OTEL_TRACES_SAMPLER_ARG when OTEL_TRACES_SAMPLER is parentbased_traceidratio,
+ * else always.
+ */
+function samplerFrom(env: NodeJS.ProcessEnv): Sampler {
+  if (env.OTEL_TRACES_SAMPLER?.trim() !== 'parentbased_traceidratio') {
+    return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+  const root = new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1);
+  return new ParentBasedSampler({ root });
+}
+
+/** OTEL_BSP_SCHEDULE_DELAY (ms between exports, default 5000). */
+function batchDelay(env: NodeJS.ProcessEnv): { scheduledDelayMillis?: number } {
+  const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
+  return env.OTEL_BSP_SCHEDULE_DELAY && Number.isFinite(delay) && delay >= 0 ? { scheduledDelayMillis: delay } : {};
+}

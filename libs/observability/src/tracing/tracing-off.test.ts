@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { contextFromCarrier, traceCarrier } from './propagation.js';
+import { initTracing, tracingEnabled } from './setup.js';
+import { activeTraceIds, inSpan } from './spans.js';
+
+const CALLER = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+
+describe('tracing without an OTLP endpoint', () => {
+  it('installs nothing: spans record nothing and no trace context is written', async () => {
+    const tracing = initTracing({ serviceName: 'unit', env: { OTEL_SERVICE_NAME: 'named' } });
+    expect(tracing.enabled).toBe(false);
+    expect(tracingEnabled()).toBe(false);
+    const seen = await inSpan('ignored', { parent: contextFromCarrier(() => CALLER) }, async (span) => ({
+      recording: span.isRecording(),
+      ids: activeTraceIds(),
+      carrier: traceCarrier(),
+    }));
+    expect(seen).toEqual({ recording: false, ids: undefined, carrier: {} });
+  });
+
+  it('stays off when the SDK is disabled even with an endpoint', () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' };
+    expect(initTracing({ serviceName: 'unit', env }).enabled).toBe(false);
+  });
+});
