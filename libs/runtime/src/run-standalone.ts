@@ -1,7 +1,7 @@
 import { systemClock } from '@billing/clock';
 import { exitOnConfigError, loadConfig, type ServiceProcessConfig, serviceProcessEnv } from '@billing/config';
 import { JetStreamBus } from '@billing/events';
-import { createLogger } from '@billing/observability';
+import { createLogger, initTracing } from '@billing/observability';
 import type { ServiceModule } from './service-module.js';
 import { startService } from './start-service.js';
 
@@ -11,6 +11,8 @@ import { startService } from './start-service.js';
  */
 export async function runStandalone(module: ServiceModule, config: ServiceProcessConfig): Promise<void> {
   const logger = createLogger(module.name, config.LOG_LEVEL);
+  // Off unless an OTLP endpoint is configured (README "Configuration").
+  const tracing = initTracing({ serviceName: module.name, logger });
   const bus = await JetStreamBus.connect({ servers: config.NATS_URL, name: module.name, logger });
   const service = await startService(module, {
     databaseUrl: config.DATABASE_URL,
@@ -29,6 +31,8 @@ export async function runStandalone(module: ServiceModule, config: ServiceProces
     logger.info({ signal }, 'shutting down');
     await service.stop();
     await bus.close();
+    // The spans of the last calls and events, before the process goes.
+    await tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: final export failed'));
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

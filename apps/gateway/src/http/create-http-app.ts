@@ -14,6 +14,7 @@ import { createJsonBodyReader, DEFAULT_BODY_LIMIT_BYTES } from './json-body.js';
 import { requestContextMiddleware } from './request-context-middleware.js';
 import { registerRoutes } from './route/register-routes.js';
 import type { Route } from './route/route-types.js';
+import { tracingMiddleware } from './tracing-middleware.js';
 
 export interface HttpAppOptions {
   routes: readonly Route[];
@@ -69,6 +70,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const document = buildOpenApiDocument(routes, options.openApi ?? DEFAULT_OPENAPI_INFO, options.requestExamples);
   mountApiDocs(router, document, options.logger);
 
+  app.use(tracingMiddleware());
   app.use(requestContextMiddleware(options.logger, browsable));
   for (const pages of options.pages ?? []) app.use(pages);
   app.use(router);

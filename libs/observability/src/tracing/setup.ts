@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, DiagLogLevel, diag, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -23,6 +23,8 @@ export interface TracingOptions {
    * libraries, which look at spans in memory). Tracing is on whenever one is given.
    */
   exporter?: SpanExporter;
+  /** Told when spans cannot be exported (the collector is down, refuses them): one warning each. */
+  logger?: { warn(fields: object, message: string): void };
 }
 
 export interface Tracing {
@@ -55,6 +57,7 @@ export function initTracing(options: TracingOptions): Tracing {
   const env = options.env ?? process.env;
   const exporter = options.exporter ?? (otlpConfigured(env) ? new OTLPTraceExporter() : undefined);
   if (!exporter) return DISABLED;
+  if (options.logger) reportExportProblems(options.logger);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME?.trim() || options.serviceName }),
     sampler: samplerFrom(env),
@@ -70,6 +73,7 @@ export function initTracing(options: TracingOptions): Tracing {
     async shutdown() {
       await provider.shutdown();
       trace.disable();
+      diag.disable();
       propagation.disable();
       context.disable();
       installed = undefined;
@@ -83,10 +87,38 @@ export function tracingEnabled(): boolean {
   return installed?.enabled ?? false;
 }
 
+const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const;
+
+/**
+ * Whether an endpoint is set. A set one must be an http(s) URL: the exporter would otherwise fall
+ * back to its default (localhost:4318) without a word, and a misspelt endpoint must stop the start.
+ */
 function otlpConfigured(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
+  let configured = false;
+  for (const variable of ENDPOINT_VARIABLES) {
+    const value = env[variable]?.trim();
+    if (!value) continue;
+    if (!/^https?:\/\/[^/]/.test(value) || !URL.canParse(value)) {
+      throw new Error(`${variable} must be an http(s) URL (OTLP/HTTP), got "${value}"`);
+    }
+    configured = true;
+  }
+  return configured;
+}
+
+/** The SDK reports failed exports through its diagnostics channel, silent unless given a logger. */
+function reportExportProblems(logger: { warn(fields: object, message: string): void }): void {
+  const warn = (message: string, ...args: unknown[]) =>
+    logger.warn(
+      { detail: args.map((arg) => (arg instanceof Error ? arg.message : String(arg))) },
+      `tracing: ${message}`,
+    );
+  diag.setLogger(
+    { error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} },
+    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
 }
 
 /**

@@ -23,3 +23,15 @@ describe('tracing without an OTLP endpoint', () => {
     expect(initTracing({ serviceName: 'unit', env }).enabled).toBe(false);
   });
 });
+
+describe('a misspelt OTLP endpoint', () => {
+  it('stops the start, naming the variable', () => {
+    expect(() => initTracing({ serviceName: 'unit', env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' } })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (OTLP/HTTP), got "collector:4318"',
+    );
+    expect(() =>
+      initTracing({ serviceName: 'unit', env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' } }),
+    ).toThrow('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL');
+    expect(tracingEnabled()).toBe(false);
+  });
+});
