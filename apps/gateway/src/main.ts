@@ -30,7 +30,7 @@ const gateway = await startGateway({
 const stop = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
   await gateway.stop();
-  await tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: final export failed'));
+  await tracing.shutdown();
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -32,7 +32,7 @@ export async function runStandalone(module: ServiceModule, config: ServiceProces
     await service.stop();
     await bus.close();
     // The spans of the last calls and events, before the process goes.
-    await tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: final export failed'));
+    await tracing.shutdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

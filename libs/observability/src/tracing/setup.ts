@@ -30,9 +30,9 @@ export interface TracingOptions {
 export interface Tracing {
   /** False when no OTLP endpoint is configured: nothing is recorded, nothing is sent. */
   readonly enabled: boolean;
-  /** Exports what is still buffered; the process calls it before it exits. */
+  /** Exports what is still buffered. A failed export is reported to the logger, never thrown. */
   flush(): Promise<void>;
-  /** Flushes, then stops exporting. */
+  /** Flushes, then stops exporting (the process calls it before it exits); never throws either. */
   shutdown(): Promise<void>;
 }
 
@@ -55,7 +55,8 @@ let installed: Tracing | undefined;
 export function initTracing(options: TracingOptions): Tracing {
   if (installed) return installed;
   const env = options.env ?? process.env;
-  const exporter = options.exporter ?? (otlpConfigured(env) ? new OTLPTraceExporter() : undefined);
+  const url = options.exporter ? undefined : otlpTracesUrl(env);
+  const exporter = options.exporter ?? (url ? new OTLPTraceExporter({ url, ...exportTimeout(env) }) : undefined);
   if (!exporter) return DISABLED;
   if (options.logger) reportExportProblems(options.logger);
   const provider = new TracerProvider({
@@ -67,11 +68,15 @@ export function initTracing(options: TracingOptions): Tracing {
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  const reported = (work: Promise<void>) =>
+    work.catch((error: unknown) =>
+      options.logger?.warn({ err: error }, 'tracing: spans could not be exported; they are dropped'),
+    );
   installed = {
     enabled: true,
-    flush: () => provider.forceFlush(),
+    flush: () => reported(provider.forceFlush()),
     async shutdown() {
-      await provider.shutdown();
+      await reported(provider.shutdown());
       trace.disable();
       diag.disable();
       propagation.disable();
@@ -90,22 +95,31 @@ export function tracingEnabled(): boolean {
 const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const;
 
 /**
- * Whether an endpoint is set. A set one must be an http(s) URL: the exporter would otherwise fall
- * back to its default (localhost:4318) without a word, and a misspelt endpoint must stop the start.
+ * Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else OTEL_EXPORTER_OTLP_ENDPOINT
+ * with `/v1/traces` (the OTLP rule); undefined when neither is set. A set one must be an http(s)
+ * URL: the exporter would otherwise fall back to its default (localhost:4318) without a word, and
+ * a misspelt endpoint must stop the start. (The exporter reads its other OTEL_EXPORTER_OTLP_*
+ * settings, headers and compression, from the process environment itself.)
  */
-function otlpConfigured(env: NodeJS.ProcessEnv): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return false;
-  let configured = false;
-  for (const variable of ENDPOINT_VARIABLES) {
+function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return undefined;
+  const [specific, general] = ENDPOINT_VARIABLES.map((variable) => {
     const value = env[variable]?.trim();
-    if (!value) continue;
-    if (!/^https?:\/\/[^/]/.test(value) || !URL.canParse(value)) {
+    if (value && (!/^https?:\/\/[^/]/.test(value) || !URL.canParse(value))) {
       throw new Error(`${variable} must be an http(s) URL (OTLP/HTTP), got "${value}"`);
     }
-    configured = true;
-  }
-  return configured;
+    return value || undefined;
+  });
+  if (specific) return specific;
+  return general ? `${general.replace(/\/+$/, '')}/v1/traces` : undefined;
+}
+
+/** OTEL_EXPORTER_OTLP_TRACES_TIMEOUT or OTEL_EXPORTER_OTLP_TIMEOUT: ms one export may take (default 10 s). */
+function exportTimeout(env: NodeJS.ProcessEnv): { timeoutMillis?: number } {
+  const raw = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT;
+  const ms = Number(raw);
+  return raw && Number.isFinite(ms) && ms > 0 ? { timeoutMillis: ms } : {};
 }
 
 /** The SDK reports failed exports through its diagnostics channel, silent unless given a logger. */
