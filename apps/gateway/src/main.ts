@@ -7,7 +7,7 @@ import { startGateway } from './start-gateway.js';
 const config = exitOnConfigError(() => loadGatewayConfig());
 const logger = createLogger('gateway', config.LOG_LEVEL);
 // Off unless an OTLP endpoint is configured (README "Configuration").
-const tracing = initTracing({ serviceName: 'gateway', logger });
+const tracing = await initTracing({ serviceName: 'gateway', logger });
 const gateway = await startGateway({
   host: config.HOST,
   port: config.PORT,

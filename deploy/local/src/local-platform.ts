@@ -50,7 +50,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   mkdirSync(dataDir, { recursive: true });
   // One process, one tracer provider: spans of every service under service.name `billing`
   // (OTEL_SERVICE_NAME overrides); off unless an OTLP endpoint is configured.
-  const tracing = initTracing({ serviceName: 'billing', logger });
+  const tracing = await initTracing({ serviceName: 'billing', logger });
 
   const stack: Array<() => Promise<void>> = [tracing.shutdown];
   const stopAll = async () => {

@@ -23,7 +23,7 @@ const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
 let nats: NatsServerHandle;
 beforeAll(async () => {
-  tracing = initTracing({ serviceName: 'events-test', exporter });
+  tracing = await initTracing({ serviceName: 'events-test', exporter });
   nats = await startNatsServer();
 });
 afterAll(async () => {

@@ -24,7 +24,7 @@ describe('gRPC calls in a trace', () => {
   let accounts: GrpcClient<typeof accountsV1.AccountsServiceService>;
 
   beforeAll(async () => {
-    tracing = initTracing({ serviceName: 'grpc-test', exporter });
+    tracing = await initTracing({ serviceName: 'grpc-test', exporter });
     server = await startGrpcServer({
       host: '127.0.0.1',
       port: 0,

@@ -12,7 +12,7 @@ import { startService } from './start-service.js';
 export async function runStandalone(module: ServiceModule, config: ServiceProcessConfig): Promise<void> {
   const logger = createLogger(module.name, config.LOG_LEVEL);
   // Off unless an OTLP endpoint is configured (README "Configuration").
-  const tracing = initTracing({ serviceName: module.name, logger });
+  const tracing = await initTracing({ serviceName: module.name, logger });
   const bus = await JetStreamBus.connect({ servers: config.NATS_URL, name: module.name, logger });
   const service = await startService(module, {
     databaseUrl: config.DATABASE_URL,

@@ -14,7 +14,7 @@ describe('the request span (tracing on)', () => {
   let app: WidgetApp;
 
   beforeAll(async () => {
-    tracing = initTracing({ serviceName: 'gateway', exporter });
+    tracing = await initTracing({ serviceName: 'gateway', exporter });
     const pages = express.Router({ strict: true });
     pages.get('/secret/:token/', (req, res) => {
       hidePathInLog(req, '/secret/{token}/');

@@ -16,7 +16,7 @@ describe('a collector that cannot be reached', () => {
   it('costs a warning in the log, never the traced work', async () => {
     const warnings: Array<{ fields: object; message: string }> = [];
     const endpoint = `http://127.0.0.1:${await closedPort()}`;
-    const tracing = initTracing({
+    const tracing = await initTracing({
       serviceName: 'unit',
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_TIMEOUT: '500' },
       logger: { warn: (fields, message) => warnings.push({ fields, message }) },

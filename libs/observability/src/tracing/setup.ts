@@ -1,18 +1,22 @@
 import { context, DiagLogLevel, diag, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  type Sampler,
-  type SpanExporter,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
+
+/**
+ * The SDK is loaded only when tracing is turned on: a process without an endpoint never loads the
+ * exporter, the SDK or their dependencies (the API alone, a no-op, stays).
+ */
+const loadSdk = async () => {
+  const [hooks, core, exporter, resources, sdk, conventions] = await Promise.all([
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/semantic-conventions'),
+  ]);
+  return { ...hooks, ...core, ...exporter, ...resources, ...sdk, ...conventions };
+};
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 export interface TracingOptions {
   /** The service's own name, used when OTEL_SERVICE_NAME does not name it. */
@@ -38,7 +42,8 @@ export interface Tracing {
 
 const DISABLED: Tracing = { enabled: false, flush: async () => {}, shutdown: async () => {} };
 
-let installed: Tracing | undefined;
+let installed: Promise<Tracing> | undefined;
+let enabled = false;
 
 /**
  * Turns tracing on for this process when an OTLP endpoint is configured
@@ -52,27 +57,39 @@ let installed: Tracing | undefined;
  * One provider per process: the all-in-one runner starts every service in one process and calls
  * this once per service; the first call that turns tracing on decides, the later ones get it.
  */
-export function initTracing(options: TracingOptions): Tracing {
+export async function initTracing(options: TracingOptions): Promise<Tracing> {
   if (installed) return installed;
   const env = options.env ?? process.env;
+  // Checked before anything loads, so a misspelt endpoint fails the start at once.
   const url = options.exporter ? undefined : otlpTracesUrl(env);
-  const exporter = options.exporter ?? (url ? new OTLPTraceExporter({ url, ...exportTimeout(env) }) : undefined);
-  if (!exporter) return DISABLED;
-  if (options.logger) reportExportProblems(options.logger);
-  const provider = new TracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME?.trim() || options.serviceName }),
-    sampler: samplerFrom(env),
-    spanProcessors: [new BatchSpanProcessor({ exporter, ...batchDelay(env) })],
+  if (!options.exporter && !url) return DISABLED;
+  installed = install(options, env, url).catch((error: unknown) => {
+    installed = undefined;
+    throw error;
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  return installed;
+}
+
+async function install(options: TracingOptions, env: NodeJS.ProcessEnv, url: string | undefined): Promise<Tracing> {
+  const sdk = await loadSdk();
+  const exporter = options.exporter ?? new sdk.OTLPTraceExporter({ url, ...exportTimeout(env) });
+  if (options.logger) reportExportProblems(options.logger);
+  const provider = new sdk.TracerProvider({
+    resource: sdk.resourceFromAttributes({
+      [sdk.ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME?.trim() || options.serviceName,
+    }),
+    sampler: samplerFrom(sdk, env),
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter, ...batchDelay(env) })],
+  });
+  context.setGlobalContextManager(new sdk.AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new sdk.W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  enabled = true;
   const reported = (work: Promise<void>) =>
     work.catch((error: unknown) =>
       options.logger?.warn({ err: error }, 'tracing: spans could not be exported; they are dropped'),
     );
-  installed = {
+  return {
     enabled: true,
     flush: () => reported(provider.forceFlush()),
     async shutdown() {
@@ -81,15 +98,15 @@ export function initTracing(options: TracingOptions): Tracing {
       diag.disable();
       propagation.disable();
       context.disable();
+      enabled = false;
       installed = undefined;
     },
   };
-  return installed;
 }
 
 /** Whether this process records spans (initTracing found an endpoint or was given an exporter). */
 export function tracingEnabled(): boolean {
-  return installed?.enabled ?? false;
+  return enabled;
 }
 
 const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const;
@@ -141,13 +158,13 @@ function reportExportProblems(logger: { warn(fields: object, message: string): v
  * with the ratio OTEL_TRACES_SAMPLER_ARG when OTEL_TRACES_SAMPLER is parentbased_traceidratio,
  * else always.
  */
-function samplerFrom(env: NodeJS.ProcessEnv): Sampler {
+function samplerFrom(sdk: Sdk, env: NodeJS.ProcessEnv): Sampler {
   if (env.OTEL_TRACES_SAMPLER?.trim() !== 'parentbased_traceidratio') {
-    return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    return new sdk.ParentBasedSampler({ root: new sdk.AlwaysOnSampler() });
   }
   const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
-  const root = new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1);
-  return new ParentBasedSampler({ root });
+  const root = new sdk.TraceIdRatioBasedSampler(Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1);
+  return new sdk.ParentBasedSampler({ root });
 }
 
 /** OTEL_BSP_SCHEDULE_DELAY (ms between exports, default 5000). */

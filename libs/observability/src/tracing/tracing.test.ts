@@ -11,8 +11,8 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 describe('tracing with an exporter', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: Tracing;
-  beforeAll(() => {
-    tracing = initTracing({ serviceName: 'unit', exporter, env: {} });
+  beforeAll(async () => {
+    tracing = await initTracing({ serviceName: 'unit', exporter, env: {} });
   });
   afterAll(() => tracing.shutdown());
 
