@@ -8,7 +8,14 @@
  */
 import { createTestSchema, type NatsServerHandle, startNatsServer, type TestSchema, waitFor } from '@billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type ChildHandle, ENTRY_POINTS, runEntryPoint, startEntryPoint } from './support/entry-points.js';
+import {
+  assertBuilt,
+  type ChildHandle,
+  ENTRY_POINTS,
+  exitWithin,
+  runEntryPoint,
+  startEntryPoint,
+} from './support/entry-points.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver.js';
 import { freePort } from './support/ports.js';
 import { accountInput, restClient } from './support/rest-client.js';
@@ -207,4 +214,13 @@ describe('one subscription change, HTTP → gRPC → outbox → NATS → analyti
       .find((line) => line.grpc_method === `/${CREATE_SUBSCRIPTION}` && line.trace_id === request.traceId);
     expect(callLine).toMatchObject({ trace_id: request.traceId, span_id: chain.server.spanId, grpc_code: 'OK' });
   }, 180_000);
+
+  it('SIGTERM stops each traced process with exit status 0', async () => {
+    for (const name of ['gateway', 'analytics', 'subscriptions', 'accounts']) {
+      const handle = processes[name]!;
+      expect(handle.exited(), `${name} had already exited:\n${handle.output()}`).toBeNull();
+      handle.child.kill('SIGTERM');
+      expect(await exitWithin(handle, 15_000), handle.output()).toEqual({ code: 0, signal: null });
+    }
+  }, 90_000);
 });
