@@ -1,11 +1,13 @@
 import { systemClock } from '@billing/clock';
 import { exitOnConfigError } from '@billing/config';
-import { createLogger } from '@billing/observability';
+import { createLogger, initTracing } from '@billing/observability';
 import { loadGatewayConfig } from './config.js';
 import { startGateway } from './start-gateway.js';
 
 const config = exitOnConfigError(() => loadGatewayConfig());
 const logger = createLogger('gateway', config.LOG_LEVEL);
+// Off unless an OTLP endpoint is configured (README "Configuration").
+const tracing = await initTracing({ serviceName: 'gateway', logger });
 const gateway = await startGateway({
   host: config.HOST,
   port: config.PORT,
@@ -29,6 +31,7 @@ const gateway = await startGateway({
 const stop = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
   await gateway.stop();
+  await tracing.shutdown();
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop('SIGTERM'));

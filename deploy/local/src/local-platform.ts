@@ -6,7 +6,7 @@ import { type Clock, systemClock } from '@billing/clock';
 import { type EventBus, InProcessBus, JetStreamBus, watchConsumerLag } from '@billing/events';
 import { type RunningGateway, startGateway } from '@billing/gateway';
 import { createInvoicingModule, loadMailConfig } from '@billing/invoicing';
-import { createLogger, type Logger, startMetricsServer } from '@billing/observability';
+import { createLogger, initTracing, type Logger, startMetricsServer } from '@billing/observability';
 import { createPaymentsModule } from '@billing/payments';
 import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
 import { createSubscriptionsModule } from '@billing/subscriptions';
@@ -52,8 +52,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const clock = options.clock ?? systemClock;
   const dataDir = options.dataDir ?? '.data';
   mkdirSync(dataDir, { recursive: true });
+  // One process, one tracer provider: spans of every service under service.name `billing`
+  // (OTEL_SERVICE_NAME overrides); off unless an OTLP endpoint is configured.
+  const tracing = await initTracing({ serviceName: 'billing', logger });
 
-  const stack: Array<() => Promise<void>> = [];
+  const stack: Array<() => Promise<void>> = [tracing.shutdown];
   const stopAll = async () => {
     for (const stop of stack.reverse())
       await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));

@@ -1,3 +1,4 @@
+import { StatusCode } from '@billing/errors';
 import { acceptOrCreateRequestId, currentContext, type RequestContext } from '@billing/observability';
 import {
   type ChannelCredentials,
@@ -6,6 +7,7 @@ import {
   credentials,
   type ServiceDefinition,
 } from '@grpc/grpc-js';
+import { endClientCallSpan, startClientCallSpan } from './call-tracing.js';
 import { recordClientCall } from './grpc-metrics.js';
 import { toMetadata } from './metadata.js';
 import { serviceErrorToAppError } from './service-error.js';
@@ -72,18 +74,26 @@ export function createGrpcClient<S extends ServiceDefinition>(
       const deadlineMs = checkedDeadline(callOptions.deadlineMs ?? defaultDeadlineMs);
       const context = callOptions.context ?? currentContext() ?? { requestId: acceptOrCreateRequestId(undefined) };
       const startedAt = performance.now();
+      const metadata = toMetadata(context);
+      const span = startClientCallSpan(definition.path, metadata);
       return new Promise<ResponseOf<S[typeof method]>>((resolve, reject) => {
         client.makeUnaryRequest(
           definition.path,
           definition.requestSerialize,
           definition.responseDeserialize,
           request,
-          toMetadata(context),
+          metadata,
           { deadline: Date.now() + deadlineMs },
           (error, response) => {
             recordClientCall(definition.path, error?.code, startedAt);
-            if (error) reject(serviceErrorToAppError(error));
-            else resolve(response);
+            if (error) {
+              const failure = serviceErrorToAppError(error);
+              endClientCallSpan(span, failure.code, failure);
+              reject(failure);
+            } else {
+              endClientCallSpan(span, StatusCode.OK);
+              resolve(response);
+            }
           },
         );
       });

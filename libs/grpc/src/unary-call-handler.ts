@@ -1,7 +1,8 @@
 import { AppError, isAppError, StatusCode } from '@billing/errors';
-import { type RequestContext, runWithContext } from '@billing/observability';
+import { type RequestContext, runWithContext, withActiveSpan } from '@billing/observability';
 import type { handleUnaryCall, ServerUnaryCall, StatusObject } from '@grpc/grpc-js';
 import { appErrorToStatus } from './app-error-status.js';
+import { endServerCallSpan, startServerCallSpan } from './call-tracing.js';
 import type { GrpcLogger } from './grpc-logger.js';
 import { fromMetadata } from './metadata.js';
 import { statusCodeName } from './status-code-names.js';
@@ -14,7 +15,8 @@ type Outcome = { response: unknown; status?: never } | { status: StatusObject; e
 
 /**
  * Adapts a plain async handler to grpc-js: the caller's RequestContext is read from metadata and
- * the handler runs inside it (so every log line carries the request id); a thrown AppError
+ * the handler runs inside it (so every log line carries the request id) and inside the call's
+ * server span (a child of the caller's span, from its traceparent metadata); a thrown AppError
  * becomes its status, anything else INTERNAL 'Internal server error.' (logged, never echoed);
  * and each call is logged once with its method, code and duration.
  */
@@ -26,13 +28,19 @@ export function unaryCallHandler(
   return (call, callback) => {
     const startedAt = performance.now();
     const context = fromMetadata(call.metadata);
-    void runWithContext(context, async () => {
-      const outcome = await invoke(handler, call, context);
-      logCall(logger, method, call, outcome, performance.now() - startedAt);
-      // Outside invoke's try: a failure inside grpc-js while replying must not be answered twice.
-      if (outcome.status) callback(outcome.status);
-      else callback(null, outcome.response);
-    });
+    // A child of the caller's span when its metadata carries traceparent (see call-tracing.ts).
+    const span = startServerCallSpan(method, call.metadata);
+    void runWithContext(context, () =>
+      withActiveSpan(span, async () => {
+        const outcome = await invoke(handler, call, context);
+        logCall(logger, method, call, outcome, performance.now() - startedAt);
+        if (outcome.status) endServerCallSpan(span, outcome.status.code as StatusCode, outcome.error);
+        else endServerCallSpan(span, StatusCode.OK);
+        // Outside invoke's try: a failure inside grpc-js while replying must not be answered twice.
+        if (outcome.status) callback(outcome.status);
+        else callback(null, outcome.response);
+      }),
+    );
   };
 }
 

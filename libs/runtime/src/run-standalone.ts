@@ -1,7 +1,7 @@
 import { systemClock } from '@billing/clock';
 import { exitOnConfigError, loadConfig, type ServiceProcessConfig, serviceProcessEnv } from '@billing/config';
 import { JetStreamBus, watchConsumerLag } from '@billing/events';
-import { createLogger, notReady, type ReadinessCheck, startMetricsServer } from '@billing/observability';
+import { createLogger, initTracing, notReady, type ReadinessCheck, startMetricsServer } from '@billing/observability';
 import type { ServiceModule } from './service-module.js';
 import { startService } from './start-service.js';
 
@@ -13,6 +13,8 @@ import { startService } from './start-service.js';
  */
 export async function runStandalone(module: ServiceModule, config: ServiceProcessConfig): Promise<void> {
   const logger = createLogger(module.name, config.LOG_LEVEL);
+  // Off unless an OTLP endpoint is configured (README "Configuration").
+  const tracing = await initTracing({ serviceName: module.name, logger });
   let readiness: readonly ReadinessCheck[] = [notReady('startup', 'starting')];
   const metrics = await startMetricsServer({
     host: config.METRICS_HOST,
@@ -44,6 +46,8 @@ export async function runStandalone(module: ServiceModule, config: ServiceProces
     unwatchLag();
     await bus.close();
     await metrics.close();
+    // The spans of the last calls and events, before the process goes.
+    await tracing.shutdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

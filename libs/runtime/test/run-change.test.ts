@@ -12,7 +12,7 @@ import { type ChangeScope, runChange } from '../src/index.js';
 class CreateChangeTables extends Migration {
   override up(): void {
     this.addSql(
-      'create table "outbox" ("id" uuid not null, "position" bigserial, "subject" text not null, "payload" bytea not null, "created_at" timestamptz not null, "published_at" timestamptz null, "attempts" int not null default 0, "last_error" text null, primary key ("id"));',
+      'create table "outbox" ("id" uuid not null, "position" bigserial, "subject" text not null, "payload" bytea not null, "created_at" timestamptz not null, "published_at" timestamptz null, "attempts" int not null default 0, "last_error" text null, "traceparent" text null, "tracestate" text null, primary key ("id"));',
     );
     this.addSql(
       'create table "inbox" ("consumer" text not null, "message_id" uuid not null, "processed_at" timestamptz not null, primary key ("consumer", "message_id"));',

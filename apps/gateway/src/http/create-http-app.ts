@@ -21,6 +21,7 @@ import { createJsonBodyReader, DEFAULT_BODY_LIMIT_BYTES } from './json-body.js';
 import { requestContextMiddleware } from './request-context-middleware.js';
 import { registerRoutes } from './route/register-routes.js';
 import type { Route } from './route/route-types.js';
+import { tracingMiddleware } from './tracing-middleware.js';
 
 export interface HttpAppOptions {
   routes: readonly Route[];
@@ -94,6 +95,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   mountApiDocs(router, document, options.logger);
 
   if (options.probes) app.use(options.probes);
+  app.use(tracingMiddleware());
   app.use(requestContextMiddleware(options.logger, browsable));
   app.use(httpMetricsMiddleware());
   for (const pages of options.pages ?? []) app.use(pages);

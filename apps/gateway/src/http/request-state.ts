@@ -50,3 +50,12 @@ export function hidePathInLog(req: Request, template: string): void {
   state.route = template;
   state.loggedPath = template;
 }
+
+/**
+ * The route template and the loggable path of a finished request, for its trace span; undefined
+ * parts when no route answered (unknown paths) or the state was never set.
+ */
+export function routeAndLoggedPath(req: Request): { route?: string | undefined; loggedPath?: string | undefined } {
+  const state = states.get(req);
+  return { route: state?.route, loggedPath: state?.loggedPath };
+}

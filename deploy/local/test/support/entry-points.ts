@@ -11,6 +11,7 @@ export const ENTRY_POINTS = {
   subscriptions: `${ROOT}apps/subscriptions/dist/main.js`,
   invoicing: `${ROOT}apps/invoicing/dist/main.js`,
   payments: `${ROOT}apps/payments/dist/main.js`,
+  analytics: `${ROOT}apps/analytics/dist/main.js`,
   admin: `${ROOT}apps/accounts/dist/admin/cli.js`,
   /** `npm start`'s entry point: the whole platform in one process. */
   start: `${ROOT}deploy/local/dist/start.js`,

@@ -1,8 +1,12 @@
+import type { TraceHeaders } from '../support/message-tracing.js';
+
 export interface PublishRequest {
   subject: string;
   /** The event id: the bus stores a message id once within the duplicate window. */
   messageId: string;
   data: Uint8Array;
+  /** W3C trace context of the publish (NATS headers traceparent, tracestate). */
+  headers?: TraceHeaders | undefined;
 }
 
 /** One delivery of a stored message to a durable consumer. Exactly one of ack/nak/term settles it. */
@@ -12,6 +16,8 @@ export interface DeliveredMessage {
   data: Uint8Array;
   /** 1 on first delivery, then 2, 3, … on redeliveries. */
   deliveryCount: number;
+  /** The trace context the message was published with, when it had one. */
+  headers?: TraceHeaders | undefined;
   /** Done: never deliver again to this durable. Resolves when the bus has recorded it. */
   ack(): Promise<void>;
   /** Not now: deliver again after `delayMs` (immediately when omitted). */

@@ -1,12 +1,13 @@
 import { type Clock, systemClock } from '@billing/clock';
 import { inTransaction } from '@billing/db';
-import { runWithContext } from '@billing/observability';
+import { markFailed, runWithContext, type Span } from '@billing/observability';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { DeliveredMessage, EventBus, RunningConsumer } from '../bus/event-bus.js';
 import { decodeEnvelope, type EventEnvelope } from '../envelope/envelope-codec.js';
 import { producerOf, streamNameFor } from '../envelope/subjects.js';
 import { InboxMessage } from '../inbox/inbox-message.entity.js';
 import type { EventsLogger } from '../support/logger.js';
+import { consumeInSpan } from '../support/message-tracing.js';
 import { isTransientFailure } from './classify-failure.js';
 
 export interface StartConsumerOptions {
@@ -66,12 +67,17 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const maxAttempts = options.maxAttempts ?? 5;
   const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
 
-  const handleMessage = async (message: DeliveredMessage): Promise<void> => {
+  // Each message in a consumer span, a child of its publish span when its headers carry one.
+  const handleMessage = (message: DeliveredMessage): Promise<void> =>
+    consumeInSpan(message, options.consumer, (span) => handleTracedMessage(message, span));
+
+  const handleTracedMessage = async (message: DeliveredMessage, span: Span): Promise<void> => {
     const log = { consumer: options.consumer, subject: message.subject, message_id: message.messageId };
     let envelope: EventEnvelope;
     try {
       envelope = decodeEnvelope(message.data);
     } catch (error) {
+      markFailed(span, error);
       options.logger.error({ ...log, err: error }, 'poison event: cannot decode envelope; terminated');
       await message.term();
       return;
@@ -81,6 +87,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       try {
         handled = await handleOnce(options, envelope);
       } catch (error) {
+        markFailed(span, error);
         await settleFailure(message, envelope, error, { ...log, event_id: envelope.event_id });
         return;
       }
@@ -139,10 +146,13 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     }
     try {
       await inTransaction(options.orm, async (em) => {
-        for (const { envelope } of decoded) {
-          await runWithContext(contextOf(envelope), () => applyEventOnce(options, em, envelope, options.handle));
-          // Written before the next event, which starts from the database, not from this one's entities.
-          await em.flush();
+        for (const { message, envelope } of decoded) {
+          // A span per message (not one per batch), so each event stays in its own trace.
+          await consumeInSpan(message, options.consumer, async () => {
+            await runWithContext(contextOf(envelope), () => applyEventOnce(options, em, envelope, options.handle));
+            // Written before the next event, which starts from the database, not from this one's entities.
+            await em.flush();
+          });
           em.clear();
         }
       });

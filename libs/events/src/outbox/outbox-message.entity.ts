@@ -24,6 +24,12 @@ export const OutboxMessage = defineEntity({
     publishedAt: p.datetime().nullable(),
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
+    /**
+     * W3C trace context (traceparent, tracestate) of the change that wrote the row, so the relay's
+     * publish and the consumers' handling join its trace; null when no span was recording.
+     */
+    traceparent: p.text().nullable(),
+    tracestate: p.text().nullable(),
   },
 });
 

@@ -3,6 +3,7 @@ import { currentContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventEnvelope, encodeEnvelope } from '../envelope/envelope-codec.js';
 import { subjectFor } from '../envelope/subjects.js';
+import { traceContextToStore } from '../support/message-tracing.js';
 import type { AppendToOutboxInput } from './append-to-outbox.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 
@@ -15,6 +16,9 @@ export interface OutboxRecord {
   publishedAt: null;
   attempts: 0;
   lastError: null;
+  /** The writer's trace context (see OutboxMessage), null outside a trace. */
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /** The envelope of an event and the outbox row that carries it (what appendToOutbox stores). */
@@ -39,6 +43,7 @@ export function outboxRecord(input: AppendToOutboxInput): { envelope: EventEnvel
     publishedAt: null,
     attempts: 0,
     lastError: null,
+    ...traceContextToStore(),
   };
   return { envelope, record };
 }

@@ -5,6 +5,7 @@ import type { EventBus } from '../bus/event-bus.js';
 import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { InterruptibleSleep } from '../support/interruptible-sleep.js';
 import type { EventsLogger } from '../support/logger.js';
+import { publishInSpan } from '../support/message-tracing.js';
 import { wakeOnOutboxCommit } from './wake-on-outbox-commit.js';
 
 export interface OutboxRelayOptions {
@@ -149,7 +150,9 @@ export class OutboxRelay {
       let published = 0;
       for (const row of rows) {
         try {
-          await this.options.bus.publish({ subject: row.subject, messageId: row.id, data: row.payload });
+          await publishInSpan(row, (headers) =>
+            this.options.bus.publish({ subject: row.subject, messageId: row.id, data: row.payload, headers }),
+          );
         } catch (error) {
           // Keep order: later rows wait until this one goes out.
           row.attempts += 1;

@@ -16,6 +16,7 @@ import { Migration20261125225137_subscription_renewal_notices } from './Migratio
 import { Migration20261126011248_self_service_sign_in } from './Migration20261126011248_self_service_sign_in.js';
 import { Migration20261126014313_reminder_schedule } from './Migration20261126014313_reminder_schedule.js';
 import { Migration20261126020419_subscription_notice_mail } from './Migration20261126020419_subscription_notice_mail.js';
+import { Migration20261126043413_outbox_trace_context } from './Migration20261126043413_outbox_trace_context.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -35,4 +36,5 @@ export const migrations = [
   Migration20261126011248_self_service_sign_in,
   Migration20261126014313_reminder_schedule,
   Migration20261126020419_subscription_notice_mail,
+  Migration20261126043413_outbox_trace_context,
 ];

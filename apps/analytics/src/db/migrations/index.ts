@@ -6,6 +6,7 @@ import { Migration20261125233039_event_log } from './Migration20261125233039_eve
 import { Migration20261126011315_churn_reasons } from './Migration20261126011315_churn_reasons.js';
 import { Migration20261126012132_plan_embed } from './Migration20261126012132_plan_embed.js';
 import { Migration20261126012911_export_jobs } from './Migration20261126012911_export_jobs.js';
+import { Migration20261126043433_outbox_trace_context } from './Migration20261126043433_outbox_trace_context.js';
 
 export const migrations = [
   Migration20261122031439_initial,
@@ -15,4 +16,5 @@ export const migrations = [
   Migration20261126011315_churn_reasons,
   Migration20261126012132_plan_embed,
   Migration20261126012911_export_jobs,
+  Migration20261126043433_outbox_trace_context,
 ];

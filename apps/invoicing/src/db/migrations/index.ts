@@ -10,6 +10,7 @@ import { Migration20261125221827_rejected_charges } from './Migration20261125221
 import { Migration20261125222456_invoice_read_model_backfill } from './Migration20261125222456_invoice_read_model_backfill.js';
 import { Migration20261126014314_payment_reminders } from './Migration20261126014314_payment_reminders.js';
 import { Migration20261126021031_einvoices } from './Migration20261126021031_einvoices.js';
+import { Migration20261126043427_outbox_trace_context } from './Migration20261126043427_outbox_trace_context.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -23,4 +24,5 @@ export const migrations = [
   Migration20261125222456_invoice_read_model_backfill,
   Migration20261126014314_payment_reminders,
   Migration20261126021031_einvoices,
+  Migration20261126043427_outbox_trace_context,
 ];

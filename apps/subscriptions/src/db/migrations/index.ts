@@ -8,6 +8,7 @@ import { Migration20261122074134_subscription_version } from './Migration2026112
 import { Migration20261125190123_charge_awaiting_invoice } from './Migration20261125190123_charge_awaiting_invoice.js';
 import { Migration20261125222353_export_jobs } from './Migration20261125222353_export_jobs.js';
 import { Migration20261126012537_organization_money } from './Migration20261126012537_organization_money.js';
+import { Migration20261126043421_outbox_trace_context } from './Migration20261126043421_outbox_trace_context.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -19,4 +20,5 @@ export const migrations = [
   Migration20261125190123_charge_awaiting_invoice,
   Migration20261125222353_export_jobs,
   Migration20261126012537_organization_money,
+  Migration20261126043421_outbox_trace_context,
 ];

@@ -58,6 +58,7 @@ export class InProcessConsumer implements RunningConsumer {
       messageId: delivery.message.messageId,
       subject: delivery.message.subject,
       data: delivery.message.data,
+      headers: delivery.message.headers,
       deliveryCount: attempt,
       ack: () => settleOnce(() => this.durable.settle(delivery)),
       term: () => settleOnce(() => this.durable.settle(delivery)),

@@ -1,3 +1,4 @@
+import type { TraceHeaders } from '../../support/message-tracing.js';
 import type { PublishRequest } from '../event-bus.js';
 import { Wakeup } from './wakeup.js';
 
@@ -6,6 +7,7 @@ export interface StoredMessage {
   subject: string;
   messageId: string;
   data: Uint8Array;
+  headers?: TraceHeaders | undefined;
 }
 
 /** An append-only list of messages with JetStream's publisher dedupe by message id. */
@@ -33,6 +35,7 @@ export class InProcessStream {
       messageId: request.messageId,
       // Copied so a publisher reusing its buffer cannot change what was "stored".
       data: Uint8Array.from(request.data),
+      ...(request.headers ? { headers: { ...request.headers } } : {}),
     });
     this.wakeup.notify();
   }

@@ -8,7 +8,7 @@ import {
   jetstreamManager,
   StorageType,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { connect, headers, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { DUPLICATE_WINDOW_MS, producerSubjects, streamNameFor } from '../../envelope/subjects.js';
 import { type EventsLogger, silentLogger } from '../../support/logger.js';
 import {
@@ -102,6 +102,7 @@ export class JetStreamBus implements EventBus {
     await this.js.publish(request.subject, request.data, {
       msgID: request.messageId,
       timeout: this.publishTimeoutMs,
+      ...(request.headers ? { headers: natsHeaders(request.headers) } : {}),
     });
   }
 
@@ -178,6 +179,13 @@ export class JetStreamBus implements EventBus {
       }
     }
   }
+}
+
+/** Trace context as NATS headers (JetStream adds its own, e.g. Nats-Msg-Id, beside them). */
+function natsHeaders(values: Readonly<Record<string, string | undefined>>) {
+  const result = headers();
+  for (const [key, value] of Object.entries(values)) if (value) result.set(key, value);
+  return result;
 }
 
 function isApiError(error: unknown, code: JetStreamApiCodes): boolean {

@@ -7,6 +7,7 @@ import {
 } from '@nats-io/jetstream';
 import { InterruptibleSleep } from '../../support/interruptible-sleep.js';
 import type { EventsLogger } from '../../support/logger.js';
+import type { TraceHeaders } from '../../support/message-tracing.js';
 import type { ConsumeRequest, DeliveredMessage, RunningConsumer } from '../event-bus.js';
 
 const BATCH_SIZE = 10;
@@ -131,6 +132,7 @@ function delivered(message: JsMsg): DeliveredMessage {
     messageId: message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`,
     subject: message.subject,
     data: message.data,
+    headers: traceHeaders(message),
     deliveryCount: message.info.deliveryCount,
     ack: async () => {
       // ackAck waits for the server to confirm, so "acked" means the durable has moved on.
@@ -139,6 +141,14 @@ function delivered(message: JsMsg): DeliveredMessage {
     nak: async (delayMs) => message.nak(delayMs),
     term: async () => message.term(),
   };
+}
+
+/** The W3C trace context the publisher sent as headers, if any. */
+function traceHeaders(message: JsMsg): TraceHeaders | undefined {
+  const traceparent = message.headers?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = message.headers?.get('tracestate');
+  return { traceparent, ...(tracestate ? { tracestate } : {}) };
 }
 
 function isConsumerMissing(error: unknown): boolean {
