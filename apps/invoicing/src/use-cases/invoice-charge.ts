@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterCommit } from '@billing/db';
 import { effectivePaymentTerms } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
+import type { RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -15,12 +17,12 @@ import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
 import { invoicedChargeIds, linesOf } from '../db/invoice-store.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
-import type { Seller } from '../domain/directory.js';
+import type { Buyer, Seller } from '../domain/directory.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
 import type { ReceivedCharge } from '../domain/received-charge.js';
 import { resellerInvoicePlan } from '../domain/reseller-invoice.js';
-import { announceNewInvoices } from './announce-invoices.js';
+import { announceNewInvoicesOfAccounts } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
 import { addLines, createInvoiceRow, type InvoiceToIssue, issueNewInvoices, systemContext } from './issue-invoices.js';
@@ -99,8 +101,12 @@ interface OrganizationBatch {
   pendingByKey: Map<string, InvoiceRow>;
   /** The lines of every invoice this batch added lines to, by invoice id, in sort order. */
   linesByInvoice: Map<string, InvoiceLineRow[]>;
-  /** New invoices not yet announced to accounts: by account, with a context to announce them in. */
-  unannounced: Map<string, { context: ReturnType<typeof systemContext>; invoiceIds: string[] }>;
+  /** The buyers of the batch's accounts and of their resellers, read together. */
+  buyers: Map<string, Buyer>;
+  /** The context the batch's calls to accounts go with (its first charge's request). */
+  context: RequestContext;
+  /** New invoices not yet announced to accounts, by account. */
+  unannounced: Map<string, string[]>;
   /** Invoices to issue, in the order their charges came. */
   toIssue: InvoiceToIssue[];
 }
@@ -128,6 +134,7 @@ async function invoiceOrganizationCharges(
   const first = todo[0]!;
   const context = systemContext(organizationId, first.origin.requestId);
   const seller = await deps.directory.seller(context);
+  const buyers = await buyersOf(deps, context, todo);
   const renewalAccounts = todo.filter(({ charge }) => charge.kind === 'renewal').map(({ charge }) => charge.account);
   const batch: OrganizationBatch = {
     deps,
@@ -138,6 +145,8 @@ async function invoiceOrganizationCharges(
     renewalDrafts: await pendingRenewalDraftLines(em, organizationId, renewalAccounts),
     pendingByKey: new Map(),
     linesByInvoice: new Map(),
+    buyers,
+    context,
     unannounced: new Map(),
     toIssue: [],
   };
@@ -156,9 +165,9 @@ async function invoiceOrganizationCharges(
 async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeToInvoice): Promise<void> {
   const { deps, em, organizationId, seller } = batch;
   const context = systemContext(organizationId, origin.requestId);
-  const account = await deps.directory.buyer(context, charge.account);
+  const account = buyerIn(batch.buyers, charge.account);
   // gaps.md §3: every line of a resold account is invoiced to its reseller.
-  const buyer = account.reseller ? await deps.directory.buyer(context, account.reseller) : account;
+  const buyer = account.reseller ? buyerIn(batch.buyers, account.reseller) : account;
   const now = invoicedAt(seller.test_clock_time, origin.occurredAt, deps.clock.now());
   const scope = changeScope(em, 'invoicing', organizationId, context, now, batch.published);
 
@@ -172,7 +181,7 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
   let invoice = key ? await pendingInvoiceOfGroup(batch, key) : null;
   if (!invoice) {
     const id = randomUUID();
-    announceLater(batch, context, buyer.account_id, id);
+    announceLater(batch, buyer.account_id, id);
     invoice = createInvoiceRow(scope, {
       id,
       buyer,
@@ -260,15 +269,38 @@ function takeRenewalDrafts(batch: OrganizationBatch, accountId: string, currency
   return taken;
 }
 
-function announceLater(
-  batch: OrganizationBatch,
-  context: ReturnType<typeof systemContext>,
-  accountId: string,
-  invoiceId: string,
-): void {
-  const entry = batch.unannounced.get(accountId);
-  if (entry) entry.invoiceIds.push(invoiceId);
-  else batch.unannounced.set(accountId, { context, invoiceIds: [invoiceId] });
+function announceLater(batch: OrganizationBatch, accountId: string, invoiceId: string): void {
+  const invoiceIds = batch.unannounced.get(accountId);
+  if (invoiceIds) invoiceIds.push(invoiceId);
+  else batch.unannounced.set(accountId, [invoiceId]);
+}
+
+/**
+ * The buyers of the charges' accounts and of their resellers, as the accounts service has them now
+ * (an account updated just before its renewal is invoiced as it is now): two calls at most.
+ */
+async function buyersOf(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  charges: readonly ChargeToInvoice[],
+): Promise<Map<string, Buyer>> {
+  const buyers = await deps.directory.buyers(
+    context,
+    charges.map(({ charge }) => charge.account),
+  );
+  const resellers = [...buyers.values()]
+    .map((buyer) => buyer.reseller)
+    .filter((id): id is string => id !== null && !buyers.has(id));
+  if (resellers.length > 0)
+    for (const [id, buyer] of await deps.directory.buyers(context, resellers)) buyers.set(id, buyer);
+  return buyers;
+}
+
+/** The account's buyer; NOT_FOUND for one that does not exist (any more): its charge is not invoiced. */
+function buyerIn(buyers: Map<string, Buyer>, accountId: string): Buyer {
+  const buyer = buyers.get(accountId);
+  if (!buyer) throw AppError.notFound(`Account ${accountId} does not exist.`);
+  return buyer;
 }
 
 /**
@@ -276,12 +308,10 @@ function announceLater(
  * invoice is: announce-invoices.ts), then issues those waiting, in order.
  */
 async function issueQueued(batch: OrganizationBatch): Promise<void> {
-  const unannounced = [...batch.unannounced];
+  const announcements = [...batch.unannounced].map(([accountId, invoiceIds]) => ({ accountId, invoiceIds }));
   batch.unannounced.clear();
-  for (const [accountId, { context, invoiceIds }] of unannounced) {
-    const scope = changeScope(batch.em, 'invoicing', batch.organizationId, context, batch.deps.clock.now());
-    await announceNewInvoices(scope, batch.deps.directory, context, accountId, invoiceIds);
-  }
+  const scope = changeScope(batch.em, 'invoicing', batch.organizationId, batch.context, batch.deps.clock.now());
+  await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements);
   const toIssue = batch.toIssue.splice(0);
   await issueNewInvoices(batch.em, batch.organizationId, toIssue);
 }
