@@ -598,6 +598,9 @@ export interface AnnounceAccountsInvoicesRequest {
   announcements: AnnounceInvoicesRequest[];
 }
 
+export interface AnnounceAccountsInvoicesResponse {
+}
+
 /** An API user of the organization (enabled ones only), as a member. */
 export interface Member {
   id: string;
@@ -9250,6 +9253,62 @@ export const AnnounceAccountsInvoicesRequest: MessageFns<AnnounceAccountsInvoice
   },
 };
 
+function createBaseAnnounceAccountsInvoicesResponse(): AnnounceAccountsInvoicesResponse {
+  return {};
+}
+
+export const AnnounceAccountsInvoicesResponse: MessageFns<AnnounceAccountsInvoicesResponse> = {
+  encode(_: AnnounceAccountsInvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnnounceAccountsInvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnounceAccountsInvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AnnounceAccountsInvoicesResponse {
+    return {};
+  },
+
+  toJSON(_: AnnounceAccountsInvoicesResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnnounceAccountsInvoicesResponse>, I>>(
+    base?: I,
+  ): AnnounceAccountsInvoicesResponse {
+    return AnnounceAccountsInvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnnounceAccountsInvoicesResponse>, I>>(
+    _: I,
+  ): AnnounceAccountsInvoicesResponse {
+    const message = createBaseAnnounceAccountsInvoicesResponse();
+    return message;
+  },
+};
+
 function createBaseMember(): Member {
   return { id: "", name: "", permissions: [], created_at: undefined };
 }
@@ -11114,9 +11173,10 @@ export const ReadModelServiceService = {
       Buffer.from(AnnounceAccountsInvoicesRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): AnnounceAccountsInvoicesRequest =>
       AnnounceAccountsInvoicesRequest.decode(value),
-    responseSerialize: (value: AnnounceInvoicesResponse): Buffer =>
-      Buffer.from(AnnounceInvoicesResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): AnnounceInvoicesResponse => AnnounceInvoicesResponse.decode(value),
+    responseSerialize: (value: AnnounceAccountsInvoicesResponse): Buffer =>
+      Buffer.from(AnnounceAccountsInvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AnnounceAccountsInvoicesResponse =>
+      AnnounceAccountsInvoicesResponse.decode(value),
   },
 } as const;
 
@@ -11134,7 +11194,7 @@ export interface ReadModelServiceServer extends UntypedServiceImplementation {
    * AnnounceInvoices for several accounts in one transaction (invoicing's batch of charges):
    * NOT_FOUND naming an account that does not exist (any more), and then nothing is recorded.
    */
-  announceAccountsInvoices: handleUnaryCall<AnnounceAccountsInvoicesRequest, AnnounceInvoicesResponse>;
+  announceAccountsInvoices: handleUnaryCall<AnnounceAccountsInvoicesRequest, AnnounceAccountsInvoicesResponse>;
 }
 
 export interface ReadModelServiceClient extends Client {
@@ -11181,18 +11241,18 @@ export interface ReadModelServiceClient extends Client {
    */
   announceAccountsInvoices(
     request: AnnounceAccountsInvoicesRequest,
-    callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+    callback: (error: ServiceError | null, response: AnnounceAccountsInvoicesResponse) => void,
   ): ClientUnaryCall;
   announceAccountsInvoices(
     request: AnnounceAccountsInvoicesRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+    callback: (error: ServiceError | null, response: AnnounceAccountsInvoicesResponse) => void,
   ): ClientUnaryCall;
   announceAccountsInvoices(
     request: AnnounceAccountsInvoicesRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+    callback: (error: ServiceError | null, response: AnnounceAccountsInvoicesResponse) => void,
   ): ClientUnaryCall;
 }
 
