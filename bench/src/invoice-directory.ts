@@ -69,6 +69,7 @@ export function benchBuyer(accountId: string): Buyer {
 
 export const benchDirectory: Directory = {
   buyer: async (_context, accountId) => benchBuyer(accountId),
+  buyers: async (_context, accountIds) => new Map(accountIds.map((id) => [id, benchBuyer(id)])),
   seller: async () => SELLER,
   accountSummaries: async (_context, accountIds) =>
     accountIds.map((accountId) => {
@@ -77,5 +78,6 @@ export const benchDirectory: Directory = {
     }),
   // In memory like the buyer: the bench measures invoicing's own work (the lock is still taken).
   announceInvoices: async () => {},
+  announceAccountsInvoices: async () => {},
   close: () => {},
 };

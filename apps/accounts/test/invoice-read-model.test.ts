@@ -181,6 +181,85 @@ describe('announced invoices and the delete rule', () => {
     ).rejects.toMatchObject({ code: StatusCode.NOT_FOUND });
   });
 
+  it("several accounts' invoices are announced in one call, and none when one account does not exist", async () => {
+    const { context } = await organization();
+    const acme = await newAccount(context, 'acme');
+    const beta = await newAccount(context, 'beta');
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    await expect(
+      readModel.call(
+        'announceAccountsInvoices',
+        {
+          announcements: [
+            { account: acme.uuid, invoices: [a] },
+            { account: randomUUID(), invoices: [b] },
+          ],
+        },
+        { context },
+      ),
+    ).rejects.toMatchObject({ code: StatusCode.NOT_FOUND });
+    // Nothing of the refused call was recorded: acme can be deleted without asking about `a`.
+    expect(await accounts.call('deleteAccount', { code: 'acme', ...firstDelete }, { context })).toEqual({
+      deleted: true,
+      unconfirmed_invoices: [],
+      unconfirmed_charges: [],
+    });
+    const carl = await newAccount(context, 'carl');
+    await readModel.call(
+      'announceAccountsInvoices',
+      {
+        announcements: [
+          { account: beta.uuid, invoices: [b] },
+          { account: carl.uuid, invoices: [c] },
+        ],
+      },
+      { context },
+    );
+    for (const [code, id] of [
+      ['beta', b],
+      ['carl', c],
+    ] as const) {
+      expect(await accounts.call('deleteAccount', { code, ...firstDelete }, { context })).toEqual({
+        deleted: false,
+        unconfirmed_invoices: [id],
+        unconfirmed_charges: [],
+      });
+    }
+  });
+
+  it("reads the organization's accounts by uuid with their recipients in one call, leaving out others", async () => {
+    const { context } = await organization();
+    const acme = await newAccount(context, 'acme');
+    const beta = await newAccount(context, 'beta');
+    await accounts.call(
+      'createRecipient',
+      {
+        recipient: { account: acme.uuid, name: 'Ann', email: 'ann@acme.test', receive_invoice: true },
+        present_fields: ['account', 'name', 'email', 'receive_invoice'],
+      },
+      { context },
+    );
+    const other = await organization();
+    const elsewhere = await newAccount(other.context, 'acme');
+    const { accounts: found } = await accounts.call(
+      'getAccountsByUuid',
+      { uuids: [acme.uuid, beta.uuid, elsewhere.uuid, 'not-a-uuid', randomUUID()] },
+      { context },
+    );
+    expect(
+      found
+        .map((account) => ({
+          code: account.code,
+          recipients: account.recipients.map((r) => [r.email, r.receive_invoice]),
+          country: account.legal_country,
+        }))
+        .sort((x, y) => x.code.localeCompare(y.code)),
+    ).toEqual([
+      { code: 'acme', recipients: [['ann@acme.test', true]], country: 'DK' },
+      { code: 'beta', recipients: [], country: 'DK' },
+    ]);
+  });
+
   it('a delete asks about announced invoices, then deletes once invoicing says they do not exist', async () => {
     const { context } = await organization();
     const acme = await newAccount(context, 'acme');

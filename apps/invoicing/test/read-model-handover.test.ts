@@ -76,33 +76,38 @@ const seller: Seller = {
 /** What was announced to the (in-memory) accounts service, in order. */
 const announced: { accountId: string; invoiceIds: string[] }[] = [];
 /** Fixed facts in memory: these tests are about invoicing's own transactions. */
+const buyerOf = (accountId: string): Buyer => ({
+  account_id: accountId,
+  code: `acc-${accountId.slice(0, 8)}`,
+  party,
+  language: 'da',
+  invoice_note: null,
+  payment_terms: null,
+  collection_method: null,
+  recipients: [],
+  einvoicing: {
+    ean_invoicing: false,
+    einvoicing_identifier_schema: '',
+    ean_number: null,
+    einvoicing_intermediator: null,
+    legal_country: 'DK',
+  },
+  einvoice_field_mappings: [],
+  is_getting_reminders: true,
+  reseller: null,
+  reseller_billing_frequency: null,
+  reseller_billing_grouping: null,
+});
 const directory: Directory = {
-  buyer: async (_context, accountId): Promise<Buyer> => ({
-    account_id: accountId,
-    code: `acc-${accountId.slice(0, 8)}`,
-    party,
-    language: 'da',
-    invoice_note: null,
-    payment_terms: null,
-    collection_method: null,
-    recipients: [],
-    einvoicing: {
-      ean_invoicing: false,
-      einvoicing_identifier_schema: '',
-      ean_number: null,
-      einvoicing_intermediator: null,
-      legal_country: 'DK',
-    },
-    einvoice_field_mappings: [],
-    is_getting_reminders: true,
-    reseller: null,
-    reseller_billing_frequency: null,
-    reseller_billing_grouping: null,
-  }),
+  buyer: async (_context, accountId) => buyerOf(accountId),
+  buyers: async (_context, accountIds) => new Map(accountIds.map((id) => [id, buyerOf(id)])),
   seller: async () => seller,
   accountSummaries: async () => [],
   announceInvoices: async (_context, accountId, invoiceIds) => {
     announced.push({ accountId, invoiceIds: [...invoiceIds] });
+  },
+  announceAccountsInvoices: async (_context, announcements) => {
+    for (const { accountId, invoiceIds } of announcements) announced.push({ accountId, invoiceIds: [...invoiceIds] });
   },
   close() {},
 };

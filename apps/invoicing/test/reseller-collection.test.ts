@@ -86,9 +86,12 @@ const accounts = new Map<string, Buyer>([
 ]);
 const directory: Directory = {
   buyer: async (_context, accountId) => accounts.get(accountId)!,
+  buyers: async (_context, accountIds) =>
+    new Map(accountIds.filter((id) => accounts.has(id)).map((id) => [id, accounts.get(id)!])),
   seller: async () => seller,
   accountSummaries: async () => [],
   announceInvoices: async () => {},
+  announceAccountsInvoices: async () => {},
   close() {},
 };
 

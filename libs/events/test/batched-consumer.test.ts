@@ -109,3 +109,83 @@ it('applies the events that arrived together in one transaction each batch, ever
     await running.stop();
   }
 });
+
+it('hands a whole batch to handleBatch once (inbox rows in one statement), skips events handled before, and retries a failed batch one by one through handle', async () => {
+  const producer = uniqueName('wholebatch');
+  const consumer = uniqueName('consumer');
+  streams.push(streamNameFor(producer));
+  await bus.ensureStream(producer);
+  const publish = async (events: EventEnvelope[]) => {
+    for (const event of events) {
+      await bus.publish({
+        subject: `${producer}.account.created`,
+        messageId: event.event_id,
+        data: encodeEnvelope(event),
+      });
+    }
+  };
+  const first = Array.from({ length: 40 }, envelope);
+  const second = Array.from({ length: 40 }, envelope);
+  const events = [...first, ...second];
+  // Handled before the consumer starts (as by a producer's hand-over): its inbox row exists.
+  const handledBefore = first[5]!;
+  await db.orm.em.fork().insert(InboxMessage, { consumer, messageId: handledBefore.event_id, processedAt: new Date() });
+  const failing = second[17]!;
+  let failures = 0;
+  const batchSizes: number[] = [];
+  const oneByOne: string[] = [];
+  const effect = (em: EntityManager, event: EventEnvelope) =>
+    em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
+  const running: RunningConsumer = await startConsumer({
+    orm: db.orm,
+    bus,
+    consumer,
+    stream: streamNameFor(producer),
+    filterSubject: `${producer}.>`,
+    handle: async (em, event) => {
+      if (event.event_id === failing.event_id && failures < 2) {
+        failures++;
+        throw new Error('not yet');
+      }
+      oneByOne.push(event.event_id);
+      effect(em, event);
+    },
+    handleBatch: async (em, batch) => {
+      if (batch.some((event) => event.event_id === failing.event_id)) {
+        failures++;
+        throw new Error('not yet');
+      }
+      batchSizes.push(batch.length);
+      for (const event of batch) effect(em, event);
+    },
+    logger: recordingLogger(),
+    retryDelayMs: () => 20,
+    batch: true,
+  });
+  const inboxReaches = (count: number) =>
+    waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
+      timeoutMs: 20_000,
+      description: `${count} events in the inbox`,
+    });
+  try {
+    await publish(first);
+    await inboxReaches(first.length);
+    // Forty events waiting: far fewer batches than events.
+    expect(batchSizes.length).toBeLessThan(first.length / 2);
+    await publish(second);
+    await inboxReaches(events.length);
+    const effects = await db.orm.em.fork().find(HandledEffect, { eventId: { $in: events.map((e) => e.event_id) } });
+    // Every event's effect once, except the one handled before the consumer ran.
+    expect(effects.map((row) => row.eventId).sort()).toEqual(
+      events
+        .filter((e) => e !== handledBefore)
+        .map((e) => e.event_id)
+        .sort(),
+    );
+    // The batch with the failing event was rolled back and handled one by one.
+    expect(oneByOne).toContain(failing.event_id);
+    expect(failures).toBeGreaterThanOrEqual(2);
+  } finally {
+    await running.stop();
+  }
+});

@@ -27,36 +27,51 @@ export function recordInvoiceState(em: EntityManager, state: InvoiceState, now: 
  * may be invoiced to it), or runs after and finds these rows. FOR KEY SHARE does not wait for
  * ordinary account updates, only for deletes.
  */
-export async function announceInvoices(
+export function announceInvoices(
   em: EntityManager,
   organizationId: string,
   accountId: string,
   invoiceIds: readonly string[],
   now: Date,
 ): Promise<void> {
-  const [account] = await em.execute<{ id: string }[]>(
-    'select id from account where organization_id = ? and id = ? for key share',
-    [organizationId, accountId],
+  return announceAccountsInvoices(em, organizationId, [{ accountId, invoiceIds }], now);
+}
+
+/**
+ * announceInvoices for several accounts at once: their rows share-locked in one statement (in id
+ * order, so two announcers never deadlock), NOT_FOUND naming one that does not exist, then every
+ * announced row inserted by one statement.
+ */
+export async function announceAccountsInvoices(
+  em: EntityManager,
+  organizationId: string,
+  announcements: readonly { accountId: string; invoiceIds: readonly string[] }[],
+  now: Date,
+): Promise<void> {
+  const accountIds = [...new Set(announcements.map(({ accountId }) => accountId))].sort();
+  if (accountIds.length === 0) return;
+  const found = await em.execute<{ id: string }[]>(
+    `select id from account where organization_id = ? and id in (${accountIds.map(() => '?').join(', ')})
+     order by id for key share`,
+    [organizationId, ...accountIds],
   );
-  if (!account) throw AppError.notFound(`Account ${accountId} does not exist.`);
-  if (invoiceIds.length === 0) return;
-  await em
-    .createQueryBuilder(AccountInvoiceEntity)
-    .insert(
-      invoiceIds.map((id) => ({
-        id,
-        organization_id: organizationId,
-        account_id: accountId,
-        status: ANNOUNCED_STATUS,
-        currency: null,
-        balance: '0',
-        version: 0,
-        updated_at: now,
-      })),
-    )
-    .onConflict('id')
-    .ignore()
-    .execute('run');
+  const existing = new Set(found.map((row) => row.id));
+  const missing = accountIds.find((id) => !existing.has(id));
+  if (missing !== undefined) throw AppError.notFound(`Account ${missing} does not exist.`);
+  const rows = announcements.flatMap(({ accountId, invoiceIds }) =>
+    invoiceIds.map((id) => ({
+      id,
+      organization_id: organizationId,
+      account_id: accountId,
+      status: ANNOUNCED_STATUS,
+      currency: null,
+      balance: '0',
+      version: 0,
+      updated_at: now,
+    })),
+  );
+  if (rows.length === 0) return;
+  await em.createQueryBuilder(AccountInvoiceEntity).insert(rows).onConflict('id').ignore().execute('run');
 }
 
 /** What the delete rule needs to know of an account's invoices. */

@@ -45,11 +45,14 @@ export function toPaymentGatewayAccountView(row: PaymentGatewayAccountRow): Paym
 /**
  * Turns account rows into full views, loading their sets, reseller codes, read model snapshots and
  * the organization's self_service flag in six queries whatever the number of accounts.
+ * `options.readModel: false`: without the read model's sets (empty), for a reader that needs the
+ * account's own fields and recipients only (invoicing's buyers).
  */
 export async function loadAccountViews(
   em: EntityManager,
   organizationId: string,
   rows: AccountRow[],
+  options: { readModel?: boolean } = {},
 ): Promise<AccountView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
@@ -72,7 +75,9 @@ export async function loadAccountViews(
           { fields: ['id', 'code'] },
         )
       : Promise.resolve([]),
-    findReadModelSnapshots(em, organizationId, ids),
+    options.readModel === false
+      ? Promise.resolve(new Map<string, AccountReadModelSnapshots>())
+      : findReadModelSnapshots(em, organizationId, ids),
     selfServiceIsOn(em, organizationId),
   ]);
   const resellerCodes = new Map(resellers.map((reseller) => [reseller.id, reseller.code]));

@@ -6,7 +6,7 @@ import { createAccount } from '../use-cases/create-account.js';
 import { deleteAccount } from '../use-cases/delete-account.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
 import { listPaymentGatewayAccounts, setPaymentGatewayAccounts } from '../use-cases/payment-gateway-accounts.js';
-import { getAccount, listAccounts } from '../use-cases/read-accounts.js';
+import { getAccount, getAccountsByUuid, listAccounts } from '../use-cases/read-accounts.js';
 import {
   createRecipient,
   deleteRecipient,
@@ -34,6 +34,9 @@ export function accountsService(deps: AccountsDeps): GrpcService {
       return { account: accountMessage(view) };
     },
     getAccount: async (request, context) => accountReply(deps, context, await getAccount(deps, context, request.code)),
+    getAccountsByUuid: async (request, context) => ({
+      accounts: (await getAccountsByUuid(deps, context, request.uuids)).map(accountMessage),
+    }),
     listAccounts: async (request, context) => {
       const { count, accounts } = await listAccounts(
         deps,

@@ -1,6 +1,6 @@
 import { type GrpcService, unaryService } from '@billing/grpc';
 import { accountsV1 } from '@billing/proto';
-import { announceInvoices } from '../use-cases/announce-invoices.js';
+import { announceAccountsInvoices, announceInvoices } from '../use-cases/announce-invoices.js';
 import { applyReadModelEvents, type ReadModelDeps } from '../use-cases/apply-read-model-events.js';
 
 /**
@@ -16,6 +16,14 @@ export function readModelService(
     applyEvents: async (request, context) => ({ applied: await applyEvents(context, request.envelopes) }),
     announceInvoices: async (request, context) => {
       await announceInvoices(deps, context, request.account, request.invoices);
+      return {};
+    },
+    announceAccountsInvoices: async (request, context) => {
+      await announceAccountsInvoices(
+        deps,
+        context,
+        request.announcements.map(({ account, invoices }) => ({ accountId: account, invoiceIds: invoices })),
+      );
       return {};
     },
   });

@@ -4,9 +4,11 @@ import { type ExportSnapshot, inBatches } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
 import { findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
+import { AccountEntity } from '../db/entities/account.entity.js';
 import { findAccountPage, streamAccounts } from '../db/list-accounts-query.js';
 import { type AccountListFilter, checkAccountListFilter } from '../domain/account-list.js';
 import type { AccountView } from '../domain/account-view.js';
+import { lookupUuids } from '../domain/uuid.js';
 import { requireOrganization } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
 
@@ -14,6 +16,23 @@ export async function getAccount(deps: AccountsDeps, context: RequestContext, co
   const view = await findAccountViewByCode(deps.pool, requireOrganization(context), code);
   if (!view) throw AppError.notFound();
   return view;
+}
+
+/**
+ * The organization's accounts named by uuid, with their recipients and without the read model's
+ * sets (invoicing's buyers of a batch of charges). Unknown and malformed uuids are left out.
+ */
+export async function getAccountsByUuid(
+  deps: AccountsDeps,
+  context: RequestContext,
+  uuids: readonly string[],
+): Promise<AccountView[]> {
+  const organizationId = requireOrganization(context);
+  const ids = lookupUuids(uuids);
+  if (ids.length === 0) return [];
+  const em = deps.orm.em.fork();
+  const rows = await em.find(AccountEntity, { organization_id: organizationId, id: { $in: ids } });
+  return loadAccountViews(em, organizationId, rows, { readModel: false });
 }
 
 export async function listAccounts(

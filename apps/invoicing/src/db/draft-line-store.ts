@@ -30,6 +30,31 @@ export async function requireDraftLine(
 }
 
 /**
+ * pendingDraftLines for the next renewal of several accounts at once, locked, by account (each
+ * account's in LINE_ORDER).
+ */
+export async function pendingRenewalDraftLines(
+  em: EntityManager,
+  organizationId: string,
+  accountIds: readonly string[],
+): Promise<Map<string, DraftInvoiceLineRow[]>> {
+  const byAccount = new Map<string, DraftInvoiceLineRow[]>();
+  if (accountIds.length === 0) return byAccount;
+  const rows = await em.find(
+    DraftInvoiceLineEntity,
+    {
+      organization_id: organizationId,
+      account_id: { $in: [...new Set(accountIds)] },
+      include_in_next_renewal_invoice: true,
+      invoiced_at: null,
+    },
+    { orderBy: [...LINE_ORDER], lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  for (const row of rows) byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), row]);
+  return byAccount;
+}
+
+/**
  * The account's uninvoiced lines, oldest first, for an invoice: those waiting for the next renewal
  * invoice (`forNextRenewal`) or those for generate_invoice. `lock` (FOR UPDATE) when the lines are
  * about to be invoiced, so two invoicing transactions never take the same line; without it, for a

@@ -64,12 +64,23 @@ export interface Seller {
   reminder_fee: string;
 }
 
+/** New invoices of one account, announced to the accounts service before their transaction commits. */
+export interface InvoicesOfAccount {
+  accountId: string;
+  invoiceIds: readonly string[];
+}
+
 /**
  * Who invoicing asks about accounts and organizations (the accounts service owns them). Wired in
  * service.ts; its gRPC implementation is grpc/accounts-directory.ts.
  */
 export interface Directory {
   buyer(context: RequestContext, accountId: string): Promise<Buyer>;
+  /**
+   * The buyers of these accounts, read together (a batch of charges): by account id, each as
+   * `buyer` would give it; an account that does not exist is left out.
+   */
+  buyers(context: RequestContext, accountIds: readonly string[]): Promise<Map<string, Buyer>>;
   seller(context: RequestContext): Promise<Seller>;
   /** The accounts of these uuids that exist (an export's account columns). */
   accountSummaries(context: RequestContext, accountIds: readonly string[]): Promise<AccountSummary[]>;
@@ -78,5 +89,7 @@ export interface Directory {
    * transaction: use-cases/announce-invoices.ts). Rejects with NOT_FOUND when the account is gone.
    */
   announceInvoices(context: RequestContext, accountId: string, invoiceIds: readonly string[]): Promise<void>;
+  /** announceInvoices for several accounts in one call; NOT_FOUND (nothing announced) when one is gone. */
+  announceAccountsInvoices(context: RequestContext, announcements: readonly InvoicesOfAccount[]): Promise<void>;
   close(): void;
 }

@@ -14,7 +14,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordRejectedCharge } from '../db/rejected-charge-store.js';
 import { receivedCharge } from '../grpc/charge-mapper.js';
 import type { InvoicingDeps } from '../use-cases/deps.js';
-import { invoiceCharge } from '../use-cases/invoice-charge.js';
+import { type ChargeToInvoice, invoiceCharges } from '../use-cases/invoice-charge.js';
 
 /** Durable consumer name per schema: `invoicing-charges` in production (shared by replicas), one per test schema. */
 export const chargeConsumerName = (schema: string): string => `${schema}-charges`;
@@ -23,21 +23,36 @@ export const chargeConsumerName = (schema: string): string => `${schema}-charges
  * One charge.created of the subscription engine, in the consumer's transaction `em` (with its inbox
  * row): the charge is invoiced for the event's organization, traced by the request that made it.
  */
-export async function invoiceChargeCreated(
-  deps: InvoicingDeps,
-  em: EntityManager,
-  envelope: EventEnvelope,
-): Promise<void> {
-  const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
-  if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
-  await invoiceCharge(deps, em, receivedCharge(charge), {
-    organizationId: envelope.organization_id,
-    requestId: envelope.request_id || envelope.event_id,
-    occurredAt: envelope.occurred_at,
-  });
+export function invoiceChargeCreated(deps: InvoicingDeps, em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  return invoiceChargesCreated(deps, em, [envelope]);
 }
 
-/** Turns the subscription engine's charge.created events into invoices (exactly once per charge). */
+/** Several charge.created in the consumer's transaction `em` (with their inbox rows), invoiced in their order. */
+export function invoiceChargesCreated(
+  deps: InvoicingDeps,
+  em: EntityManager,
+  envelopes: readonly EventEnvelope[],
+): Promise<void> {
+  return invoiceCharges(deps, em, envelopes.map(chargeToInvoice));
+}
+
+function chargeToInvoice(envelope: EventEnvelope): ChargeToInvoice {
+  const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
+  if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
+  return {
+    charge: receivedCharge(charge),
+    origin: {
+      organizationId: envelope.organization_id,
+      requestId: envelope.request_id || envelope.event_id,
+      occurredAt: envelope.occurred_at,
+    },
+  };
+}
+
+/**
+ * Turns the subscription engine's charge.created events into invoices (exactly once per charge):
+ * the events that arrived together in one transaction (a failed batch is retried event by event).
+ */
 export function startChargeConsumer(
   deps: InvoicingDeps,
   options: { bus: EventBus; logger: EventsLogger; consumer: string },
@@ -51,6 +66,8 @@ export function startChargeConsumer(
     stream: streamNameFor('subscriptions'),
     filterSubject: subjectFor('subscriptions', 'charge.created'),
     handle: (em, envelope) => invoiceChargeCreated(deps, em, envelope),
+    batch: true,
+    handleBatch: (em, envelopes) => invoiceChargesCreated(deps, em, envelopes),
     onPoison: (envelope, error) => recordChargeSetAside(deps, envelope, error),
   });
 }

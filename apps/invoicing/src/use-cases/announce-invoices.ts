@@ -4,7 +4,7 @@ import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { type ChangeScope, requireOrganization } from '@billing/runtime';
 import { existingInvoiceIds, lockInvoiceIds } from '../db/invoice-store.js';
-import type { Directory } from '../domain/directory.js';
+import type { Directory, InvoicesOfAccount } from '../domain/directory.js';
 import type { InvoicingDeps } from './deps.js';
 
 /**
@@ -26,6 +26,19 @@ export async function announceNewInvoices(
   if (invoiceIds.length === 0) return;
   await lockInvoiceIds(scope.em, invoiceIds);
   await directory.announceInvoices(context, accountId, invoiceIds);
+}
+
+/** announceNewInvoices for the new invoices of several accounts (a batch of charges): one lock statement, one call. */
+export async function announceNewInvoicesOfAccounts(
+  scope: ChangeScope,
+  directory: Pick<Directory, 'announceAccountsInvoices'>,
+  context: RequestContext,
+  announcements: readonly InvoicesOfAccount[],
+): Promise<void> {
+  const ids = announcements.flatMap(({ invoiceIds }) => invoiceIds);
+  if (ids.length === 0) return;
+  await lockInvoiceIds(scope.em, ids);
+  await directory.announceAccountsInvoices(context, announcements);
 }
 
 /**

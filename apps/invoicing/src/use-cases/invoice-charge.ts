@@ -1,25 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { afterCommit } from '@billing/db';
 import { effectivePaymentTerms } from '@billing/domain-kit';
+import { AppError } from '@billing/errors';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
+import type { RequestContext } from '@billing/observability';
 import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pendingDraftLines } from '../db/draft-line-store.js';
+import { pendingRenewalDraftLines } from '../db/draft-line-store.js';
 import { draftInvoiceLineOf } from '../db/draft-line-view.js';
-import { InvoiceEntity } from '../db/entities/invoice.entity.js';
+import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
+import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
+import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
+import { invoicedChargeIds, linesOf } from '../db/invoice-store.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
+import type { Buyer, Seller } from '../domain/directory.js';
 import { documentLanguage } from '../domain/language/texts.js';
 import { localDay } from '../domain/local-day.js';
 import type { ReceivedCharge } from '../domain/received-charge.js';
 import { resellerInvoicePlan } from '../domain/reseller-invoice.js';
-import { announceNewInvoices } from './announce-invoices.js';
+import { announceNewInvoicesOfAccounts } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
-import { addLines, createInvoiceRow, issueInvoice, systemContext } from './issue-invoices.js';
+import { addLines, createInvoiceRow, type InvoiceToIssue, issueNewInvoices, systemContext } from './issue-invoices.js';
 import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
 
 /** How long a grouped renewal invoice waits for more lines of the same renewal before it is issued. */
@@ -33,42 +39,137 @@ export interface ChargeOrigin {
   occurredAt?: Date;
 }
 
-/**
- * One charge of the subscription engine becomes invoice lines, exactly once (the charge id is the
- * key of invoiced_charge, in the charge consumer's transaction `em` with its inbox row). Renewal charges
- * of group_on_invoice subscriptions join the pending invoice of their group (issued when the group
- * window has passed, or when the test clock asks); every other charge is its own invoice (a
- * credit note when negative), issued at once. A charge of an account that names a reseller goes to
- * the reseller's pending invoice of its collection day and group instead, each line naming the
- * resold account, issued once that day has ended (gaps.md §3, domain/reseller-invoice.ts). Draft
- * lines flagged include_in_next_renewal_invoice
- * join a renewal charge's invoice; their draft_invoice_line.invoiced events go to the read model
- * once the consumer's transaction commits.
- */
-export async function invoiceCharge(
+/** One charge to invoice and where it comes from. */
+export interface ChargeToInvoice {
+  charge: ReceivedCharge;
+  origin: ChargeOrigin;
+}
+
+/** One charge: invoiceCharges of a batch of one. */
+export function invoiceCharge(
   deps: InvoicingDeps,
   em: EntityManager,
   charge: ReceivedCharge,
   origin: ChargeOrigin,
 ): Promise<void> {
-  if (await em.findOne(InvoicedChargeEntity, { charge_id: charge.uuid })) return;
-  const { organizationId } = origin;
-  const context = systemContext(organizationId, origin.requestId);
-  const [seller, account] = await Promise.all([
-    deps.directory.seller(context),
-    deps.directory.buyer(context, charge.account),
-  ]);
-  // gaps.md §3: every line of a resold account is invoiced to its reseller.
-  const buyer = account.reseller ? await deps.directory.buyer(context, account.reseller) : account;
-  const now = invoicedAt(seller.test_clock_time, origin.occurredAt, deps.clock.now());
-  const published: EventEnvelope[] = [];
-  const scope = changeScope(em, 'invoicing', organizationId, context, now, published);
+  return invoiceCharges(deps, em, [{ charge, origin }]);
+}
+
+/**
+ * Charges of the subscription engine become invoice lines, each exactly once (the charge id is the
+ * key of invoiced_charge, in the charge consumer's transaction `em` with the inbox rows). Renewal
+ * charges of group_on_invoice subscriptions join the pending invoice of their group (issued when
+ * the group window has passed, or when the test clock asks); every other charge is its own invoice
+ * (a credit note when negative), issued at once. A charge of an account that names a reseller goes
+ * to the reseller's pending invoice of its collection day and group instead, each line naming the
+ * resold account, issued once that day has ended (gaps.md §3, domain/reseller-invoice.ts). Draft
+ * lines flagged include_in_next_renewal_invoice join a renewal charge's invoice; the invoice and
+ * draft line events go to the read model once the consumer's transaction commits.
+ *
+ * A batch is invoiced as its charges would be one after the other, in their order, with the
+ * database work of the batch done together (bench/README.md "billing-run"): one look-up of the
+ * charges already invoiced and of the accounts' pending renewal draft lines, the new invoices
+ * announced to accounts together, their numbers allocated together under the organization's counter
+ * lock (gapless, in the batch's order), and the rows written by one flush.
+ */
+export async function invoiceCharges(
+  deps: InvoicingDeps,
+  em: EntityManager,
+  charges: readonly ChargeToInvoice[],
+): Promise<void> {
+  const byOrganization = new Map<string, ChargeToInvoice[]>();
+  for (const item of charges) {
+    const group = byOrganization.get(item.origin.organizationId);
+    if (group) group.push(item);
+    else byOrganization.set(item.origin.organizationId, [item]);
+  }
+  for (const [organizationId, group] of byOrganization)
+    await invoiceOrganizationCharges(deps, em, organizationId, group);
+}
+
+/** What the charges of one organization in a batch share while they are invoiced in order. */
+interface OrganizationBatch {
+  deps: InvoicingDeps;
+  em: EntityManager;
+  organizationId: string;
+  seller: Seller;
+  /** The events of the batch, handed over to the read model after the commit. */
+  published: EventEnvelope[];
+  /** Pending renewal draft lines by account, locked; a line leaves when an invoice takes it. */
+  renewalDrafts: Map<string, DraftInvoiceLineRow[]>;
+  /** The pending grouped invoices this batch found or made, by group key. */
+  pendingByKey: Map<string, InvoiceRow>;
+  /** The lines of every invoice this batch added lines to, by invoice id, in sort order. */
+  linesByInvoice: Map<string, InvoiceLineRow[]>;
+  /** The buyers of the batch's accounts and of their resellers, read together. */
+  buyers: Map<string, Buyer>;
+  /** The context the batch's calls to accounts go with (its first charge's request). */
+  context: RequestContext;
+  /** New invoices not yet announced to accounts, by account. */
+  unannounced: Map<string, string[]>;
+  /** Invoices to issue, in the order their charges came. */
+  toIssue: InvoiceToIssue[];
+}
+
+async function invoiceOrganizationCharges(
+  deps: InvoicingDeps,
+  em: EntityManager,
+  organizationId: string,
+  charges: readonly ChargeToInvoice[],
+): Promise<void> {
+  const invoiced = new Set(
+    await invoicedChargeIds(
+      em,
+      organizationId,
+      charges.map(({ charge }) => charge.uuid),
+    ),
+  );
+  // Each charge once: one already invoiced, or twice in the batch, is not invoiced again.
+  const todo = charges.filter(({ charge }) => {
+    if (invoiced.has(charge.uuid)) return false;
+    invoiced.add(charge.uuid);
+    return true;
+  });
+  if (todo.length === 0) return;
+  const first = todo[0]!;
+  const context = systemContext(organizationId, first.origin.requestId);
+  const seller = await deps.directory.seller(context);
+  const buyers = await buyersOf(deps, context, todo);
+  const renewalAccounts = todo.filter(({ charge }) => charge.kind === 'renewal').map(({ charge }) => charge.account);
+  const batch: OrganizationBatch = {
+    deps,
+    em,
+    organizationId,
+    seller,
+    published: [],
+    renewalDrafts: await pendingRenewalDraftLines(em, organizationId, renewalAccounts),
+    pendingByKey: new Map(),
+    linesByInvoice: new Map(),
+    buyers,
+    context,
+    unannounced: new Map(),
+    toIssue: [],
+  };
   // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
   if (handOver) {
-    const settled = afterCommit(em, () => (published.length > 0 ? handOver(published, context) : Promise.resolve()));
+    const settled = afterCommit(em, () =>
+      batch.published.length > 0 ? handOver(batch.published, context) : Promise.resolve(),
+    );
     deps.handOvers?.track(settled);
   }
+  for (const item of todo) await invoiceOne(batch, item);
+  await issueQueued(batch);
+}
+
+async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeToInvoice): Promise<void> {
+  const { deps, em, organizationId, seller } = batch;
+  const context = systemContext(organizationId, origin.requestId);
+  const account = buyerIn(batch.buyers, charge.account);
+  // gaps.md §3: every line of a resold account is invoiced to its reseller.
+  const buyer = account.reseller ? buyerIn(batch.buyers, account.reseller) : account;
+  const now = invoicedAt(seller.test_clock_time, origin.occurredAt, deps.clock.now());
+  const scope = changeScope(em, 'invoicing', organizationId, context, now, batch.published);
 
   const chargeDay = localDay(charge.due_at ?? now, seller.time_zone);
   const resold = account.reseller ? resellerInvoicePlan(charge, account, buyer, seller, chargeDay) : null;
@@ -77,17 +178,10 @@ export async function invoiceCharge(
     resold?.payment_terms ??
     effectivePaymentTerms(charge.payment_terms, buyer.payment_terms, seller.default_payment_terms);
   const key = resold ? resold.group_key : groupKey(charge, date, paymentTerms);
-  let invoice = key
-    ? await em.findOne(
-        InvoiceEntity,
-        { organization_id: organizationId, group_key: key, status: 'pending' },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      )
-    : null;
-  const isNew = invoice === null;
+  let invoice = key ? await pendingInvoiceOfGroup(batch, key) : null;
   if (!invoice) {
     const id = randomUUID();
-    await announceNewInvoices(scope, deps.directory, context, buyer.account_id, [id]);
+    announceLater(batch, buyer.account_id, id);
     invoice = createInvoiceRow(scope, {
       id,
       buyer,
@@ -100,6 +194,8 @@ export async function invoiceCharge(
       po_number: resold?.po_number ?? charge.po_number,
       group_key: key,
     });
+    batch.linesByInvoice.set(id, []);
+    if (key) batch.pendingByKey.set(key, invoice);
   }
   // Described in the invoice's language (a grouped invoice keeps the one it was made in).
   const language = documentLanguage(invoice.language);
@@ -110,14 +206,11 @@ export async function invoiceCharge(
     ...lineAccount,
   }));
   // Draft lines flagged include_in_next_renewal_invoice join the account's next renewal invoice.
-  const drafts =
-    charge.kind === 'renewal'
-      ? (await pendingDraftLines(em, organizationId, charge.account, { forNextRenewal: true, lock: true })).filter(
-          (row) => row.currency === charge.currency,
-        )
-      : [];
+  const drafts = charge.kind === 'renewal' ? takeRenewalDrafts(batch, charge.account, charge.currency) : [];
   const draftLines = drafts.map((row) => ({ ...draftInvoiceLineOf(row), ...lineAccount }));
-  await addLines(scope, invoice, [...chargeLines, ...draftLines], { isNew });
+  const existing = await linesOfInvoice(batch, invoice.id);
+  const added = await addLines(scope, invoice, [...chargeLines, ...draftLines], { existing });
+  existing.push(...added);
   markDraftLinesInvoiced(scope, drafts, invoice.id);
   em.create(InvoicedChargeEntity, {
     charge_id: charge.uuid,
@@ -131,11 +224,96 @@ export async function invoiceCharge(
   } else if (key) {
     invoice.issue_after = new Date(deps.clock.now().getTime() + GROUP_WINDOW_MS);
   } else {
-    await issueInvoice(scope, invoice, buyer.recipients);
+    batch.toIssue.push({ scope, invoice, recipients: buyer.recipients });
     // cancel_invalid: the subscription was a mistake; its invoices are credited in full at once.
-    if (charge.credit_all_invoices && invoice.is_credit_note)
+    if (charge.credit_all_invoices && invoice.is_credit_note) {
+      // Its credit goes to the open invoices of the subscription, those issued before it in this batch included.
+      await issueQueued(batch);
       await creditSubscriptionInvoices(scope, invoice, charge.subscription);
+    }
   }
+}
+
+/** The organization's pending invoice of the group, made or found earlier in the batch or in the database (locked). */
+async function pendingInvoiceOfGroup(batch: OrganizationBatch, key: string): Promise<InvoiceRow | null> {
+  const known = batch.pendingByKey.get(key);
+  if (known) return known;
+  const found = await batch.em.findOne(
+    InvoiceEntity,
+    { organization_id: batch.organizationId, group_key: key, status: 'pending' },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  if (found) batch.pendingByKey.set(key, found);
+  return found;
+}
+
+/** The lines an invoice has so far: those this batch added, else (a pending invoice found) read once. */
+async function linesOfInvoice(batch: OrganizationBatch, invoiceId: string): Promise<InvoiceLineRow[]> {
+  let lines = batch.linesByInvoice.get(invoiceId);
+  if (!lines) {
+    lines = (await linesOf(batch.em, [invoiceId])).get(invoiceId) ?? [];
+    batch.linesByInvoice.set(invoiceId, lines);
+  }
+  return lines;
+}
+
+/** The account's pending renewal draft lines in the charge's currency, taken off the batch's list. */
+function takeRenewalDrafts(batch: OrganizationBatch, accountId: string, currency: string): DraftInvoiceLineRow[] {
+  const pending = batch.renewalDrafts.get(accountId) ?? [];
+  const taken = pending.filter((row) => row.currency === currency);
+  if (taken.length > 0)
+    batch.renewalDrafts.set(
+      accountId,
+      pending.filter((row) => row.currency !== currency),
+    );
+  return taken;
+}
+
+function announceLater(batch: OrganizationBatch, accountId: string, invoiceId: string): void {
+  const invoiceIds = batch.unannounced.get(accountId);
+  if (invoiceIds) invoiceIds.push(invoiceId);
+  else batch.unannounced.set(accountId, [invoiceId]);
+}
+
+/**
+ * The buyers of the charges' accounts and of their resellers, as the accounts service has them now
+ * (an account updated just before its renewal is invoiced as it is now): two calls at most.
+ */
+async function buyersOf(
+  deps: InvoicingDeps,
+  context: RequestContext,
+  charges: readonly ChargeToInvoice[],
+): Promise<Map<string, Buyer>> {
+  const buyers = await deps.directory.buyers(
+    context,
+    charges.map(({ charge }) => charge.account),
+  );
+  const resellers = [...buyers.values()]
+    .map((buyer) => buyer.reseller)
+    .filter((id): id is string => id !== null && !buyers.has(id));
+  if (resellers.length > 0)
+    for (const [id, buyer] of await deps.directory.buyers(context, resellers)) buyers.set(id, buyer);
+  return buyers;
+}
+
+/** The account's buyer; NOT_FOUND for one that does not exist (any more): its charge is not invoiced. */
+function buyerIn(buyers: Map<string, Buyer>, accountId: string): Buyer {
+  const buyer = buyers.get(accountId);
+  if (!buyer) throw AppError.notFound(`Account ${accountId} does not exist.`);
+  return buyer;
+}
+
+/**
+ * Announces the batch's new invoices to accounts (before the transaction commits, as every new
+ * invoice is: announce-invoices.ts), then issues those waiting, in order.
+ */
+async function issueQueued(batch: OrganizationBatch): Promise<void> {
+  const announcements = [...batch.unannounced].map(([accountId, invoiceIds]) => ({ accountId, invoiceIds }));
+  batch.unannounced.clear();
+  const scope = changeScope(batch.em, 'invoicing', batch.organizationId, batch.context, batch.deps.clock.now());
+  await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements);
+  const toIssue = batch.toIssue.splice(0);
+  await issueNewInvoices(batch.em, batch.organizationId, toIssue);
 }
 
 /**

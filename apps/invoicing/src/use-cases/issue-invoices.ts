@@ -4,15 +4,18 @@ import type { CurrencyCode } from '@billing/money';
 import { money } from '@billing/money';
 import { invoicesIssuedTotal, type RequestContext } from '@billing/observability';
 import type { ChangeScope } from '@billing/runtime';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import { MailJobEntity } from '../db/entities/mail-job.entity.js';
-import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
+import { linesOf, nextInvoiceNumber, nextInvoiceNumbers } from '../db/invoice-store.js';
+import { invoiceView } from '../db/invoice-view.js';
 import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
 import type { Buyer, Seller } from '../domain/directory.js';
 import { einvoiceSnapshot } from '../domain/einvoice/einvoice-snapshot.js';
 import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
+import { publishInvoiceEvent } from '../events/invoice-events.js';
 import { queueEinvoiceDelivery } from './deliver-einvoices.js';
 import { publishInvoiceChange } from './invoice-change.js';
 
@@ -102,17 +105,17 @@ const asSource = (row: InvoiceLineRow): LineSource => ({
 
 /**
  * Adds lines to a not yet issued invoice and recomputes every line's VAT and the totals (VAT per
- * rate on the whole invoice, gaps §7). A negative total makes it a credit note. `options.isNew`:
- * the invoice was made by createInvoiceRow in this unit of work, so it has no lines yet and the
- * query for them is skipped (one round trip per invoiced charge, see bench/README.md "Invoices").
+ * rate on the whole invoice, gaps §7). A negative total makes it a credit note. `options.existing`:
+ * the invoice's lines so far, known to the caller (none for an invoice createInvoiceRow made in
+ * this unit of work), so the query for them is skipped (see bench/README.md "Invoices").
  */
 export async function addLines(
   scope: ChangeScope,
   invoice: InvoiceRow,
   inputs: readonly InvoiceLineInput[],
-  options: { isNew?: boolean } = {},
+  options: { existing?: readonly InvoiceLineRow[] } = {},
 ): Promise<InvoiceLineRow[]> {
-  const existing = options.isNew ? [] : ((await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? []);
+  const existing = options.existing ?? (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
   const sources: LineSource[] = [...existing.map(asSource), ...inputs];
   const currency = invoice.currency as CurrencyCode;
   const parties = {
@@ -200,6 +203,59 @@ export async function issueInvoice(
   await publishInvoiceChange(scope, 'invoice.issued', invoice);
   countAfterCommit(scope.em, 'invoices_issued', 1, (total) => invoicesIssuedTotal.inc(total));
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
+}
+
+/** An invoice made in this transaction, to be issued with others of its organization. */
+export interface InvoiceToIssue {
+  /** The change it was made in (its moment and request). */
+  scope: ChangeScope;
+  invoice: InvoiceRow;
+  recipients: Buyer['recipients'];
+}
+
+/**
+ * Issues invoices made in this transaction (not yet flushed), as issueInvoice would one after the
+ * other, with one number allocation for all (the counter row locked until commit: gapless, in the
+ * given order) and their rows written by one flush before their lines are read back for the
+ * invoice.issued messages (one query for all).
+ */
+export async function issueNewInvoices(
+  em: EntityManager,
+  organizationId: string,
+  invoices: readonly InvoiceToIssue[],
+): Promise<void> {
+  if (invoices.length === 0) return;
+  const first = await nextInvoiceNumbers(em, organizationId, invoices.length);
+  invoices.forEach(({ scope, invoice, recipients }, index) => {
+    scope.em.assign(invoice, {
+      invoice_number: first + index,
+      status: settledStatus(invoice.balance, 'payment'),
+      issued_at: scope.now,
+      issue_after: null,
+      updated_at: scope.now,
+    });
+    // An e-invoice goes to the buyer's invoice box through the access point, never by e-mail.
+    if (invoice.einvoice) queueEinvoiceDelivery(scope, invoice);
+    else if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
+    // publishInvoiceChange's version step, taken before the flush so the rows are inserted with it.
+    invoice.version += 1;
+  });
+  await em.flush();
+  const lines = await linesOf(
+    em,
+    invoices.map(({ invoice }) => invoice.id),
+  );
+  for (const { scope, invoice } of invoices) {
+    // A reminder names an issued invoice: one inserted by this transaction has none.
+    publishInvoiceEvent(scope, 'invoice.issued', {
+      ...invoiceView(invoice, lines.get(invoice.id) ?? []),
+      reminders: [],
+    });
+    scope.audit('invoice.issue', 'invoice', invoice.id, {
+      invoice_number: invoice.invoice_number,
+      total: invoice.total,
+    });
+  }
 }
 
 /**

@@ -20,36 +20,51 @@ import type { PaymentsDeps } from '../use-cases/deps.js';
 export const invoiceIssuedConsumerName = (schema: string): string => `${schema}-invoices-issued`;
 
 /**
- * One invoicing.invoice.issued in the consumer's transaction (with its inbox row): a card invoice
- * is taken in, its first attempt due at once, and run right after the commit.
+ * invoicing.invoice.issued events in the consumer's transaction (with their inbox rows): each card
+ * invoice is taken in, its first attempt due at once, and the batch's are run together right after
+ * the commit. The organization (its test clock) is asked once per organization of the batch.
  */
-export async function takeInIssuedInvoice(
+export async function takeInIssuedInvoices(
   deps: PaymentsDeps,
   charger: Charger,
   em: EntityManager,
-  envelope: EventEnvelope,
+  envelopes: readonly EventEnvelope[],
 ): Promise<void> {
-  const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
-  if (!invoice) throw new Error(`invoice.issued ${envelope.event_id} has no invoice`);
-  const cardInvoice = cardInvoiceOf(invoice);
-  if (cardInvoice.collectionMethod !== 'payment_card') return;
-  const organization = await deps.directory.organization(systemContext(envelope.organization_id));
-  const now = organization.testClockTime ?? deps.clock.now();
-  const origin = { organizationId: envelope.organization_id, now, testClock: organization.testClockTime !== null };
-  // A test clock may have moved on before this event arrived: the first attempt is still made at
-  // the moment the invoice was issued, as the advance would make it, so the dunning schedule
-  // counts from there.
-  const attemptAt = origin.testClock && cardInvoice.issuedAt && cardInvoice.issuedAt < now ? cardInvoice.issuedAt : now;
-  if (await takeInCardInvoice(em, cardInvoice, origin)) {
-    void afterCommit(em, async () => {
-      await charger.runInvoice(cardInvoice.invoiceId, attemptAt).catch((error: unknown) => {
-        deps.logger.error(
-          { err: error, invoice: cardInvoice.invoiceId },
-          'charging a card invoice failed; the worker retries',
-        );
-      });
-    });
+  const organizations = new Map<string, Promise<{ testClockTime: Date | null }>>();
+  const organizationOf = (organizationId: string) => {
+    let organization = organizations.get(organizationId);
+    if (!organization) {
+      organization = deps.directory.organization(systemContext(organizationId));
+      organizations.set(organizationId, organization);
+    }
+    return organization;
+  };
+  const toRun: Array<{ invoiceId: string; now: Date }> = [];
+  for (const envelope of envelopes) {
+    const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
+    if (!invoice) throw new Error(`invoice.issued ${envelope.event_id} has no invoice`);
+    const cardInvoice = cardInvoiceOf(invoice);
+    if (cardInvoice.collectionMethod !== 'payment_card') continue;
+    const organization = await organizationOf(envelope.organization_id);
+    const now = organization.testClockTime ?? deps.clock.now();
+    const origin = { organizationId: envelope.organization_id, now, testClock: organization.testClockTime !== null };
+    // A test clock may have moved on before this event arrived: the first attempt is still made at
+    // the moment the invoice was issued, as the advance would make it, so the dunning schedule
+    // counts from there.
+    const attemptAt =
+      origin.testClock && cardInvoice.issuedAt && cardInvoice.issuedAt < now ? cardInvoice.issuedAt : now;
+    if (await takeInCardInvoice(em, cardInvoice, origin))
+      toRun.push({ invoiceId: cardInvoice.invoiceId, now: attemptAt });
   }
+  if (toRun.length === 0) return;
+  void afterCommit(em, async () => {
+    await charger.runInvoices(toRun).catch((error: unknown) => {
+      deps.logger.error(
+        { err: error, invoices: toRun.map((job) => job.invoiceId) },
+        'charging card invoices failed; the worker retries',
+      );
+    });
+  });
 }
 
 export function startInvoiceIssuedConsumer(
@@ -65,6 +80,9 @@ export function startInvoiceIssuedConsumer(
     consumer: options.consumer,
     stream: streamNameFor('invoicing'),
     filterSubject: subjectFor('invoicing', 'invoice.issued'),
-    handle: (em, envelope) => takeInIssuedInvoice(deps, charger, em, envelope),
+    handle: (em, envelope) => takeInIssuedInvoices(deps, charger, em, [envelope]),
+    // The events that arrived together in one transaction, their card invoices charged together.
+    batch: true,
+    handleBatch: (em, envelopes) => takeInIssuedInvoices(deps, charger, em, envelopes),
   });
 }

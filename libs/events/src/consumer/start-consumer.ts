@@ -43,6 +43,14 @@ export interface StartConsumerOptions {
    * handler must not rely on the EntityManager's identity map across events (it is cleared between them).
    */
   batch?: boolean;
+  /**
+   * With `batch`: applies a whole batch at once instead of calling `handle` per event, in the same
+   * one transaction, after the batch's inbox rows were inserted with one statement. It is given
+   * the events not handled before (each once, in delivery order) and may write them all with one
+   * flush. When the batch fails, each message is handled again on its own through `handle`, so
+   * the two must have the same effects.
+   */
+  handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>;
 }
 
 const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
@@ -146,6 +154,38 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     }
     try {
       await inTransaction(options.orm, async (em) => {
+        const handleBatch = options.handleBatch;
+        if (handleBatch) {
+          const fresh = await insertInboxRows(
+            options,
+            em,
+            decoded.map(({ envelope }) => envelope),
+          );
+          if (fresh.length === 0) return;
+          // A span per message, each in its own trace, covering the batch it was handled in; what
+          // the batch writes (its outbox rows) is not in any of them, so its events start new traces.
+          const messages = new Map(decoded.map(({ message, envelope }) => [envelope.event_id, message]));
+          let batchDone!: () => void;
+          let batchFailed!: (error: unknown) => void;
+          const batch = new Promise<void>((resolve, reject) => {
+            batchDone = resolve;
+            batchFailed = reject;
+          });
+          const spans = fresh.flatMap((envelope) => {
+            const message = messages.get(envelope.event_id);
+            return message ? [consumeInSpan(message, options.consumer, () => batch).catch(() => undefined)] : [];
+          });
+          try {
+            await handleBatch(em, fresh);
+            batchDone();
+          } catch (error) {
+            batchFailed(error);
+            throw error;
+          } finally {
+            await Promise.all(spans);
+          }
+          return;
+        }
         for (const { message, envelope } of decoded) {
           // A span per message (not one per batch), so each event stays in its own trace.
           await consumeInSpan(message, options.consumer, async () => {
@@ -210,6 +250,33 @@ export function handleEventOnce(
   handle: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
 ): Promise<boolean> {
   return inTransaction(options.orm, (em) => applyEventOnce(options, em, envelope, handle));
+}
+
+/**
+ * In the caller's transaction: the inbox rows of a batch in one statement. Returns the events whose
+ * row was new (each event once, in the given order): the others were handled before, or are a
+ * redelivery of one earlier in the batch. A concurrent transaction inserting one of the same rows
+ * makes this one wait for it, then skip the event.
+ */
+async function insertInboxRows(
+  options: { consumer: string; clock?: Clock },
+  em: EntityManager,
+  envelopes: readonly EventEnvelope[],
+): Promise<EventEnvelope[]> {
+  const firstOf = new Map<string, EventEnvelope>();
+  for (const envelope of envelopes) if (!firstOf.has(envelope.event_id)) firstOf.set(envelope.event_id, envelope);
+  if (firstOf.size === 0) return [];
+  const processedAt = (options.clock ?? systemClock).now();
+  const ids = [...firstOf.keys()];
+  const inserted = await em.execute<{ message_id: string }[]>(
+    `insert into inbox (consumer, message_id, processed_at)
+     values ${ids.map(() => '(?, ?, ?)').join(', ')}
+     on conflict (consumer, message_id) do nothing
+     returning message_id`,
+    ids.flatMap((id) => [options.consumer, id, processedAt]),
+  );
+  const fresh = new Set(inserted.map((row) => row.message_id));
+  return [...firstOf.values()].filter((envelope) => fresh.has(envelope.event_id.toLowerCase()));
 }
 
 /** In the caller's transaction: the inbox row, then the effects; false when the inbox already had it. */

@@ -68,6 +68,16 @@ export class Charger {
     return runs.get(invoiceId) ?? 'not_due';
   }
 
+  /** Runs the due attempts of these invoices (each at its moment), in groups as runDue does. */
+  async runInvoices(jobs: ReadonlyArray<{ invoiceId: string; now: Date }>): Promise<void> {
+    const groups: Array<Array<{ invoiceId: string; now: Date }>> = [];
+    for (let start = 0; start < jobs.length; start += this.groupSize)
+      groups.push(jobs.slice(start, start + this.groupSize));
+    await eachWithConcurrency(groups, Charger.GROUPS_UNDER_WAY, async (group) => {
+      await this.runGroup(group);
+    });
+  }
+
   /**
    * Runs every attempt that is due at `until` among `where`, including retries that fall due
    * within it (a test clock moved past several days of a dunning schedule runs them in order).

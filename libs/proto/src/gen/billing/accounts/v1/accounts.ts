@@ -394,6 +394,15 @@ export interface GetAccountSummariesResponse {
   accounts: AccountSummary[];
 }
 
+export interface GetAccountsByUuidRequest {
+  uuids: string[];
+}
+
+export interface GetAccountsByUuidResponse {
+  /** Each account found once, in no particular order; their subscription sets are left empty. */
+  accounts: Account[];
+}
+
 export interface ListAccountUuidsRequest {
   /** The account list's filters, same meaning as in ListAccounts. */
   filter?: AccountFilter | undefined;
@@ -583,6 +592,13 @@ export interface AnnounceInvoicesRequest {
 }
 
 export interface AnnounceInvoicesResponse {
+}
+
+export interface AnnounceAccountsInvoicesRequest {
+  announcements: AnnounceInvoicesRequest[];
+}
+
+export interface AnnounceAccountsInvoicesResponse {
 }
 
 /** An API user of the organization (enabled ones only), as a member. */
@@ -6178,6 +6194,142 @@ export const GetAccountSummariesResponse: MessageFns<GetAccountSummariesResponse
   },
 };
 
+function createBaseGetAccountsByUuidRequest(): GetAccountsByUuidRequest {
+  return { uuids: [] };
+}
+
+export const GetAccountsByUuidRequest: MessageFns<GetAccountsByUuidRequest> = {
+  encode(message: GetAccountsByUuidRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uuids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountsByUuidRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountsByUuidRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountsByUuidRequest {
+    return { uuids: globalThis.Array.isArray(object?.uuids) ? object.uuids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: GetAccountsByUuidRequest): unknown {
+    const obj: any = {};
+    if (message.uuids?.length) {
+      obj.uuids = message.uuids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountsByUuidRequest>, I>>(base?: I): GetAccountsByUuidRequest {
+    return GetAccountsByUuidRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountsByUuidRequest>, I>>(object: I): GetAccountsByUuidRequest {
+    const message = createBaseGetAccountsByUuidRequest();
+    message.uuids = object.uuids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetAccountsByUuidResponse(): GetAccountsByUuidResponse {
+  return { accounts: [] };
+}
+
+export const GetAccountsByUuidResponse: MessageFns<GetAccountsByUuidResponse> = {
+  encode(message: GetAccountsByUuidResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      Account.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountsByUuidResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountsByUuidResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(Account.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountsByUuidResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts) ? object.accounts.map((e: any) => Account.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetAccountsByUuidResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => Account.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountsByUuidResponse>, I>>(base?: I): GetAccountsByUuidResponse {
+    return GetAccountsByUuidResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountsByUuidResponse>, I>>(object: I): GetAccountsByUuidResponse {
+    const message = createBaseGetAccountsByUuidResponse();
+    message.accounts = object.accounts?.map((e) => Account.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseListAccountUuidsRequest(): ListAccountUuidsRequest {
   return { filter: undefined };
 }
@@ -9028,6 +9180,135 @@ export const AnnounceInvoicesResponse: MessageFns<AnnounceInvoicesResponse> = {
   },
 };
 
+function createBaseAnnounceAccountsInvoicesRequest(): AnnounceAccountsInvoicesRequest {
+  return { announcements: [] };
+}
+
+export const AnnounceAccountsInvoicesRequest: MessageFns<AnnounceAccountsInvoicesRequest> = {
+  encode(message: AnnounceAccountsInvoicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.announcements) {
+      AnnounceInvoicesRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnnounceAccountsInvoicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnounceAccountsInvoicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.announcements.push(AnnounceInvoicesRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnnounceAccountsInvoicesRequest {
+    return {
+      announcements: globalThis.Array.isArray(object?.announcements)
+        ? object.announcements.map((e: any) => AnnounceInvoicesRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AnnounceAccountsInvoicesRequest): unknown {
+    const obj: any = {};
+    if (message.announcements?.length) {
+      obj.announcements = message.announcements.map((e) => AnnounceInvoicesRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnnounceAccountsInvoicesRequest>, I>>(base?: I): AnnounceAccountsInvoicesRequest {
+    return AnnounceAccountsInvoicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnnounceAccountsInvoicesRequest>, I>>(
+    object: I,
+  ): AnnounceAccountsInvoicesRequest {
+    const message = createBaseAnnounceAccountsInvoicesRequest();
+    message.announcements = object.announcements?.map((e) => AnnounceInvoicesRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAnnounceAccountsInvoicesResponse(): AnnounceAccountsInvoicesResponse {
+  return {};
+}
+
+export const AnnounceAccountsInvoicesResponse: MessageFns<AnnounceAccountsInvoicesResponse> = {
+  encode(_: AnnounceAccountsInvoicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnnounceAccountsInvoicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnnounceAccountsInvoicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AnnounceAccountsInvoicesResponse {
+    return {};
+  },
+
+  toJSON(_: AnnounceAccountsInvoicesResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnnounceAccountsInvoicesResponse>, I>>(
+    base?: I,
+  ): AnnounceAccountsInvoicesResponse {
+    return AnnounceAccountsInvoicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnnounceAccountsInvoicesResponse>, I>>(
+    _: I,
+  ): AnnounceAccountsInvoicesResponse {
+    const message = createBaseAnnounceAccountsInvoicesResponse();
+    return message;
+  },
+};
+
 function createBaseMember(): Member {
   return { id: "", name: "", permissions: [], created_at: undefined };
 }
@@ -10545,6 +10826,22 @@ export const AccountsServiceService = {
       Buffer.from(ListAccountUuidsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAccountUuidsResponse => ListAccountUuidsResponse.decode(value),
   },
+  /**
+   * The organization's accounts named by uuid, each with its recipients, in one call: invoicing
+   * reads the buyers of a batch of charges at once. Uuids matching no account of the
+   * organization (malformed ones included) are left out, without an error.
+   */
+  getAccountsByUuid: {
+    path: "/billing.accounts.v1.AccountsService/GetAccountsByUuid" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountsByUuidRequest): Buffer =>
+      Buffer.from(GetAccountsByUuidRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountsByUuidRequest => GetAccountsByUuidRequest.decode(value),
+    responseSerialize: (value: GetAccountsByUuidResponse): Buffer =>
+      Buffer.from(GetAccountsByUuidResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountsByUuidResponse => GetAccountsByUuidResponse.decode(value),
+  },
 } as const;
 
 export interface AccountsServiceServer extends UntypedServiceImplementation {
@@ -10571,6 +10868,12 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
    * filter by accounts data through it (subscriptions: has_recipient_receiving_invoices, ...).
    */
   listAccountUuids: handleUnaryCall<ListAccountUuidsRequest, ListAccountUuidsResponse>;
+  /**
+   * The organization's accounts named by uuid, each with its recipients, in one call: invoicing
+   * reads the buyers of a batch of charges at once. Uuids matching no account of the
+   * organization (malformed ones included) are left out, without an error.
+   */
+  getAccountsByUuid: handleUnaryCall<GetAccountsByUuidRequest, GetAccountsByUuidResponse>;
 }
 
 export interface AccountsServiceClient extends Client {
@@ -10793,6 +11096,26 @@ export interface AccountsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAccountUuidsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The organization's accounts named by uuid, each with its recipients, in one call: invoicing
+   * reads the buyers of a batch of charges at once. Uuids matching no account of the
+   * organization (malformed ones included) are left out, without an error.
+   */
+  getAccountsByUuid(
+    request: GetAccountsByUuidRequest,
+    callback: (error: ServiceError | null, response: GetAccountsByUuidResponse) => void,
+  ): ClientUnaryCall;
+  getAccountsByUuid(
+    request: GetAccountsByUuidRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountsByUuidResponse) => void,
+  ): ClientUnaryCall;
+  getAccountsByUuid(
+    request: GetAccountsByUuidRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountsByUuidResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const AccountsServiceClient = makeGenericClientConstructor(
@@ -10838,6 +11161,23 @@ export const ReadModelServiceService = {
       Buffer.from(AnnounceInvoicesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AnnounceInvoicesResponse => AnnounceInvoicesResponse.decode(value),
   },
+  /**
+   * AnnounceInvoices for several accounts in one transaction (invoicing's batch of charges):
+   * NOT_FOUND naming an account that does not exist (any more), and then nothing is recorded.
+   */
+  announceAccountsInvoices: {
+    path: "/billing.accounts.v1.ReadModelService/AnnounceAccountsInvoices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AnnounceAccountsInvoicesRequest): Buffer =>
+      Buffer.from(AnnounceAccountsInvoicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AnnounceAccountsInvoicesRequest =>
+      AnnounceAccountsInvoicesRequest.decode(value),
+    responseSerialize: (value: AnnounceAccountsInvoicesResponse): Buffer =>
+      Buffer.from(AnnounceAccountsInvoicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AnnounceAccountsInvoicesResponse =>
+      AnnounceAccountsInvoicesResponse.decode(value),
+  },
 } as const;
 
 export interface ReadModelServiceServer extends UntypedServiceImplementation {
@@ -10850,6 +11190,11 @@ export interface ReadModelServiceServer extends UntypedServiceImplementation {
    * deletion".
    */
   announceInvoices: handleUnaryCall<AnnounceInvoicesRequest, AnnounceInvoicesResponse>;
+  /**
+   * AnnounceInvoices for several accounts in one transaction (invoicing's batch of charges):
+   * NOT_FOUND naming an account that does not exist (any more), and then nothing is recorded.
+   */
+  announceAccountsInvoices: handleUnaryCall<AnnounceAccountsInvoicesRequest, AnnounceAccountsInvoicesResponse>;
 }
 
 export interface ReadModelServiceClient extends Client {
@@ -10889,6 +11234,25 @@ export interface ReadModelServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AnnounceInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * AnnounceInvoices for several accounts in one transaction (invoicing's batch of charges):
+   * NOT_FOUND naming an account that does not exist (any more), and then nothing is recorded.
+   */
+  announceAccountsInvoices(
+    request: AnnounceAccountsInvoicesRequest,
+    callback: (error: ServiceError | null, response: AnnounceAccountsInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  announceAccountsInvoices(
+    request: AnnounceAccountsInvoicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AnnounceAccountsInvoicesResponse) => void,
+  ): ClientUnaryCall;
+  announceAccountsInvoices(
+    request: AnnounceAccountsInvoicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AnnounceAccountsInvoicesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,378 @@
+/**
+ * The charge consumer's batches (invoiceCharges), against a real, migrated throwaway schema: a
+ * batch of charges in one transaction gives exactly the invoices, numbers, lines, draft lines,
+ * mail jobs and events that the same charges give one transaction each, in the same order; the
+ * accounts service (fixed facts in memory, counting its calls) is asked once per batch.
+ */
+import { randomUUID } from 'node:crypto';
+import { inTransaction, migrate, openOrm } from '@billing/db';
+import { decodeEnvelope } from '@billing/events';
+import { invoiceEventsV1 } from '@billing/proto';
+import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DraftInvoiceLineEntity } from '../src/db/entities/draft-invoice-line.entity.js';
+import { invoicingEntities } from '../src/db/entities/index.js';
+import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
+import { InvoiceLineEntity } from '../src/db/entities/invoice-line.entity.js';
+import { MailJobEntity } from '../src/db/entities/mail-job.entity.js';
+import { migrations } from '../src/db/migrations/index.js';
+import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
+import type { ReceivedCharge } from '../src/domain/received-charge.js';
+import type { InvoicingDeps } from '../src/use-cases/deps.js';
+import { invoiceCharge, invoiceCharges } from '../src/use-cases/invoice-charge.js';
+
+const clock = new TestClock('2026-03-01T09:00:00.000Z');
+let database: TestSchema;
+let orm: MikroORM;
+
+beforeAll(async () => {
+  database = await createTestSchema('invoicing_batch');
+  orm = await openOrm({
+    clientUrl: database.databaseUrl,
+    schema: database.schema,
+    entities: invoicingEntities,
+    migrations,
+  });
+  await migrate(orm);
+});
+
+afterAll(async () => {
+  await orm?.close(true);
+  await database?.drop();
+});
+
+const party = {
+  name: 'Acme',
+  address: '',
+  zipcode: '',
+  city: '',
+  country: 'DK',
+  vat_number: '',
+  email: 'billing@acme.test',
+};
+const seller: Seller = {
+  party,
+  time_zone: 'Europe/Copenhagen',
+  default_payment_terms: 14,
+  default_collection_method: 'invoice',
+  bank_accounts: [],
+  base_currency: 'DKK',
+  test_clock_time: null,
+  features: [],
+  exchange_rates: [],
+  reminder_schedule_days: [3, 10, 20],
+  reminder_fee: '',
+};
+const buyer = (id: string, code: string, settings: Partial<Buyer> = {}): Buyer => ({
+  account_id: id,
+  code,
+  party: { ...party, name: code, email: '' },
+  language: 'en',
+  invoice_note: null,
+  payment_terms: null,
+  collection_method: null,
+  recipients: [],
+  einvoicing: {
+    ean_invoicing: false,
+    einvoicing_identifier_schema: '',
+    ean_number: null,
+    einvoicing_intermediator: null,
+    legal_country: 'DK',
+  },
+  einvoice_field_mappings: [],
+  is_getting_reminders: true,
+  reseller: null,
+  reseller_billing_frequency: null,
+  reseller_billing_grouping: null,
+  ...settings,
+});
+
+/** One organization's accounts: alma (with a draft line waiting), bent (a recipient), a reseller and the shop it resells. */
+function organizationAccounts() {
+  const ids = { alma: randomUUID(), bent: randomUUID(), partner: randomUUID(), shop: randomUUID() };
+  const buyers = new Map<string, Buyer>([
+    [ids.alma, buyer(ids.alma, 'alma')],
+    [ids.bent, buyer(ids.bent, 'bent', { recipients: [{ email: 'bent@example.test', name: 'Bent' }] })],
+    [ids.partner, buyer(ids.partner, 'partner', { reseller_billing_frequency: 'end_of_month' })],
+    [ids.shop, buyer(ids.shop, 'shop', { reseller: ids.partner })],
+  ]);
+  return { ids, buyers };
+}
+
+/** A directory over `buyers` that counts what it is asked. */
+function countingDirectory(buyers: Map<string, Buyer>) {
+  const calls = { buyer: 0, buyers: 0, seller: 0, announce: 0, announceMany: 0, announced: [] as string[][] };
+  const directory: Directory = {
+    buyer: async (_context, accountId) => {
+      calls.buyer++;
+      return buyers.get(accountId)!;
+    },
+    buyers: async (_context, accountIds) => {
+      calls.buyers++;
+      return new Map(accountIds.filter((id) => buyers.has(id)).map((id) => [id, buyers.get(id)!]));
+    },
+    seller: async () => {
+      calls.seller++;
+      return seller;
+    },
+    accountSummaries: async () => [],
+    announceInvoices: async (_context, accountId, invoiceIds) => {
+      calls.announce++;
+      calls.announced.push([accountId, ...invoiceIds]);
+    },
+    announceAccountsInvoices: async (_context, announcements) => {
+      calls.announceMany++;
+      for (const { accountId, invoiceIds } of announcements) calls.announced.push([accountId, ...invoiceIds]);
+    },
+    close() {},
+  };
+  return { directory, calls };
+}
+
+function charge(account: string, amount: string, settings: Partial<ReceivedCharge> = {}): ReceivedCharge {
+  return {
+    uuid: randomUUID(),
+    subscription: randomUUID(),
+    account,
+    kind: 'renewal',
+    currency: 'DKK',
+    group_on_invoice: false,
+    po_number: '',
+    collection_method: 'invoice',
+    invoice_supplement: null,
+    reference_person: '',
+    account_reference_person: '',
+    case_number: '',
+    custom_fields: {},
+    due_at: new Date('2026-03-01T09:00:00.000Z'),
+    payment_terms: null,
+    credit_all_invoices: false,
+    lines: [
+      {
+        kind: 'renewal',
+        terms: randomUUID(),
+        plan: randomUUID(),
+        plan_name: 'Pro',
+        plan_code: 'pro',
+        terms_code: 'monthly',
+        collect_vat: true,
+        vat_type: 'services',
+        date_from: '2026-03-01',
+        date_to: '2026-03-31',
+        days: 31,
+        period_days: 31,
+        period_date_from: '2026-03-01',
+        period_date_to: '2026-03-31',
+        quantity: 1,
+        unit_price: amount,
+        price_source: 'terms',
+        tiers_applied: [],
+        discounted_unit_price: amount,
+        amount,
+      },
+    ],
+    ...settings,
+  };
+}
+
+/** The same story for one organization: its charges, in order, and a draft line waiting for alma's next renewal. */
+async function story() {
+  const organizationId = randomUUID();
+  const { ids, buyers } = organizationAccounts();
+  await inTransaction(orm, async (em) => {
+    for (const [description, currency] of [
+      ['Setup', 'DKK'],
+      ['Support', 'EUR'],
+    ] as const) {
+      em.create(DraftInvoiceLineEntity, {
+        id: randomUUID(),
+        organization_id: organizationId,
+        account_id: ids.alma,
+        description,
+        vat_type: 'services',
+        collect_vat: true,
+        date_from: null,
+        date_to: null,
+        price: '10',
+        quantity: '1',
+        discount_percentage: null,
+        discount_fixed_per_quantity: null,
+        discount_fixed_total: null,
+        currency,
+        include_in_next_renewal_invoice: true,
+        revenue_group: null,
+        reference_person: '',
+        account_reference_person: '',
+        po_number: '',
+        case_number: '',
+        invoice_supplement: null,
+        custom_fields: {},
+        invoiced_at: null,
+        invoice_id: null,
+        version: 1,
+        created_at: clock.now(),
+        updated_at: clock.now(),
+      });
+    }
+  });
+  const grouped = { group_on_invoice: true };
+  const bent = charge(ids.bent, '200');
+  const mistake = charge(ids.bent, '70');
+  const charges = [
+    charge(ids.alma, '100'),
+    bent,
+    // alma's second subscription: the waiting DKK draft line went with the first.
+    charge(ids.alma, '50'),
+    // The same charge delivered twice: invoiced once.
+    bent,
+    charge(ids.bent, '30', grouped),
+    charge(ids.bent, '20', grouped),
+    charge(ids.shop, '40'),
+    // A one-off credit (a downgrade): its own credit note, issued in order.
+    charge(ids.alma, '-25', { kind: 'adjustment' }),
+    mistake,
+    // cancel_invalid of the subscription invoiced just before, in the same batch: its invoice credited in full.
+    charge(ids.bent, '-70', { kind: 'cancel_invalid', subscription: mistake.subscription, credit_all_invoices: true }),
+  ];
+  return { organizationId, buyers, charges };
+}
+
+/** What an organization's invoicing wrote, comparable across organizations. */
+async function written(organizationId: string) {
+  const em = orm.em.fork();
+  const invoices = await em.find(
+    InvoiceEntity,
+    { organization_id: organizationId },
+    { orderBy: [{ invoice_number: 'asc' }, { account_code: 'asc' }, { total: 'asc' }] },
+  );
+  const lines = await em.find(
+    InvoiceLineEntity,
+    { organization_id: organizationId },
+    { orderBy: [{ sort_weight: 'asc' }, { id: 'asc' }] },
+  );
+  const drafts = await em.find(
+    DraftInvoiceLineEntity,
+    { organization_id: organizationId },
+    { orderBy: { description: 'asc' } },
+  );
+  const mails = await em.find(MailJobEntity, { organization_id: organizationId });
+  const numberOf = new Map(
+    invoices.map((invoice) => [invoice.id, invoice.invoice_number ?? `pending ${invoice.account_code}`]),
+  );
+  const outbox = await em
+    .getConnection()
+    .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
+  const events = outbox
+    .map((row) => decodeEnvelope(row.payload))
+    .filter((envelope) => envelope.organization_id === organizationId)
+    .map((envelope) =>
+      envelope.event_type === 'invoice.issued'
+        ? [
+            envelope.event_type,
+            invoiceEventsV1.InvoiceChanged.decode(envelope.payload).invoice?.invoice_number,
+            invoiceEventsV1.InvoiceChanged.decode(envelope.payload).invoice?.lines.map((line) => line.subtotal),
+          ]
+        : [envelope.event_type],
+    );
+  return {
+    invoices: invoices.map((invoice) => ({
+      number: invoice.invoice_number,
+      status: invoice.status,
+      account: invoice.account_code,
+      date: invoice.date,
+      total: invoice.total,
+      credit_note: invoice.is_credit_note,
+      version: invoice.version,
+      lines: lines
+        .filter((line) => line.invoice_id === invoice.id)
+        .map((line) => [line.account_code, line.description.split('\n')[0], line.subtotal]),
+    })),
+    drafts: drafts.map((draft) => [draft.description, draft.invoice_id ? numberOf.get(draft.invoice_id) : null]),
+    mails: mails.map((mail) => numberOf.get(mail.invoice_id)),
+    events,
+  };
+}
+
+describe('a batch of charges in one transaction', () => {
+  it('writes what the same charges write one transaction each, asking accounts once per batch', async () => {
+    const one = await story();
+    const oneByOne = countingDirectory(one.buyers);
+    for (const item of one.charges) {
+      await inTransaction(orm, (em) =>
+        invoiceCharge({ orm, clock, directory: oneByOne.directory }, em, item, {
+          organizationId: one.organizationId,
+          requestId: randomUUID(),
+          occurredAt: clock.now(),
+        }),
+      );
+    }
+
+    const batch = await story();
+    const batched = countingDirectory(batch.buyers);
+    const deps: InvoicingDeps = { orm, clock, directory: batched.directory };
+    await inTransaction(orm, (em) =>
+      invoiceCharges(
+        deps,
+        em,
+        batch.charges.map((item) => ({
+          charge: item,
+          origin: { organizationId: batch.organizationId, requestId: randomUUID(), occurredAt: clock.now() },
+        })),
+      ),
+    );
+
+    const expected = await written(one.organizationId);
+    expect(await written(batch.organizationId)).toEqual(expected);
+    // What both wrote: numbers 1..6 in the charges' order, the cancel_invalid note credited to the
+    // invoice issued before it in the same batch, the grouped and resold ones pending.
+    expect(
+      expected.invoices.map((invoice) => [invoice.number, invoice.account, invoice.total, invoice.status]),
+    ).toEqual([
+      [1, 'alma', '137.500000', 'open'],
+      [2, 'bent', '250.000000', 'open'],
+      [3, 'alma', '62.500000', 'open'],
+      [4, 'alma', '-31.250000', 'open'],
+      [5, 'bent', '87.500000', 'credited'],
+      [6, 'bent', '-87.500000', 'credited'],
+      [null, 'bent', '62.500000', 'pending'],
+      [null, 'partner', '50.000000', 'pending'],
+    ]);
+    expect(expected.drafts).toEqual([
+      ['Setup', 1],
+      ['Support', null],
+    ]);
+    expect(expected.mails).toEqual([2, 5, 6]);
+    expect(expected.events.filter(([type]) => type === 'invoice.issued').map(([, number]) => number)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
+    expect(expected.events.filter(([type]) => type !== 'invoice.issued')).toEqual([
+      ['draft_invoice_line.invoiced'],
+      ['invoice.credited'],
+      ['invoice.updated'],
+    ]);
+
+    // The batch asked accounts for its buyers once, and once more for the reseller of one of them...
+    expect(batched.calls).toMatchObject({ buyer: 0, buyers: 2, seller: 1, announce: 0, announceMany: 1 });
+    // ...and announced each new invoice once, before its transaction committed.
+    expect(batched.calls.announced.flatMap(([, ...invoices]) => invoices)).toHaveLength(8);
+
+    // Delivered again (a redelivery after a lost ack): nothing more is written.
+    await inTransaction(orm, (em) =>
+      invoiceCharges(
+        deps,
+        em,
+        batch.charges.map((item) => ({
+          charge: item,
+          origin: { organizationId: batch.organizationId, requestId: randomUUID(), occurredAt: clock.now() },
+        })),
+      ),
+    );
+    expect(await written(batch.organizationId)).toEqual(expected);
+  });
+});
