@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { type SetSchemas, startBaselineServer } from './baseline-server.js';
+import { startBaselineServer } from './baseline-server.js';
 import { type BenchPlatform, SetupError } from './bench-platform.js';
 import { benchRun, optionsOrExit } from './command-line.js';
 import { PHASES_FILE } from './cpu-profile-phases.js';
@@ -13,6 +13,7 @@ import { startPlatformProcesses } from './platform-processes.js';
 import { type ServerProcess, waitForQuiet } from './process-cpu.js';
 import { formatReport, type SideRuns, summarize } from './report.js';
 import { createScratchAccounts } from './scratch-accounts.js';
+import { ACCOUNT_SHAPE, seedAccountSetsViaApi, waitForReadModel } from './seed-account-sets.js';
 import { accountCodes, accountPath, apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
@@ -29,15 +30,17 @@ const POOL_SIZE = 10;
 // it had already read (at 32 connections and p99 ~0.5 s, well under a second of work). Waiting this
 // long keeps that tail out of the next phase and out of the platform's shutdown.
 const SETTLE_MS = 1_500;
-// The accounts tables the measured statement reads (the account, its recipients and gateway
-// accounts, and the read model its subscription_set and draftinvoiceline_set come from); analyzed
-// after seeding (see analyzeTables).
+// The accounts tables the measured statement reads (the account, its organization, recipients and
+// gateway accounts, and the read model its subscription_set, draftinvoiceline_set and
+// paymentcard_set come from); analyzed after seeding (see analyzeTables).
 const ACCOUNT_TABLES = [
   'account',
+  'organization',
   'recipient',
   'payment_gateway_account',
   'account_subscription',
   'account_draft_line',
+  'account_payment_card',
 ] as const;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
@@ -52,7 +55,6 @@ try {
   const paths = codes.map(accountPath);
 
   let schema: string;
-  let setSchemas: SetSchemas;
   let organizationId: string;
   let platform: BenchPlatform | undefined;
   if (options.baselineOnly) {
@@ -60,7 +62,6 @@ try {
     const scratch = await createScratchAccounts(options.databaseUrl, codes);
     cleanups.push(scratch.drop);
     ({ schema, organizationId } = scratch);
-    setSchemas = { subscriptions: schema, invoicing: schema };
   } else {
     if (options.inProcess) {
       log('starting the platform in this process (--in-process)');
@@ -75,19 +76,27 @@ try {
         cpuProfDir: options.cpuProfDir,
         nodeOptions: options.serverNodeOptions,
         log,
+        // Payments registers the accounts' cards and tells accounts' read model of them.
+        payments: true,
       });
     }
     cleanups.push(platform.stop);
     ({ organizationId } = platform);
     schema = platform.accountsSchema;
-    setSchemas = platform.setSchemas;
     log(`seeding ${codes.length} accounts through POST /api/v1/accounts/`);
     const seedStart = performance.now();
-    await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
+    const accounts = await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
+    if (!options.emptyAccounts) {
+      const { recipients, cards, subscriptions, draftLines } = ACCOUNT_SHAPE;
+      log(
+        `giving each ${recipients} recipients, ${cards} card, ${subscriptions} subscriptions and ${draftLines} ` +
+          'draft lines through the API',
+      );
+      await seedAccountSetsViaApi(platform.gatewayUrl, platform.token, accounts);
+      await waitForReadModel(options.databaseUrl, schema, organizationId, codes.length);
+    }
     log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
     await analyzeTables(options.databaseUrl, schema, ACCOUNT_TABLES);
-    await analyzeTables(options.databaseUrl, setSchemas.subscriptions, ['subscription']);
-    await analyzeTables(options.databaseUrl, setSchemas.invoicing, ['draft_invoice_line']);
     // Seeding leaves background work behind (the outbox relay publishing an event per account, and
     // in-process also the consumers of those events): let it finish before the first phase.
     const quiet = await waitForQuiet(platform.servers);
@@ -102,12 +111,10 @@ try {
   const baseline = await startBaselineServer({
     databaseUrl: options.databaseUrl,
     schema,
-    setSchemas,
     organizationId,
     poolSize: POOL_SIZE,
   });
   cleanups.push(baseline.stop);
-  log(`baseline reads the account and, from the other services' tables, ${baseline.setsRead.join(', ') || 'no set'}`);
 
   // Both sides get the same request bytes; the baseline ignores the headers.
   const headers = apiHeaders(platform?.token ?? 'baseline-only');
@@ -177,6 +184,7 @@ try {
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       accounts: options.accounts,
+      accountShape: options.emptyAccounts ? 'empty' : 'realistic',
     },
     sides[0]!,
     sides[1],
