@@ -6,7 +6,7 @@ import { createAccount } from '../use-cases/create-account.js';
 import { deleteAccount } from '../use-cases/delete-account.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
 import { listPaymentGatewayAccounts, setPaymentGatewayAccounts } from '../use-cases/payment-gateway-accounts.js';
-import { getAccount, listAccounts } from '../use-cases/read-accounts.js';
+import { listAccounts, readAccount } from '../use-cases/read-accounts.js';
 import {
   createRecipient,
   deleteRecipient,
@@ -33,7 +33,10 @@ export function accountsService(deps: AccountsDeps): GrpcService {
       const view = await createAccount(deps, context, accountWrite(request.account, request.present_fields));
       return { account: accountMessage(view) };
     },
-    getAccount: async (request, context) => accountReply(deps, context, await getAccount(deps, context, request.code)),
+    getAccount: async (request, context) => {
+      const { view, organizationPaymentTerms } = await readAccount(deps, context, request.code);
+      return accountReply(deps, context, view, { default_payment_terms: organizationPaymentTerms });
+    },
     listAccounts: async (request, context) => {
       const { count, accounts } = await listAccounts(
         deps,
