@@ -25,22 +25,18 @@ export interface BaselineServer {
 
 /**
  * The statement the accounts service runs for GET one account (apps/accounts/src/db/
- * account-by-code-query.ts), copied verbatim: the account, its organization's self_service flag,
- * its recipients and payment gateway accounts as JSON arrays in their order, the reseller's code
- * and the read model's snapshots of its subscriptions, draft lines and payment cards (the encoded
+ * account-by-code-query.ts), copied verbatim: the account, its organization's self_service flag
+ * and default payment terms (what the subscriptions' effective_payment_terms fall back on), its
+ * recipients and payment gateway accounts as JSON arrays in their order, the reseller's code and
+ * the read model's snapshots of its subscriptions, draft lines and payment cards (the encoded
  * messages their services' events carry, oldest first), in one round trip. Unqualified names
- * resolve through the pool's search_path, as on the service's pool. One column more than the
- * service's: the organization's default payment terms, which the subscriptions'
- * effective_payment_terms need when neither they nor the account set any (the accounts service
- * reads them then too, see apps/accounts/src/use-cases/subscription-set-embeds.ts).
+ * resolve through the pool's search_path, as on the service's pool.
  */
 const ACCOUNT_BY_CODE = `
 select a.*,
        coalesce(reseller.code, '') as reseller_code,
-       coalesce((select o.features @> '["self_service"]'::jsonb from organization o
-                  where o.id = a.organization_id), false) as self_service,
-       (select o.default_payment_terms from organization o where o.id = a.organization_id)
-         as organization_payment_terms,
+       coalesce(o.features @> '["self_service"]'::jsonb, false) as self_service,
+       o.default_payment_terms as organization_payment_terms,
        coalesce((select json_agg(r order by r.created_at, r.id) from recipient r
                   where r.organization_id = a.organization_id and r.account_id = a.id), '[]') as recipient_rows,
        coalesce((select json_agg(g order by g.position) from payment_gateway_account g
@@ -55,6 +51,7 @@ select a.*,
                   where c.organization_id = a.organization_id and c.account_id = a.id), '{}') as payment_card_snapshots
   from account a
   left join account reseller on reseller.organization_id = a.organization_id and reseller.id = a.reseller
+  left join organization o on o.id = a.organization_id
  where a.organization_id = $1 and a.code = $2`;
 
 /** The churn reasons the subscriptions name (deleted ones too), read only when some names one. */
