@@ -8,7 +8,8 @@ import {
   type SubscriptionSetEmbeds,
   subscriptionSetEmbeds,
 } from '../use-cases/subscription-set-embeds.js';
-import { accountMessage, summaryMessage } from './account-mapper.js';
+import { accountMessage, accountMessageWithoutSets, summaryMessage } from './account-mapper.js';
+import { embeddingFacts, withStoredSets } from './stored-account-sets.js';
 
 /** The subscription message's facts the embeds depend on (proto unset → domain null). */
 function embeddingSubscription(subscription: subscriptionsV1.Subscription): EmbeddingSubscription {
@@ -58,4 +59,22 @@ export async function accountReply(
 ): Promise<{ account: accountsV1.Account; embeds: accountsV1.SubscriptionSetEmbeds }> {
   const { accounts, embeds } = await accountsReply(deps, context, [view], organization);
   return { account: accounts[0]!, embeds };
+}
+
+/**
+ * GetAccount's reply: the account with its read model's snapshots sent as stored (the service's
+ * definition encodes them with encodeGetAccountResponse), the embeds read from the snapshots'
+ * few fields they depend on. The gateway receives what accountReply would send.
+ */
+export async function accountReadReply(
+  deps: AccountsDeps,
+  context: RequestContext,
+  view: AccountView,
+  organization: KnownOrganization | null,
+): Promise<{ account: accountsV1.Account; embeds: accountsV1.SubscriptionSetEmbeds }> {
+  const account = withStoredSets(accountMessageWithoutSets(view), view.read_model);
+  const subscribed = [
+    { uuid: view.uuid, fields: view, subscriptions: view.read_model.subscriptions.map(embeddingFacts) },
+  ];
+  return { account, embeds: embedsMessage(await subscriptionSetEmbeds(deps, context, subscribed, organization)) };
 }

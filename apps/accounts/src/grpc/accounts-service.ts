@@ -22,12 +22,19 @@ import {
   recipientMessage,
   recipientWrite,
 } from './account-mapper.js';
-import { accountReply, accountsReply } from './account-replies.js';
+import { accountReadReply, accountReply, accountsReply } from './account-replies.js';
 import { accountSummaryHandlers } from './account-summaries-handlers.js';
+import { encodeGetAccountResponse } from './stored-account-sets.js';
+
+/** The service's definition, GetAccount's reply encoded with the stored snapshots (stored-account-sets.ts). */
+const ACCOUNTS_SERVICE_DEFINITION = {
+  ...accountsV1.AccountsServiceService,
+  getAccount: { ...accountsV1.AccountsServiceService.getAccount, responseSerialize: encodeGetAccountResponse },
+};
 
 /** Transport only: decode, call the use case, encode. */
 export function accountsService(deps: AccountsDeps): GrpcService {
-  return unaryService(accountsV1.AccountsServiceService, {
+  return unaryService(ACCOUNTS_SERVICE_DEFINITION, {
     ...accountSummaryHandlers(deps),
     createAccount: async (request, context) => {
       const view = await createAccount(deps, context, accountWrite(request.account, request.present_fields));
@@ -35,7 +42,7 @@ export function accountsService(deps: AccountsDeps): GrpcService {
     },
     getAccount: async (request, context) => {
       const { view, organizationPaymentTerms } = await readAccount(deps, context, request.code);
-      return accountReply(deps, context, view, { default_payment_terms: organizationPaymentTerms });
+      return accountReadReply(deps, context, view, { default_payment_terms: organizationPaymentTerms });
     },
     listAccounts: async (request, context) => {
       const { count, accounts } = await listAccounts(
