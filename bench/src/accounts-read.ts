@@ -42,6 +42,8 @@ const ACCOUNT_TABLES = [
   'account_draft_line',
   'account_payment_card',
 ] as const;
+// How long the platform may take to work off what seeding realistic accounts left behind.
+const REALISTIC_QUIET_TIMEOUT_MS = 300_000;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
 const options: BenchOptions = optionsOrExit(() => parseOptions(process.argv.slice(2), process.env));
@@ -97,9 +99,13 @@ try {
     }
     log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
     await analyzeTables(options.databaseUrl, schema, ACCOUNT_TABLES);
-    // Seeding leaves background work behind (the outbox relay publishing an event per account, and
-    // in-process also the consumers of those events): let it finish before the first phase.
-    const quiet = await waitForQuiet(platform.servers);
+    // Seeding leaves background work behind (the outbox relays publishing an event per write, and
+    // the consumers of those events): let it finish before the first phase. Realistic accounts
+    // leave eleven times the events of empty ones; on a loaded machine their consumers took more
+    // than a minute (a run at load 15-20 was still at 26 % of a core after 60 s).
+    const quiet = await waitForQuiet(platform.servers, {
+      timeoutMs: options.emptyAccounts ? 60_000 : REALISTIC_QUIET_TIMEOUT_MS,
+    });
     log(
       `platform ${quiet.quiet ? 'quiet' : 'still busy'} after ${(quiet.waitedMs / 1000).toFixed(1)} s ` +
         `(${(quiet.cores * 100).toFixed(0)}% of a core over the last second)`,
