@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { startNatsServer } from '@billing/testing';
 import { startBaselineServer } from './baseline-server.js';
 import { type BenchPlatform, SetupError } from './bench-platform.js';
 import { benchRun, optionsOrExit } from './command-line.js';
@@ -71,10 +72,19 @@ try {
       const { startInProcessPlatform } = await import('./platform.js');
       platform = await startInProcessPlatform(options.databaseUrl);
     } else {
-      log(`starting the gateway and service processes (events on ${options.natsUrl})`);
+      // A private server unless one is named: the services' durable consumers are named after their
+      // schemas, so on a shared server they would share them with any other platform there (other
+      // runs, other benchmarks), take its events and work them off during the phases.
+      let natsUrl = options.natsUrl;
+      if (!natsUrl) {
+        const nats = await startNatsServer();
+        cleanups.push(() => nats.dispose());
+        natsUrl = nats.url;
+      }
+      log(`starting the gateway and service processes (events on ${natsUrl})`);
       platform = await startPlatformProcesses({
         databaseUrl: options.databaseUrl,
-        natsUrl: options.natsUrl,
+        natsUrl,
         cpuProfDir: options.cpuProfDir,
         nodeOptions: options.serverNodeOptions,
         log,

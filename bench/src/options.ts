@@ -26,8 +26,11 @@ export interface BenchOptions {
    * production shape (the gateway and each service as separate processes, events on NATS).
    */
   inProcess: boolean;
-  /** NATS JetStream for the service processes in the production shape. */
-  natsUrl: string;
+  /**
+   * NATS JetStream for the service processes in the production shape; undefined: a private
+   * nats-server with a fresh store, started for the run.
+   */
+  natsUrl: string | undefined;
   /** When set, the gateway and service processes run with `--cpu-prof` and write their profiles here. */
   cpuProfDir: string | undefined;
   /** Extra NODE_OPTIONS for the gateway and service processes. */
@@ -35,7 +38,6 @@ export interface BenchOptions {
 }
 
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/billing_bench';
-const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -49,8 +51,8 @@ const USAGE = `Usage: npm run bench -- [options]
                        before issue 14)
   --database-url <url> Postgres for the platform and the baseline
                        (default $BENCH_DATABASE_URL or ${DEFAULT_DATABASE_URL}; created if missing)
-  --nats-url <url>     NATS JetStream for the service processes
-                       (default $BENCH_NATS_URL or ${DEFAULT_NATS_URL})
+  --nats-url <url>     NATS JetStream for the service processes (default $BENCH_NATS_URL,
+                       else a private nats-server with a fresh store, started for the run)
   --in-process         run the platform inside the bench process (in-process bus, no NATS)
                        instead of the default production shape: the gateway and each service
                        as separate processes
@@ -102,7 +104,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
     json: values.json,
     baselineOnly: values['baseline-only'],
     inProcess: values['in-process'],
-    natsUrl: values['nats-url'] ?? env.BENCH_NATS_URL ?? DEFAULT_NATS_URL,
+    natsUrl: values['nats-url'] ?? env.BENCH_NATS_URL,
     cpuProfDir: values['cpu-prof'],
     serverNodeOptions: values['server-node-options'],
   };
