@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { type SetSchemas, startBaselineServer } from './baseline-server.js';
+import { startNatsServer } from '@billing/testing';
+import { startBaselineServer } from './baseline-server.js';
 import { type BenchPlatform, SetupError } from './bench-platform.js';
 import { benchRun, optionsOrExit } from './command-line.js';
 import { PHASES_FILE } from './cpu-profile-phases.js';
@@ -13,6 +14,7 @@ import { startPlatformProcesses } from './platform-processes.js';
 import { type ServerProcess, waitForQuiet } from './process-cpu.js';
 import { formatReport, type SideRuns, summarize } from './report.js';
 import { createScratchAccounts } from './scratch-accounts.js';
+import { ACCOUNT_SHAPE, seedAccountSetsViaApi, waitForReadModel } from './seed-account-sets.js';
 import { accountCodes, accountPath, apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
@@ -29,16 +31,20 @@ const POOL_SIZE = 10;
 // it had already read (at 32 connections and p99 ~0.5 s, well under a second of work). Waiting this
 // long keeps that tail out of the next phase and out of the platform's shutdown.
 const SETTLE_MS = 1_500;
-// The accounts tables the measured statement reads (the account, its recipients and gateway
-// accounts, and the read model its subscription_set and draftinvoiceline_set come from); analyzed
-// after seeding (see analyzeTables).
+// The accounts tables the measured statement reads (the account, its organization, recipients and
+// gateway accounts, and the read model its subscription_set, draftinvoiceline_set and
+// paymentcard_set come from); analyzed after seeding (see analyzeTables).
 const ACCOUNT_TABLES = [
   'account',
+  'organization',
   'recipient',
   'payment_gateway_account',
   'account_subscription',
   'account_draft_line',
+  'account_payment_card',
 ] as const;
+// How long the platform may take to work off what seeding realistic accounts left behind.
+const REALISTIC_QUIET_TIMEOUT_MS = 300_000;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
 const options: BenchOptions = optionsOrExit(() => parseOptions(process.argv.slice(2), process.env));
@@ -52,7 +58,6 @@ try {
   const paths = codes.map(accountPath);
 
   let schema: string;
-  let setSchemas: SetSchemas;
   let organizationId: string;
   let platform: BenchPlatform | undefined;
   if (options.baselineOnly) {
@@ -60,7 +65,6 @@ try {
     const scratch = await createScratchAccounts(options.databaseUrl, codes);
     cleanups.push(scratch.drop);
     ({ schema, organizationId } = scratch);
-    setSchemas = { subscriptions: schema, invoicing: schema };
   } else {
     if (options.inProcess) {
       log('starting the platform in this process (--in-process)');
@@ -68,29 +72,50 @@ try {
       const { startInProcessPlatform } = await import('./platform.js');
       platform = await startInProcessPlatform(options.databaseUrl);
     } else {
-      log(`starting the gateway and service processes (events on ${options.natsUrl})`);
+      // A private server unless one is named: the services' durable consumers are named after their
+      // schemas, so on a shared server they would share them with any other platform there (other
+      // runs, other benchmarks), take its events and work them off during the phases.
+      let natsUrl = options.natsUrl;
+      if (!natsUrl) {
+        const nats = await startNatsServer();
+        cleanups.push(() => nats.dispose());
+        natsUrl = nats.url;
+      }
+      log(`starting the gateway and service processes (events on ${natsUrl})`);
       platform = await startPlatformProcesses({
         databaseUrl: options.databaseUrl,
-        natsUrl: options.natsUrl,
+        natsUrl,
         cpuProfDir: options.cpuProfDir,
         nodeOptions: options.serverNodeOptions,
         log,
+        // Payments registers the accounts' cards and tells accounts' read model of them.
+        payments: true,
       });
     }
     cleanups.push(platform.stop);
     ({ organizationId } = platform);
     schema = platform.accountsSchema;
-    setSchemas = platform.setSchemas;
     log(`seeding ${codes.length} accounts through POST /api/v1/accounts/`);
     const seedStart = performance.now();
-    await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
+    const accounts = await seedAccountsViaApi(platform.gatewayUrl, platform.token, codes);
+    if (!options.emptyAccounts) {
+      const { recipients, cards, subscriptions, draftLines } = ACCOUNT_SHAPE;
+      log(
+        `giving each ${recipients} recipients, ${cards} card, ${subscriptions} subscriptions and ${draftLines} ` +
+          'draft lines through the API',
+      );
+      await seedAccountSetsViaApi(platform.gatewayUrl, platform.token, accounts);
+      await waitForReadModel(options.databaseUrl, schema, organizationId, codes.length);
+    }
     log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
     await analyzeTables(options.databaseUrl, schema, ACCOUNT_TABLES);
-    await analyzeTables(options.databaseUrl, setSchemas.subscriptions, ['subscription']);
-    await analyzeTables(options.databaseUrl, setSchemas.invoicing, ['draft_invoice_line']);
-    // Seeding leaves background work behind (the outbox relay publishing an event per account, and
-    // in-process also the consumers of those events): let it finish before the first phase.
-    const quiet = await waitForQuiet(platform.servers);
+    // Seeding leaves background work behind (the outbox relays publishing an event per write, and
+    // the consumers of those events): let it finish before the first phase. Realistic accounts
+    // leave eleven times the events of empty ones; on a loaded machine their consumers took more
+    // than a minute (a run at load 15-20 was still at 26 % of a core after 60 s).
+    const quiet = await waitForQuiet(platform.servers, {
+      timeoutMs: options.emptyAccounts ? 60_000 : REALISTIC_QUIET_TIMEOUT_MS,
+    });
     log(
       `platform ${quiet.quiet ? 'quiet' : 'still busy'} after ${(quiet.waitedMs / 1000).toFixed(1)} s ` +
         `(${(quiet.cores * 100).toFixed(0)}% of a core over the last second)`,
@@ -102,12 +127,10 @@ try {
   const baseline = await startBaselineServer({
     databaseUrl: options.databaseUrl,
     schema,
-    setSchemas,
     organizationId,
     poolSize: POOL_SIZE,
   });
   cleanups.push(baseline.stop);
-  log(`baseline reads the account and, from the other services' tables, ${baseline.setsRead.join(', ') || 'no set'}`);
 
   // Both sides get the same request bytes; the baseline ignores the headers.
   const headers = apiHeaders(platform?.token ?? 'baseline-only');
@@ -177,6 +200,7 @@ try {
       warmupSeconds: options.warmupSeconds,
       rounds: options.rounds,
       accounts: options.accounts,
+      accountShape: options.emptyAccounts ? 'empty' : 'realistic',
     },
     sides[0]!,
     sides[1],

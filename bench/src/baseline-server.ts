@@ -1,14 +1,17 @@
 import type { AddressInfo } from 'node:net';
+import { invoicingV1, paymentsV1, subscriptionsV1 } from '@billing/proto';
 import express from 'express';
 import pg from 'pg';
 import { quoteIdentifier } from './database.js';
 
 export interface BaselineServerOptions {
   databaseUrl: string;
-  /** Schema holding account, recipient and payment_gateway_account (the platform's: `accounts`). */
+  /**
+   * Schema holding the accounts service's tables: account, recipient, payment_gateway_account,
+   * organization, churn_reason and the read model (account_subscription, account_draft_line,
+   * account_payment_card). The platform's: `accounts`.
+   */
   schema: string;
-  /** Schemas of the other services the account's sets come from (the platform's: their names). */
-  setSchemas: SetSchemas;
   /** The organization whose accounts are served: the baseline has no auth to derive it from. */
   organizationId: string;
   /** Same as the accounts service's pool (libs/db openPool default), so both wait on the same. */
@@ -17,67 +20,52 @@ export interface BaselineServerOptions {
 
 export interface BaselineServer {
   url: string;
-  /** The account sets it reads from other services' tables (those that exist). */
-  setsRead: string[];
   stop(): Promise<void>;
 }
 
 /**
  * The statement the accounts service runs for GET one account (apps/accounts/src/db/
- * account-by-code-query.ts), copied verbatim: the account, its recipients and payment gateway
- * accounts as JSON arrays in their order, and the reseller's code, in one round trip. Unqualified
- * names resolve through the pool's search_path, as on the service's pool.
+ * account-by-code-query.ts), copied verbatim: the account, its organization's self_service flag
+ * and default payment terms (what the subscriptions' effective_payment_terms fall back on), its
+ * recipients and payment gateway accounts as JSON arrays in their order, the reseller's code and
+ * the read model's snapshots of its subscriptions, draft lines and payment cards (the encoded
+ * messages their services' events carry, oldest first), in one round trip. Unqualified names
+ * resolve through the pool's search_path, as on the service's pool.
  */
 const ACCOUNT_BY_CODE = `
 select a.*,
        coalesce(reseller.code, '') as reseller_code,
+       coalesce(o.features @> '["self_service"]'::jsonb, false) as self_service,
+       o.default_payment_terms as organization_payment_terms,
        coalesce((select json_agg(r order by r.created_at, r.id) from recipient r
                   where r.organization_id = a.organization_id and r.account_id = a.id), '[]') as recipient_rows,
        coalesce((select json_agg(g order by g.position) from payment_gateway_account g
-                  where g.organization_id = a.organization_id and g.account_id = a.id), '[]') as gateway_rows
+                  where g.organization_id = a.organization_id and g.account_id = a.id), '[]') as gateway_rows,
+       coalesce((select array_agg(s.snapshot order by s.created_date, s.id) from account_subscription s
+                  where s.organization_id = a.organization_id and s.account_id = a.id
+                    and s.snapshot is not null), '{}') as subscription_snapshots,
+       coalesce((select array_agg(d.snapshot order by d.created_date, d.id) from account_draft_line d
+                  where d.organization_id = a.organization_id and d.account_id = a.id
+                    and not d.removed), '{}') as draft_line_snapshots,
+       coalesce((select array_agg(c.snapshot order by c.created_date, c.id) from account_payment_card c
+                  where c.organization_id = a.organization_id and c.account_id = a.id), '{}') as payment_card_snapshots
   from account a
   left join account reseller on reseller.organization_id = a.organization_id and reseller.id = a.reseller
+  left join organization o on o.id = a.organization_id
  where a.organization_id = $1 and a.code = $2`;
 
-export interface SetSchemas {
-  /** Holds `subscription` (the platform's: `subscriptions`). */
-  subscriptions: string;
-  /** Holds `draft_invoice_line` (the platform's: `invoicing`). */
-  invoicing: string;
-}
-
-/**
- * The account's sets kept by other services, read once the account's id is known, both at once,
- * as the gateway asks the subscriptions service (ListSubscriptions by account) and the invoicing
- * service (ListDraftLines by account, lines not invoiced yet) for `subscription_set` and
- * `draftinvoiceline_set`. Each service reads these rows from its own schema.
- */
-const setStatements = (schemas: SetSchemas) => [
-  {
-    set: 'subscription_set',
-    table: `${quoteIdentifier(schemas.subscriptions)}.subscription`,
-    name: 'account-subscriptions',
-    text: `select s.id from ${quoteIdentifier(schemas.subscriptions)}.subscription s
-            where s.organization_id = $1 and s.account_id = $2
-            order by s.created_at, s.id`,
-  },
-  {
-    set: 'draftinvoiceline_set',
-    table: `${quoteIdentifier(schemas.invoicing)}.draft_invoice_line`,
-    name: 'account-draft-lines',
-    text: `select d.id from ${quoteIdentifier(schemas.invoicing)}.draft_invoice_line d
-            where d.organization_id = $1 and d.account_id = $2 and d.invoiced_at is null
-            order by d.created_at, d.id`,
-  },
-];
+/** The churn reasons the subscriptions name (deleted ones too), read only when some names one. */
+const CHURN_REASONS = `
+select id, name, is_active from churn_reason where organization_id = $1 and id = any($2::uuid[])`;
 
 /**
  * The floor the platform is compared against: what a single express process with a pg pool needs
  * to answer GET /api/v1/accounts/{code}/ with the same data. It runs the accounts service's own
  * statement, named and prepared like the service's (pg prepares it once per pool connection), on a
- * pool of the same size and search_path (libs/db openPool), and returns the same JSON body, so the
- * difference the benchmark shows is the platform's own layers (auth, rate limit, validation, gRPC
- * hop, mapping), not less work done by the baseline.
+ * pool of the same size and search_path (libs/db openPool), decodes the stored snapshots with the
+ * same generated decoders and returns the same JSON body (plans, terms, decimals, dates as the
+ * platform presents them), so the difference the benchmark shows is the platform's own layers
+ * (auth, rate limit, validation, gRPC hop, mapping), not less work done by the baseline.
  */
 export async function startBaselineServer(options: BaselineServerOptions): Promise<BaselineServer> {
   const pool = new pg.Pool({
@@ -86,13 +74,6 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     options: `-c search_path=${quoteIdentifier(options.schema)}`,
   });
 
-  // A set whose table does not exist (its service keeps none yet) cannot be read by the platform
-  // either; the baseline reads the others.
-  const sets: ReturnType<typeof setStatements> = [];
-  for (const statement of setStatements(options.setSchemas)) {
-    const { rows } = await pool.query<{ found: string | null }>('select to_regclass($1) as found', [statement.table]);
-    if (rows[0]?.found) sets.push(statement);
-  }
   const app = express();
   app.get('/api/v1/accounts/:code/', async (req, res) => {
     const { rows } = await pool.query<AccountByCodeRow>({
@@ -105,16 +86,20 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       res.status(404).json({ detail: 'Not found.' });
       return;
     }
-    const setRows = await Promise.all(
-      sets.map(({ name, text }) => pool.query({ name, text, values: [options.organizationId, row.id] })),
-    );
-    // The benchmark's accounts have no subscriptions and no draft lines; presenting those (plans,
-    // terms, amounts, embeds) is not what this floor measures, so a row means foreign data.
-    if (setRows.some((result) => result.rows.length > 0)) {
-      res.status(500).json({ detail: 'The baseline serves accounts without subscriptions or draft lines only.' });
-      return;
+    const subscriptions = row.subscription_snapshots.map((snapshot) => subscriptionsV1.Subscription.decode(snapshot));
+    const churnReasonIds = [
+      ...new Set(subscriptions.map((subscription) => subscription.churn_reason).filter((id) => id)),
+    ];
+    const churnReasons = new Map<string, ChurnReasonRow>();
+    if (churnReasonIds.length > 0) {
+      const found = await pool.query<ChurnReasonRow>({
+        name: 'churn-reasons',
+        text: CHURN_REASONS,
+        values: [options.organizationId, churnReasonIds],
+      });
+      for (const reason of found.rows) churnReasons.set(reason.id, reason);
     }
-    res.json(accountView(row));
+    res.json(accountView(row, subscriptions, churnReasons));
   });
 
   const server = await new Promise<import('node:http').Server>((resolve, reject) => {
@@ -123,7 +108,6 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    setsRead: sets.map((statement) => statement.set),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -138,13 +122,14 @@ type AccountRow = Record<string, unknown> & {
   custom_fields: Record<string, unknown> | null;
   register_status: string | null;
   code: string;
+  type: string | null;
   company_name: string | null;
   first_name: string | null;
   middle_name: string | null;
   last_name: string | null;
   legal_country: string;
   legal_vat_number: string;
-  reseller: string | null;
+  default_payment_terms: number | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -156,11 +141,18 @@ type GatewayAccountRow = {
   payment_gateway: string;
   payment_gateway_account_id: string;
 };
+type ChurnReasonRow = { id: string; name: string; is_active: boolean };
 
 type AccountByCodeRow = AccountRow & {
   reseller_code: string;
+  self_service: boolean;
+  organization_payment_terms: number | null;
   recipient_rows: RecipientRow[];
   gateway_rows: GatewayAccountRow[];
+  /** bytea[]: node-postgres hands each element over as a Buffer. */
+  subscription_snapshots: Buffer[];
+  draft_line_snapshots: Buffer[];
+  payment_card_snapshots: Buffer[];
 };
 
 // The EU list matters only for eu_vat_status; a short inline set keeps the baseline self-contained.
@@ -174,12 +166,30 @@ const tagged = <T extends object>(model: string, body: T) => ({
   schema: `${REPRESENTATION_DATE}-${model}`,
 });
 
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+const iso = (instant: Date | undefined): string | null => instant?.toISOString() ?? null;
+
 /**
  * The same keys (and set names) as the gateway's account representation
- * (apps/gateway/src/routes/accounts/account-representation.ts), derived with the same trivial rules.
+ * (libs/rest-representation: account.ts, subscription.ts, draft-line.ts, payment-card.ts), derived
+ * with the same trivial rules.
  */
-function accountView(row: AccountByCodeRow) {
-  const { reseller_code: resellerCode, recipient_rows: recipients, gateway_rows: gatewayAccounts, ...account } = row;
+function accountView(
+  row: AccountByCodeRow,
+  subscriptions: subscriptionsV1.Subscription[],
+  churnReasons: ReadonlyMap<string, ChurnReasonRow>,
+) {
+  const {
+    reseller_code: resellerCode,
+    self_service: selfService,
+    organization_payment_terms: organizationPaymentTerms,
+    recipient_rows: recipients,
+    gateway_rows: gatewayAccounts,
+    subscription_snapshots: _subscriptions,
+    draft_line_snapshots: draftLines,
+    payment_card_snapshots: cards,
+    ...account
+  } = row;
   const {
     id,
     organization_id: _organization,
@@ -191,37 +201,169 @@ function accountView(row: AccountByCodeRow) {
     ...fields
   } = account;
   const person = [account.first_name, account.middle_name, account.last_name].filter((part) => part).join(' ');
+  const displayName = account.company_name || person || account.code;
+  // The minimal embedded account every subscription of the set shows (they are all this account's).
+  const embeddedAccount = tagged('account', {
+    uuid: id,
+    display_name: displayName,
+    company_name: account.company_name,
+    code: account.code,
+    type: account.type ?? (account.company_name ? 'company' : 'person'),
+  });
   return tagged('account', {
     uuid: id,
-    display_name: account.company_name || person || account.code,
+    display_name: displayName,
     ...fields,
     partner: partner === null ? null : Number(partner),
     reseller_code: resellerCode,
     custom_fields: custom_fields ?? {},
-    payment_gateway_account_set: gatewayAccounts.map((row) =>
+    payment_gateway_account_set: gatewayAccounts.map((gateway) =>
       tagged('payment_gateway_account', {
-        uuid: row.id,
-        payment_gateway: row.payment_gateway,
-        payment_gateway_account_id: row.payment_gateway_account_id,
+        uuid: gateway.id,
+        payment_gateway: gateway.payment_gateway,
+        payment_gateway_account_id: gateway.payment_gateway_account_id,
       }),
     ),
-    // Cards are not served yet (empty on the platform too); subscriptions and draft lines were
-    // read above and there are none.
-    paymentcard_set: [],
-    subscription_set: [],
+    paymentcard_set: cards.map((snapshot) => cardView(paymentsV1.PaymentCard.decode(snapshot))),
+    subscription_set: subscriptions.map((subscription) => {
+      const terms = subscription.payment_terms ?? account.default_payment_terms ?? organizationPaymentTerms;
+      const churnReason = subscription.churn_reason ? churnReasons.get(subscription.churn_reason) : undefined;
+      return subscriptionView(subscription, embeddedAccount, terms === null ? '' : String(terms), churnReason);
+    }),
     recipient_set: recipients.map(({ id: uuid, organization_id: _org, account_id, created_at: _created, ...rest }) =>
       tagged('recipient', {
         uuid,
         account: account_id,
         account_code: account.code,
         ...rest,
-        has_access_to_self_service: false,
+        has_access_to_self_service: selfService,
       }),
     ),
-    draftinvoiceline_set: [],
+    draftinvoiceline_set: draftLines.map((snapshot) =>
+      draftLineView(invoicingV1.DraftLine.decode(snapshot), account.code),
+    ),
     created_date: created_at,
     last_modified_date: updated_at,
     eu_vat_status: EU.has(account.legal_country) && account.legal_vat_number ? 'unverified' : 'not_applicable',
     register_status: register_status ?? null,
+  });
+}
+
+function subscriptionView(
+  subscription: subscriptionsV1.Subscription,
+  account: object,
+  effectivePaymentTerms: string,
+  churnReason: ChurnReasonRow | undefined,
+) {
+  const terms = subscription.terms!;
+  const plan = subscription.plan!;
+  return tagged('subscription', {
+    uuid: subscription.uuid,
+    account,
+    account_uuid: subscription.account,
+    account_code: (account as { code: string }).code,
+    terms: tagged('planterms', {
+      uuid: terms.uuid,
+      plan: terms.plan,
+      code: terms.code,
+      interval_type: terms.interval_type,
+      interval_count: terms.interval_count,
+      price: terms.price,
+      currency: terms.currency,
+      backwards_charging: terms.backwards_charging,
+      active: terms.active,
+      revenue_group: orNull(terms.revenue_group),
+    }),
+    plan: tagged('plan', {
+      uuid: plan.uuid,
+      name: plan.name,
+      code: plan.code,
+      collect_vat: plan.collect_vat,
+      vat_type: plan.vat_type,
+    }),
+    start_date: iso(subscription.start_date),
+    end_date: iso(subscription.end_date),
+    created_date: iso(subscription.created_date),
+    last_modified_date: iso(subscription.last_modified_date),
+    next_renewal_date: iso(subscription.next_renewal_date),
+    last_renewal_date: iso(subscription.last_renewal_date),
+    base_renewal_date: iso(subscription.base_renewal_date),
+    original_start_date: iso(subscription.original_start_date),
+    quantity: subscription.quantity,
+    collection_method: subscription.collection_method,
+    group_on_invoice: subscription.group_on_invoice,
+    is_auto_renew_enabled: subscription.is_auto_renew_enabled,
+    payment_terms: orNull(subscription.payment_terms),
+    effective_payment_terms: effectivePaymentTerms,
+    pre_renewal_days_offset: subscription.pre_renewal_days_offset,
+    pre_renewal_invoicing: subscription.pre_renewal_invoicing,
+    po_number: subscription.po_number,
+    invoice_supplement: orNull(subscription.invoice_supplement),
+    override_price: orNull(subscription.override_price),
+    reference_person: subscription.reference_person,
+    account_reference_person: subscription.account_reference_person,
+    case_number: subscription.case_number,
+    status: subscription.status,
+    current_mrr: subscription.current_mrr,
+    committed_mrr: subscription.committed_mrr,
+    final_price: subscription.final_price,
+    churn_reason: churnReason
+      ? tagged('churn_reason', { uuid: churnReason.id, name: churnReason.name, is_active: churnReason.is_active })
+      : null,
+    custom_churn_reason: orNull(subscription.custom_churn_reason),
+    custom_fields: subscription.custom_fields ?? {},
+    scheduled_changes: subscription.scheduled_changes.map((change) =>
+      tagged('scheduled_change', {
+        uuid: change.uuid,
+        date: iso(change.date),
+        terms: change.terms,
+        quantity: change.quantity,
+        change_type: change.change_type,
+      }),
+    ),
+  });
+}
+
+function draftLineView(line: invoicingV1.DraftLine, accountCode: string) {
+  return tagged('draft_invoice_line', {
+    uuid: line.uuid,
+    account: accountCode,
+    account_uuid: line.account,
+    description: line.description,
+    vat_type: line.vat_type,
+    collect_vat: line.collect_vat,
+    date_from: orNull(line.date_from),
+    date_to: orNull(line.date_to),
+    price: line.price,
+    quantity: line.quantity,
+    discount_percentage: orNull(line.discount_percentage),
+    discount_fixed_per_quantity: orNull(line.discount_fixed_per_quantity),
+    discount_fixed_total: orNull(line.discount_fixed_total),
+    currency: line.currency,
+    include_in_next_renewal_invoice: line.include_in_next_renewal_invoice,
+    revenue_group: orNull(line.revenue_group),
+    created_date: iso(line.created_date),
+    last_modified_date: iso(line.last_modified_date),
+    reference_person: line.reference_person,
+    account_reference_person: line.account_reference_person,
+    po_number: line.po_number,
+    case_number: line.case_number,
+    invoice_supplement: orNull(line.invoice_supplement),
+    custom_fields: line.custom_fields ?? {},
+  });
+}
+
+function cardView(card: paymentsV1.PaymentCard) {
+  return tagged('paymentcard', {
+    uuid: card.uuid,
+    active: card.active,
+    brand: card.brand,
+    card_number: card.card_number,
+    month: card.month,
+    year: card.year,
+    name: card.name,
+    payment_gateway: card.payment_gateway,
+    payment_gateway_id: card.payment_gateway_id,
+    account: card.account,
   });
 }

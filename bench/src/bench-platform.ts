@@ -1,5 +1,12 @@
-import type { SetSchemas } from './baseline-server.js';
 import type { ServerProcess } from './process-cpu.js';
+
+/** Schemas of the services other than accounts (the platform's: their names). */
+export interface SetSchemas {
+  /** Holds `subscription`. */
+  subscriptions: string;
+  /** Holds `draft_invoice_line`. */
+  invoicing: string;
+}
 
 /** The platform under test, however it was started (separate processes or in the bench process). */
 export interface BenchPlatform {
@@ -8,7 +15,7 @@ export interface BenchPlatform {
   gatewayUrl: string;
   /** Schema where the accounts service keeps its tables (the baseline reads the same ones). */
   accountsSchema: string;
-  /** Schemas of the services the account's other sets come from (the baseline reads them too). */
+  /** Schemas of the services that own the account's other sets. */
   setSchemas: SetSchemas;
   organizationId: string;
   token: string;

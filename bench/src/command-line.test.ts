@@ -66,7 +66,14 @@ describe('the benchmarks’ command lines', () => {
       warmup: 0,
       sides: 'both',
     });
-    expect(parseOptions(['--duration', '5'], {})).toMatchObject({ durationSeconds: 5, connections: 32 });
+    expect(parseOptions(['--duration', '5'], {})).toMatchObject({
+      durationSeconds: 5,
+      connections: 32,
+      emptyAccounts: false,
+    });
+    expect(parseOptions(['--empty-accounts'], {})).toMatchObject({ emptyAccounts: true });
+    // The scratch schema of --baseline-only has no platform to seed the sets through.
+    expect(parseOptions(['--baseline-only'], {})).toMatchObject({ emptyAccounts: true, baselineOnly: true });
 
     const tooManyWarmups = mistake(() => parseInvoiceOptions(['--invoices', '10', '--warmup', '20'], {}));
     expect(tooManyWarmups.message).toBe('--warmup cannot exceed --invoices (it reuses their charges)');

@@ -12,6 +12,11 @@ export interface BenchOptions {
   rounds: number;
   /** Accounts seeded and spread over by the GETs. */
   accounts: number;
+  /**
+   * Seed accounts with empty sets (no recipients, subscriptions, draft lines or cards), the shape
+   * measured before issue 14, instead of the realistic ones.
+   */
+  emptyAccounts: boolean;
   databaseUrl: string;
   json: boolean;
   /** Measure only the bare baseline against a scratch schema (validates the harness without the platform). */
@@ -21,8 +26,11 @@ export interface BenchOptions {
    * production shape (the gateway and each service as separate processes, events on NATS).
    */
   inProcess: boolean;
-  /** NATS JetStream for the service processes in the production shape. */
-  natsUrl: string;
+  /**
+   * NATS JetStream for the service processes in the production shape; undefined: a private
+   * nats-server with a fresh store, started for the run.
+   */
+  natsUrl: string | undefined;
   /** When set, the gateway and service processes run with `--cpu-prof` and write their profiles here. */
   cpuProfDir: string | undefined;
   /** Extra NODE_OPTIONS for the gateway and service processes. */
@@ -30,7 +38,6 @@ export interface BenchOptions {
 }
 
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/billing_bench';
-const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -38,11 +45,14 @@ const USAGE = `Usage: npm run bench -- [options]
   --connections <n>    concurrent connections (default 32)
   --warmup <s>         unrecorded warm-up seconds before each phase (default 3)
   --rounds <n>         baseline/platform phase pairs, best of each is compared (default 2)
-  --accounts <n>       accounts seeded and read (default 1000)
+  --accounts <n>       accounts seeded and read (default 1000), each with 2 recipients,
+                       a payment card, 5 subscriptions and 3 draft invoice lines
+  --empty-accounts     seed the accounts with empty sets instead (the shape measured
+                       before issue 14)
   --database-url <url> Postgres for the platform and the baseline
                        (default $BENCH_DATABASE_URL or ${DEFAULT_DATABASE_URL}; created if missing)
-  --nats-url <url>     NATS JetStream for the service processes
-                       (default $BENCH_NATS_URL or ${DEFAULT_NATS_URL})
+  --nats-url <url>     NATS JetStream for the service processes (default $BENCH_NATS_URL,
+                       else a private nats-server with a fresh store, started for the run)
   --in-process         run the platform inside the bench process (in-process bus, no NATS)
                        instead of the default production shape: the gateway and each service
                        as separate processes
@@ -70,6 +80,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
       accounts: { type: 'string', default: '1000' },
       'database-url': { type: 'string' },
       ...COMMON_FLAGS,
+      'empty-accounts': { type: 'boolean', default: false },
       'baseline-only': { type: 'boolean', default: false },
       'in-process': { type: 'boolean', default: false },
       'nats-url': { type: 'string' },
@@ -87,11 +98,13 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
     warmupSeconds: boundedInteger('--warmup', values.warmup, 0, 120),
     rounds: boundedInteger('--rounds', values.rounds, 1, 10),
     accounts: boundedInteger('--accounts', values.accounts, 1, 100_000),
+    // The scratch schema of --baseline-only holds accounts with empty sets only.
+    emptyAccounts: values['empty-accounts'] || values['baseline-only'],
     databaseUrl: values['database-url'] ?? env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     json: values.json,
     baselineOnly: values['baseline-only'],
     inProcess: values['in-process'],
-    natsUrl: values['nats-url'] ?? env.BENCH_NATS_URL ?? DEFAULT_NATS_URL,
+    natsUrl: values['nats-url'] ?? env.BENCH_NATS_URL,
     cpuProfDir: values['cpu-prof'],
     serverNodeOptions: values['server-node-options'],
   };

@@ -23,6 +23,11 @@ export interface BenchSettings {
   warmupSeconds: number;
   rounds: number;
   accounts: number;
+  /**
+   * realistic: each account has 2 recipients, a card, 5 subscriptions and 3 draft lines (the
+   * default); empty: no sets (--empty-accounts, the shape measured before issue 14).
+   */
+  accountShape: 'realistic' | 'empty';
 }
 
 export interface BenchSummary {
@@ -77,7 +82,8 @@ export function formatReport(summary: BenchSummary): string {
   const { settings } = summary;
   const lines = [
     '',
-    `GET /api/v1/accounts/{code}/ over ${settings.accounts} accounts: ${settings.connections} connections, ` +
+    `GET /api/v1/accounts/{code}/ over ${settings.accounts} accounts (${ACCOUNT_SHAPE_DESCRIPTIONS[settings.accountShape]}): ` +
+      `${settings.connections} connections, ` +
       `${settings.durationSeconds} s per phase after ${settings.warmupSeconds} s warm-up, ` +
       `best of ${settings.rounds} alternating round(s)`,
     `platform: ${MODE_DESCRIPTIONS[settings.mode]}`,
@@ -129,6 +135,11 @@ export function formatReport(summary: BenchSummary): string {
 }
 
 const loads = (averages: number[]) => averages.map((load) => load.toFixed(2)).join(' ');
+
+const ACCOUNT_SHAPE_DESCRIPTIONS: Record<BenchSettings['accountShape'], string> = {
+  realistic: 'each with 2 recipients, a card, 5 subscriptions and 3 draft lines',
+  empty: 'with empty sets',
+};
 
 const MODE_DESCRIPTIONS: Record<BenchMode, string> = {
   processes: 'production shape, the gateway and each service as separate processes, events on NATS',

@@ -8,10 +8,11 @@ export interface ScratchAccounts {
 }
 
 /**
- * For --baseline-only: a throwaway schema with the accounts service's three tables (columns as in
- * apps/accounts/src/db/entities), the columns of `subscription` and `draft_invoice_line` the
- * baseline reads, and `codes` accounts inserted directly, so the load runner and the baseline
- * server can be checked without the platform.
+ * For --baseline-only: a throwaway schema with the accounts service's account, recipient and
+ * payment_gateway_account tables (columns as in apps/accounts/src/db/entities), the columns of
+ * its organization, churn_reason and read model tables the baseline reads, and `codes` accounts
+ * inserted directly (with empty sets), so the load runner and the baseline server can be checked
+ * without the platform.
  */
 export async function createScratchAccounts(databaseUrl: string, codes: string[]): Promise<ScratchAccounts> {
   const schema = `bench_scratch_${randomUUID().slice(0, 8)}`;
@@ -48,14 +49,19 @@ export async function createScratchAccounts(databaseUrl: string, codes: string[]
       id uuid primary key, organization_id uuid not null, account_id uuid not null,
       payment_gateway varchar(32) not null, payment_gateway_account_id varchar(256) not null, position int not null)`);
     await client.query(`create index on ${q}.payment_gateway_account (organization_id, account_id)`);
-    // Only the columns the baseline's set queries read (the other services own the rest).
-    await client.query(`create table ${q}.subscription (
-      id uuid primary key, organization_id uuid not null, account_id uuid not null, created_at timestamptz not null)`);
-    await client.query(`create index on ${q}.subscription (organization_id, account_id)`);
-    await client.query(`create table ${q}.draft_invoice_line (
-      id uuid primary key, organization_id uuid not null, account_id uuid not null, created_at timestamptz not null,
-      invoiced_at timestamptz)`);
-    await client.query(`create index on ${q}.draft_invoice_line (organization_id, account_id, created_at)`);
+    // Only the columns of the organization, its churn reasons and the read model the baseline reads;
+    // the read model stays empty (the sets of --empty-accounts).
+    await client.query(`create table ${q}.organization (
+      id uuid primary key, default_payment_terms int not null, features jsonb not null default '[]')`);
+    await client.query(`insert into ${q}.organization (id, default_payment_terms) values ($1, 14)`, [organizationId]);
+    await client.query(`create table ${q}.churn_reason (
+      id uuid primary key, organization_id uuid not null, name varchar(100) not null, is_active boolean not null)`);
+    for (const table of ['account_subscription', 'account_draft_line', 'account_payment_card']) {
+      await client.query(`create table ${q}.${table} (
+        id uuid primary key, organization_id uuid not null, account_id uuid not null, created_date timestamptz,
+        snapshot bytea, removed boolean not null default false)`);
+      await client.query(`create index on ${q}.${table} (organization_id, account_id)`);
+    }
     await client.query(
       `insert into ${q}.account (id, organization_id, code, company_name, legal_address, legal_zipcode, legal_city, legal_country)
        select gen_random_uuid(), $1, code, 'Bench ' || code || ' ApS', 'Benchmarkvej 1', '2100', 'København Ø', 'DK'

@@ -18,9 +18,15 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Creates the accounts through the public REST API (POST /api/v1/accounts/), so the rows are
- * exactly what the platform writes itself, with nothing inserted behind its back.
+ * exactly what the platform writes itself, with nothing inserted behind its back. Returns each
+ * code's account uuid.
  */
-export async function seedAccountsViaApi(gatewayUrl: string, token: string, codes: string[]): Promise<void> {
+export async function seedAccountsViaApi(
+  gatewayUrl: string,
+  token: string,
+  codes: string[],
+): Promise<Map<string, string>> {
+  const uuids = new Map<string, string>();
   let next = 0;
   const worker = async () => {
     while (next < codes.length) {
@@ -41,8 +47,9 @@ export async function seedAccountsViaApi(gatewayUrl: string, token: string, code
       if (response.status !== 201) {
         throw new Error(`seeding ${code}: POST /api/v1/accounts/ answered ${response.status} ${await response.text()}`);
       }
-      await response.body?.cancel();
+      uuids.set(code, ((await response.json()) as { uuid: string }).uuid);
     }
   };
   await Promise.all(Array.from({ length: Math.min(SEED_CONCURRENCY, codes.length) }, worker));
+  return uuids;
 }

@@ -21,7 +21,7 @@ import {
 import { summaryMessage } from '../grpc/account-mapper.js';
 import { accountReply } from '../grpc/account-replies.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
-import { getAccount } from '../use-cases/read-accounts.js';
+import { readAccount } from '../use-cases/read-accounts.js';
 import { loadWebhookEmbeds } from '../use-cases/webhooks/webhook-embeds.js';
 
 /** Renders an event's `data`: the object's REST representation, as its GET returns it. */
@@ -40,10 +40,12 @@ const KICKBACK_FEATURE = 'kickback';
  */
 export const accountData: WebhookDataRenderer = async (deps, context, envelope) => {
   const account = accountEventsV1.AccountChanged.decode(envelope.payload).account!;
-  const current = await getAccount(deps, context, account.code).catch(() => null);
-  if (!current || current.uuid !== account.uuid)
+  const current = await readAccount(deps, context, account.code).catch(() => null);
+  if (!current || current.view.uuid !== account.uuid)
     return presentAccountRead(account, { accounts: [], churn_reasons: [] });
-  const reply = await accountReply(deps, context, current);
+  const reply = await accountReply(deps, context, current.view, {
+    default_payment_terms: current.organizationPaymentTerms,
+  });
   return presentAccountRead(
     { ...account, subscriptions: reply.account.subscriptions, draft_lines: reply.account.draft_lines },
     reply.embeds,

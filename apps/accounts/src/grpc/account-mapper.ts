@@ -29,7 +29,18 @@ export function paymentGatewayAccountMessage(view: PaymentGatewayAccountView): a
 }
 
 export function accountMessage(view: AccountView): accountsV1.Account {
-  const { read_model, ...fields } = view;
+  const { read_model } = view;
+  return {
+    ...accountMessageWithoutSets(view),
+    subscriptions: read_model.subscriptions.map((snapshot) => subscriptionsV1.Subscription.decode(snapshot)),
+    draft_lines: read_model.draft_lines.map((snapshot) => invoicingV1.DraftLine.decode(snapshot)),
+    payment_cards: read_model.payment_cards.map((snapshot) => paymentsV1.PaymentCard.decode(snapshot)),
+  };
+}
+
+/** The account's message with its read model's sets (subscriptions, draft lines, cards) left empty. */
+export function accountMessageWithoutSets(view: AccountView): accountsV1.Account {
+  const { read_model: _readModel, ...fields } = view;
   return {
     ...fields,
     company_name: orUndefined(view.company_name),
@@ -53,9 +64,9 @@ export function accountMessage(view: AccountView): accountsV1.Account {
     register_status: orUndefined(view.register_status),
     recipients: view.recipients.map(recipientMessage),
     payment_gateway_accounts: view.payment_gateway_accounts.map(paymentGatewayAccountMessage),
-    subscriptions: read_model.subscriptions.map((snapshot) => subscriptionsV1.Subscription.decode(snapshot)),
-    draft_lines: read_model.draft_lines.map((snapshot) => invoicingV1.DraftLine.decode(snapshot)),
-    payment_cards: read_model.payment_cards.map((snapshot) => paymentsV1.PaymentCard.decode(snapshot)),
+    subscriptions: [],
+    draft_lines: [],
+    payment_cards: [],
   };
 }
 

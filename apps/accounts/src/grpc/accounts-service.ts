@@ -6,7 +6,7 @@ import { createAccount } from '../use-cases/create-account.js';
 import { deleteAccount } from '../use-cases/delete-account.js';
 import type { AccountsDeps } from '../use-cases/deps.js';
 import { listPaymentGatewayAccounts, setPaymentGatewayAccounts } from '../use-cases/payment-gateway-accounts.js';
-import { getAccount, getAccountsByUuid, listAccounts } from '../use-cases/read-accounts.js';
+import { getAccountsByUuid, listAccounts, readAccount } from '../use-cases/read-accounts.js';
 import {
   createRecipient,
   deleteRecipient,
@@ -22,18 +22,28 @@ import {
   recipientMessage,
   recipientWrite,
 } from './account-mapper.js';
-import { accountReply, accountsReply } from './account-replies.js';
+import { accountReadReply, accountReply, accountsReply } from './account-replies.js';
 import { accountSummaryHandlers } from './account-summaries-handlers.js';
+import { encodeGetAccountResponse } from './stored-account-sets.js';
+
+/** The service's definition, GetAccount's reply encoded with the stored snapshots (stored-account-sets.ts). */
+const ACCOUNTS_SERVICE_DEFINITION = {
+  ...accountsV1.AccountsServiceService,
+  getAccount: { ...accountsV1.AccountsServiceService.getAccount, responseSerialize: encodeGetAccountResponse },
+};
 
 /** Transport only: decode, call the use case, encode. */
 export function accountsService(deps: AccountsDeps): GrpcService {
-  return unaryService(accountsV1.AccountsServiceService, {
+  return unaryService(ACCOUNTS_SERVICE_DEFINITION, {
     ...accountSummaryHandlers(deps),
     createAccount: async (request, context) => {
       const view = await createAccount(deps, context, accountWrite(request.account, request.present_fields));
       return { account: accountMessage(view) };
     },
-    getAccount: async (request, context) => accountReply(deps, context, await getAccount(deps, context, request.code)),
+    getAccount: async (request, context) => {
+      const { view, organizationPaymentTerms } = await readAccount(deps, context, request.code);
+      return accountReadReply(deps, context, view, { default_payment_terms: organizationPaymentTerms });
+    },
     getAccountsByUuid: async (request, context) => ({
       accounts: (await getAccountsByUuid(deps, context, request.uuids)).map(accountMessage),
     }),

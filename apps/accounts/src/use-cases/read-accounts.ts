@@ -2,7 +2,7 @@ import type { PageSpec } from '@billing/domain-kit';
 import { AppError } from '@billing/errors';
 import { type ExportSnapshot, inBatches } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
-import { findAccountViewByCode } from '../db/account-by-code-query.js';
+import { type AccountByCode, findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
 import { AccountEntity } from '../db/entities/account.entity.js';
 import { findAccountPage, streamAccounts } from '../db/list-accounts-query.js';
@@ -13,9 +13,14 @@ import { requireOrganization } from './change-transaction.js';
 import type { AccountsDeps } from './deps.js';
 
 export async function getAccount(deps: AccountsDeps, context: RequestContext, code: string): Promise<AccountView> {
-  const view = await findAccountViewByCode(deps.pool, requireOrganization(context), code);
-  if (!view) throw AppError.notFound();
-  return view;
+  return (await readAccount(deps, context, code)).view;
+}
+
+/** GET one account: the account and its organization's default payment terms, read together. */
+export async function readAccount(deps: AccountsDeps, context: RequestContext, code: string): Promise<AccountByCode> {
+  const found = await findAccountViewByCode(deps.pool, requireOrganization(context), code);
+  if (!found) throw AppError.notFound();
+  return found;
 }
 
 /**

@@ -15,20 +15,27 @@ export interface SubscriptionSetEmbeds {
   organization_default_payment_terms: number | null;
 }
 
+/** What the caller read already with the accounts (GET one account reads the organization's terms). */
+export interface KnownOrganization {
+  default_payment_terms: number | null;
+}
+
 /**
  * The embeds of a reply's accounts: the summaries come from the accounts already read; a churn
  * reason lookup and the organization's row are read (together) only when the subscriptions need
- * them. A reply without subscriptions reads nothing.
+ * them, the row only when the caller does not know it yet. A reply without subscriptions reads
+ * nothing.
  */
 export async function subscriptionSetEmbeds(
   deps: AccountsDeps,
   context: RequestContext,
   accounts: readonly SubscribedAccount[],
+  known: KnownOrganization | null = null,
 ): Promise<SubscriptionSetEmbeds> {
   const needs = subscriptionSetNeeds(accounts);
   const [churnReasons, organization] = await Promise.all([
     needs.churnReasonIds.length > 0 ? getChurnReasons(deps, context, needs.churnReasonIds) : [],
-    needs.organizationPaymentTerms ? getOrganization(deps, context) : null,
+    needs.organizationPaymentTerms ? (known ?? getOrganization(deps, context)) : null,
   ]);
   return {
     accounts: needs.accounts,
