@@ -1,6 +1,5 @@
 import type { Clock } from '@billing/clock';
 import { type ReadinessCheck, type RunningMetricsServer, startMetricsServer } from '@billing/observability';
-import pg from 'pg';
 import { IdentityAuthenticator } from './auth/identity-authenticator.js';
 import { connectServiceClients, type ServiceAddresses } from './clients/service-clients.js';
 import { CachingAuthenticator, createHttpApp, type HttpLogger, listen } from './http/index.js';
@@ -12,6 +11,7 @@ import { noopCardPages } from './pages/noop-card-page.js';
 import { selfServicePages } from './pages/self-service/self-service-pages.js';
 import { PostgresRateLimiter } from './rate-limit/index.js';
 import { allRoutes } from './routes/index.js';
+import { openGatewayPool } from './storage/gateway-storage.js';
 
 export interface GatewayOptions {
   host: string;
@@ -47,12 +47,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clients = connectServiceClients(options.services, options.grpcDeadlineMs);
   // Rate-limit counters are not money: losing the last few increments in a database crash is
   // acceptable, waiting for a WAL flush on every request (one hot row per API user) is not.
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c synchronous_commit=off' });
-  // An idle connection cut by the server (restart, failover) arrives as a pool 'error' event, which
-  // would kill the process unheard; the pool has already dropped that client and reconnects on use.
-  // Only the message and code: pg attaches the whole client (config, parser state) to the error.
-  pool.on('error', (error: Error & { code?: string }) =>
-    options.logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'),
+  const pool = openGatewayPool(
+    { connectionString: options.databaseUrl, max: 10, options: '-c synchronous_commit=off' },
+    options.logger,
   );
   const rateLimiter = new PostgresRateLimiter(pool, { schema: options.schema ?? 'gateway' });
   await rateLimiter.ensureSchema();
@@ -71,10 +68,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   ];
   // Idempotency keys decide whether a retried POST runs again: their commits wait for the WAL
   // flush, so an answer the client saw is never forgotten by a database crash.
-  const idempotencyPool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-  idempotencyPool.on('error', (error: Error & { code?: string }) =>
-    options.logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'),
-  );
+  const idempotencyPool = openGatewayPool({ connectionString: options.databaseUrl, max: 10 }, options.logger);
   const idempotencyStore = new PostgresIdempotencyStore(idempotencyPool, { schema: options.schema ?? 'gateway' });
   await idempotencyStore.ensureSchema();
   const idempotencyCleanup = idempotencyStore.startCleanup({

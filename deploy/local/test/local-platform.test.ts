@@ -57,9 +57,13 @@ describe('startLocalPlatform with DATABASE_URL and the in-process bus', () => {
       });
     }
     const { rows } = await sql.query(
-      `select table_schema, table_name from information_schema.tables where table_schema = 'gateway'`,
+      `select table_schema, table_name from information_schema.tables where table_schema = 'gateway'
+       order by table_name`,
     );
-    expect(rows).toEqual([{ table_schema: 'gateway', table_name: 'rate_limit_windows' }]);
+    expect(rows).toEqual([
+      { table_schema: 'gateway', table_name: 'idempotency_keys' },
+      { table_schema: 'gateway', table_name: 'rate_limit_windows' },
+    ]);
   });
 });
 

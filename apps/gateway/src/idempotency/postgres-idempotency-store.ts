@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@billing/clock';
 import type pg from 'pg';
+import { gatewayTable } from '../storage/gateway-storage.js';
 import {
   decideClaim,
   IDEMPOTENCY_RETENTION_MS,
@@ -22,7 +23,6 @@ export interface IdempotencyCleanupSchedule {
   onError?: (error: unknown) => void;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const TABLE = 'idempotency_keys';
 /** A claim races only with an expiry or a cleanup between its two statements; a few rounds settle it. */
 const MAX_CLAIM_ROUNDS = 5;
@@ -53,11 +53,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     private readonly pool: pg.Pool,
     options: PostgresIdempotencyStoreOptions = {},
   ) {
-    const schema = options.schema ?? 'gateway';
-    // The schema is spliced into SQL text (identifiers cannot be bound parameters).
-    if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid idempotency schema name: ${schema}`);
-    this.schemaName = schema;
-    this.table = `"${schema}"."${TABLE}"`;
+    ({ schemaName: this.schemaName, qualified: this.table } = gatewayTable(
+      options.schema ?? 'gateway',
+      TABLE,
+      'idempotency',
+    ));
   }
 
   /** Creates the schema and table when missing, under an advisory lock (replicas start together). */

@@ -1,5 +1,6 @@
 import type { Clock } from '@billing/clock';
 import type pg from 'pg';
+import { gatewayTable } from '../storage/gateway-storage.js';
 import {
   decide,
   RATE_LIMIT_WINDOW_MS,
@@ -22,7 +23,6 @@ export interface CleanupSchedule {
   onError?: (error: unknown) => void;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const TABLE = 'rate_limit_windows';
 
 /**
@@ -43,11 +43,11 @@ export class PostgresRateLimiter implements RateLimiter {
     private readonly pool: pg.Pool,
     options: PostgresRateLimiterOptions = {},
   ) {
-    const schema = options.schema ?? 'gateway';
-    // The schema is spliced into SQL text (identifiers cannot be bound parameters).
-    if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid rate limit schema name: ${schema}`);
-    this.schemaName = schema;
-    this.table = `"${schema}"."${TABLE}"`;
+    ({ schemaName: this.schemaName, qualified: this.table } = gatewayTable(
+      options.schema ?? 'gateway',
+      TABLE,
+      'rate limit',
+    ));
   }
 
   /**

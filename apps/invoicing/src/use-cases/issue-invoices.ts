@@ -190,6 +190,17 @@ export async function issueInvoice(
   recipients: Buyer['recipients'],
 ): Promise<void> {
   const number = await nextInvoiceNumber(scope.em, scope.organizationId);
+  markIssued(scope, invoice, number, recipients);
+  await publishInvoiceChange(scope, 'invoice.issued', invoice);
+  scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
+}
+
+/**
+ * What issuing does to one invoice given its number, whether issued alone or with others: its
+ * status from its balance, an e-mail job for the buyer's recipients that receive invoices or, for
+ * an e-invoice, its delivery, and the invoices-issued counter once the transaction commits.
+ */
+function markIssued(scope: ChangeScope, invoice: InvoiceRow, number: number, recipients: Buyer['recipients']): void {
   scope.em.assign(invoice, {
     invoice_number: number,
     status: settledStatus(invoice.balance, 'payment'),
@@ -200,9 +211,7 @@ export async function issueInvoice(
   // An e-invoice goes to the buyer's invoice box through the access point, never by e-mail.
   if (invoice.einvoice) queueEinvoiceDelivery(scope, invoice);
   else if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
-  await publishInvoiceChange(scope, 'invoice.issued', invoice);
   countAfterCommit(scope.em, 'invoices_issued', 1, (total) => invoicesIssuedTotal.inc(total));
-  scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 
 /** An invoice made in this transaction, to be issued with others of its organization. */
@@ -227,16 +236,7 @@ export async function issueNewInvoices(
   if (invoices.length === 0) return;
   const first = await nextInvoiceNumbers(em, organizationId, invoices.length);
   invoices.forEach(({ scope, invoice, recipients }, index) => {
-    scope.em.assign(invoice, {
-      invoice_number: first + index,
-      status: settledStatus(invoice.balance, 'payment'),
-      issued_at: scope.now,
-      issue_after: null,
-      updated_at: scope.now,
-    });
-    // An e-invoice goes to the buyer's invoice box through the access point, never by e-mail.
-    if (invoice.einvoice) queueEinvoiceDelivery(scope, invoice);
-    else if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
+    markIssued(scope, invoice, first + index, recipients);
     // publishInvoiceChange's version step, taken before the flush so the rows are inserted with it.
     invoice.version += 1;
   });
