@@ -13,7 +13,7 @@ import {
 } from './command-line.js';
 import { ensureDatabase } from './database.js';
 import { startPlatformProcesses } from './platform-processes.js';
-import { apiHeaders } from './seed-accounts.js';
+import { apiCaller } from './seed-accounts.js';
 
 /**
  * Benchmark: event lag from a subscription change to its activity. The platform runs in its
@@ -112,18 +112,7 @@ try {
     log,
   });
   cleanups.push(() => platform.stop());
-  const base = `${platform.gatewayUrl}/api/v1`;
-  const headers = { ...apiHeaders(platform.token), 'Content-Type': 'application/json' };
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const call = apiCaller(platform.gatewayUrl, platform.token);
 
   // The organization reaches analytics with accounts' organization.created (before it, analytics
   // retries the organization's subscription events).

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { BenchPlatform } from './bench-platform.js';
-import { apiHeaders, seedAccountsViaApi } from './seed-accounts.js';
+import { apiCaller, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
  * The monthly billing run's scenario, shared by bench:billing-run and the fault tests
@@ -54,18 +54,7 @@ export async function seedBillingRun(
 ): Promise<SeededRun> {
   const one = oneRow(db);
   const org = platform.organizationId;
-  const base = `${platform.gatewayUrl}/api/v1`;
-  const headers = { ...apiHeaders(platform.token), 'Content-Type': 'application/json' };
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const call = apiCaller(platform.gatewayUrl, platform.token);
 
   // Analytics records nothing of an organization before accounts' organization.created reached it.
   for (let i = 0; !(await one('select 1 as x from analytics.organization where id = $1', [org])); i++) {

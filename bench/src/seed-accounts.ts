@@ -12,6 +12,25 @@ export function apiHeaders(token: string): Record<string, string> {
   return { Authorization: `Token ${token}`, 'X-Client-System': 'bench' };
 }
 
+/**
+ * A JSON call to the platform's REST API (`/api/v1` + path) with the benchmark's token: the parsed
+ * body, or an error naming the status and body when it is not a 2xx.
+ */
+export function apiCaller(gatewayUrl: string, token: string) {
+  const base = `${gatewayUrl}/api/v1`;
+  const headers = { ...apiHeaders(token), 'Content-Type': 'application/json' };
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text) as T;
+  };
+}
+
 // Parallel enough to seed 1000 accounts in seconds, low enough not to trip pool timeouts.
 const SEED_CONCURRENCY = 8;
 const REQUEST_TIMEOUT_MS = 10_000;
