@@ -1,5 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { invoicingV1, paymentsV1, subscriptionsV1 } from '@billing/proto';
+import { type accountsV1, invoicingV1, paymentsV1, subscriptionsV1 } from '@billing/proto';
+import {
+  presentDraftLine,
+  presentPaymentCard,
+  presentSubscription,
+  type SubscriptionEmbeds,
+  tagged,
+} from '@billing/rest-representation';
 import express from 'express';
 import pg from 'pg';
 import { quoteIdentifier } from './database.js';
@@ -158,21 +165,10 @@ type AccountByCodeRow = AccountRow & {
 // The EU list matters only for eu_vat_status; a short inline set keeps the baseline self-contained.
 const EU = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
 
-// The representation tag the platform adds to every object (`model`, `schema`); the same bytes here.
-const REPRESENTATION_DATE = '2026-11-22';
-const tagged = <T extends object>(model: string, body: T) => ({
-  ...body,
-  model,
-  schema: `${REPRESENTATION_DATE}-${model}`,
-});
-
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
-const iso = (instant: Date | undefined): string | null => instant?.toISOString() ?? null;
-
 /**
- * The same keys (and set names) as the gateway's account representation
- * (libs/rest-representation: account.ts, subscription.ts, draft-line.ts, payment-card.ts), derived
- * with the same trivial rules.
+ * The account as the gateway represents it, from the row of the accounts statement: the account's
+ * own fields here, its sets through the gateway's own presenters (libs/rest-representation), so the
+ * baseline does the same presenting work and cannot drift from the contract.
  */
 function accountView(
   row: AccountByCodeRow,
@@ -202,14 +198,29 @@ function accountView(
   } = account;
   const person = [account.first_name, account.middle_name, account.last_name].filter((part) => part).join(' ');
   const displayName = account.company_name || person || account.code;
-  // The minimal embedded account every subscription of the set shows (they are all this account's).
-  const embeddedAccount = tagged('account', {
-    uuid: id,
-    display_name: displayName,
-    company_name: account.company_name,
-    code: account.code,
-    type: account.type ?? (account.company_name ? 'company' : 'person'),
-  });
+  // What the account's subscriptions embed of it and of the organization, as the gateway loads it.
+  const embeds: SubscriptionEmbeds = {
+    accounts: new Map<string, accountsV1.AccountSummary>([
+      [
+        id,
+        {
+          uuid: id,
+          display_name: displayName,
+          company_name: account.company_name ?? undefined,
+          code: account.code,
+          type: account.type ?? (account.company_name ? 'company' : 'person'),
+          payment_terms: account.default_payment_terms ?? undefined,
+        },
+      ],
+    ]),
+    churnReasons: new Map(
+      [...churnReasons.values()].map((reason) => [
+        reason.id,
+        { uuid: reason.id, name: reason.name, is_active: reason.is_active, deleted: false },
+      ]),
+    ),
+    organizationPaymentTerms,
+  };
   return tagged('account', {
     uuid: id,
     display_name: displayName,
@@ -224,12 +235,8 @@ function accountView(
         payment_gateway_account_id: gateway.payment_gateway_account_id,
       }),
     ),
-    paymentcard_set: cards.map((snapshot) => cardView(paymentsV1.PaymentCard.decode(snapshot))),
-    subscription_set: subscriptions.map((subscription) => {
-      const terms = subscription.payment_terms ?? account.default_payment_terms ?? organizationPaymentTerms;
-      const churnReason = subscription.churn_reason ? churnReasons.get(subscription.churn_reason) : undefined;
-      return subscriptionView(subscription, embeddedAccount, terms === null ? '' : String(terms), churnReason);
-    }),
+    paymentcard_set: cards.map((snapshot) => presentPaymentCard(paymentsV1.PaymentCard.decode(snapshot))),
+    subscription_set: subscriptions.map((subscription) => presentSubscription(subscription, embeds)),
     recipient_set: recipients.map(({ id: uuid, organization_id: _org, account_id, created_at: _created, ...rest }) =>
       tagged('recipient', {
         uuid,
@@ -240,130 +247,11 @@ function accountView(
       }),
     ),
     draftinvoiceline_set: draftLines.map((snapshot) =>
-      draftLineView(invoicingV1.DraftLine.decode(snapshot), account.code),
+      presentDraftLine(invoicingV1.DraftLine.decode(snapshot), account.code),
     ),
     created_date: created_at,
     last_modified_date: updated_at,
     eu_vat_status: EU.has(account.legal_country) && account.legal_vat_number ? 'unverified' : 'not_applicable',
     register_status: register_status ?? null,
-  });
-}
-
-function subscriptionView(
-  subscription: subscriptionsV1.Subscription,
-  account: object,
-  effectivePaymentTerms: string,
-  churnReason: ChurnReasonRow | undefined,
-) {
-  const terms = subscription.terms!;
-  const plan = subscription.plan!;
-  return tagged('subscription', {
-    uuid: subscription.uuid,
-    account,
-    account_uuid: subscription.account,
-    account_code: (account as { code: string }).code,
-    terms: tagged('planterms', {
-      uuid: terms.uuid,
-      plan: terms.plan,
-      code: terms.code,
-      interval_type: terms.interval_type,
-      interval_count: terms.interval_count,
-      price: terms.price,
-      currency: terms.currency,
-      backwards_charging: terms.backwards_charging,
-      active: terms.active,
-      revenue_group: orNull(terms.revenue_group),
-    }),
-    plan: tagged('plan', {
-      uuid: plan.uuid,
-      name: plan.name,
-      code: plan.code,
-      collect_vat: plan.collect_vat,
-      vat_type: plan.vat_type,
-    }),
-    start_date: iso(subscription.start_date),
-    end_date: iso(subscription.end_date),
-    created_date: iso(subscription.created_date),
-    last_modified_date: iso(subscription.last_modified_date),
-    next_renewal_date: iso(subscription.next_renewal_date),
-    last_renewal_date: iso(subscription.last_renewal_date),
-    base_renewal_date: iso(subscription.base_renewal_date),
-    original_start_date: iso(subscription.original_start_date),
-    quantity: subscription.quantity,
-    collection_method: subscription.collection_method,
-    group_on_invoice: subscription.group_on_invoice,
-    is_auto_renew_enabled: subscription.is_auto_renew_enabled,
-    payment_terms: orNull(subscription.payment_terms),
-    effective_payment_terms: effectivePaymentTerms,
-    pre_renewal_days_offset: subscription.pre_renewal_days_offset,
-    pre_renewal_invoicing: subscription.pre_renewal_invoicing,
-    po_number: subscription.po_number,
-    invoice_supplement: orNull(subscription.invoice_supplement),
-    override_price: orNull(subscription.override_price),
-    reference_person: subscription.reference_person,
-    account_reference_person: subscription.account_reference_person,
-    case_number: subscription.case_number,
-    status: subscription.status,
-    current_mrr: subscription.current_mrr,
-    committed_mrr: subscription.committed_mrr,
-    final_price: subscription.final_price,
-    churn_reason: churnReason
-      ? tagged('churn_reason', { uuid: churnReason.id, name: churnReason.name, is_active: churnReason.is_active })
-      : null,
-    custom_churn_reason: orNull(subscription.custom_churn_reason),
-    custom_fields: subscription.custom_fields ?? {},
-    scheduled_changes: subscription.scheduled_changes.map((change) =>
-      tagged('scheduled_change', {
-        uuid: change.uuid,
-        date: iso(change.date),
-        terms: change.terms,
-        quantity: change.quantity,
-        change_type: change.change_type,
-      }),
-    ),
-  });
-}
-
-function draftLineView(line: invoicingV1.DraftLine, accountCode: string) {
-  return tagged('draft_invoice_line', {
-    uuid: line.uuid,
-    account: accountCode,
-    account_uuid: line.account,
-    description: line.description,
-    vat_type: line.vat_type,
-    collect_vat: line.collect_vat,
-    date_from: orNull(line.date_from),
-    date_to: orNull(line.date_to),
-    price: line.price,
-    quantity: line.quantity,
-    discount_percentage: orNull(line.discount_percentage),
-    discount_fixed_per_quantity: orNull(line.discount_fixed_per_quantity),
-    discount_fixed_total: orNull(line.discount_fixed_total),
-    currency: line.currency,
-    include_in_next_renewal_invoice: line.include_in_next_renewal_invoice,
-    revenue_group: orNull(line.revenue_group),
-    created_date: iso(line.created_date),
-    last_modified_date: iso(line.last_modified_date),
-    reference_person: line.reference_person,
-    account_reference_person: line.account_reference_person,
-    po_number: line.po_number,
-    case_number: line.case_number,
-    invoice_supplement: orNull(line.invoice_supplement),
-    custom_fields: line.custom_fields ?? {},
-  });
-}
-
-function cardView(card: paymentsV1.PaymentCard) {
-  return tagged('paymentcard', {
-    uuid: card.uuid,
-    active: card.active,
-    brand: card.brand,
-    card_number: card.card_number,
-    month: card.month,
-    year: card.year,
-    name: card.name,
-    payment_gateway: card.payment_gateway,
-    payment_gateway_id: card.payment_gateway_id,
-    account: card.account,
   });
 }
