@@ -1,6 +1,6 @@
 import { loadConfig } from '@billing/config';
+import { DELIVERY_ATTEMPT_TIMEOUT_MS } from '@billing/domain-kit';
 import { z } from 'zod';
-import { ATTEMPT_TIMEOUT_MS } from './domain/webhooks/retry-schedule.js';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -16,7 +16,7 @@ const schema = z.object({
   /** How often the dispatcher looks for due deliveries besides being woken by new ones. */
   WEBHOOKS_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
   /** How long a receiver has to answer (gaps.md §12: 10 s). */
-  WEBHOOKS_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(ATTEMPT_TIMEOUT_MS),
+  WEBHOOKS_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(DELIVERY_ATTEMPT_TIMEOUT_MS),
   /** Endpoints sent to at once by one replica (each with up to WEBHOOKS_ENDPOINT_CONCURRENCY deliveries). */
   WEBHOOKS_MAX_CONCURRENCY: z.coerce.number().int().positive().default(50),
   /**

@@ -1,4 +1,4 @@
-import { EINVOICE_ATTEMPT_TIMEOUT_MS } from '../domain/einvoice/delivery-schedule.js';
+import { DELIVERY_ATTEMPT_TIMEOUT_MS } from '@billing/domain-kit';
 import type { Endpoint } from '../domain/einvoice/endpoint.js';
 
 /** Where e-invoices are handed to the Peppol network: the access point's URL and our token there. */
@@ -47,7 +47,7 @@ export function httpAccessPoint(config: AccessPointConfig): AccessPoint {
         method: 'POST',
         headers,
         body: document.xml,
-        signal: AbortSignal.timeout(EINVOICE_ATTEMPT_TIMEOUT_MS),
+        signal: AbortSignal.timeout(DELIVERY_ATTEMPT_TIMEOUT_MS),
       });
       // The body is not needed; reading it frees the connection.
       await response.arrayBuffer().catch(() => undefined);

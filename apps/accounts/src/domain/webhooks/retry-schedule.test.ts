@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterAttempt, isAcknowledged } from './retry-schedule.js';
+import { afterAttempt } from './retry-schedule.js';
 
 const at = new Date('2026-03-01T10:00:00.000Z');
 
@@ -19,12 +19,5 @@ describe('afterAttempt', () => {
 
   it('an acknowledged attempt ends the schedule whatever its step', () => {
     expect(afterAttempt(3, true, at)).toEqual({ status: 'succeeded', step: 3, nextAttemptAt: null });
-  });
-});
-
-describe('isAcknowledged', () => {
-  it('is any 2xx', () => {
-    expect([200, 201, 204, 299].map(isAcknowledged)).toEqual([true, true, true, true]);
-    expect([null, 100, 199, 300, 301, 400, 410, 500].map(isAcknowledged)).toEqual(Array(8).fill(false));
   });
 });

@@ -1,18 +1,7 @@
-/**
- * When a delivery that was not acknowledged is tried again (gaps.md §12): after 1 min, 5 min,
- * 30 min, 2 h, 12 h and 24 h, each counted from the failed attempt, on the organization's clock.
- */
-export const RETRY_DELAYS_MS = [
-  60_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3_600_000,
-  12 * 3_600_000,
-  24 * 3_600_000,
-] as const;
+import { retryAfterFailure } from '@billing/domain-kit';
 
-/** How long a receiver has to answer before the attempt counts as failed. */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+// A delivery that was not acknowledged is tried again on the schedule of gaps.md §12
+// (@billing/domain-kit delivery-retry), on the organization's clock.
 
 export type AttemptOutcome =
   | { status: 'succeeded'; step: number; nextAttemptAt: null }
@@ -25,11 +14,5 @@ export type AttemptOutcome =
  */
 export function afterAttempt(step: number, acknowledged: boolean, attemptedAt: Date): AttemptOutcome {
   if (acknowledged) return { status: 'succeeded', step, nextAttemptAt: null };
-  const delay = RETRY_DELAYS_MS[step];
-  if (delay === undefined) return { status: 'failed', step: step + 1, nextAttemptAt: null };
-  return { status: 'pending', step: step + 1, nextAttemptAt: new Date(attemptedAt.getTime() + delay) };
+  return retryAfterFailure(step, attemptedAt);
 }
-
-/** Any 2xx acknowledges; everything else, and no answer at all, asks for a retry. */
-export const isAcknowledged = (responseStatus: number | null): boolean =>
-  responseStatus !== null && responseStatus >= 200 && responseStatus < 300;

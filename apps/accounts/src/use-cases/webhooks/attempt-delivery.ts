@@ -1,6 +1,7 @@
 import { systemClock } from '@billing/clock';
+import { isAcknowledged } from '@billing/domain-kit';
 import type { ClaimedDelivery, FinishedAttempt } from '../../db/webhook-delivery-store.js';
-import { afterAttempt, isAcknowledged } from '../../domain/webhooks/retry-schedule.js';
+import { afterAttempt } from '../../domain/webhooks/retry-schedule.js';
 import { postWebhook } from '../../webhook-sender/post-webhook.js';
 import { signedHeaders } from '../../webhook-sender/signed-headers.js';
 import type { WebhooksDeps } from './webhooks-deps.js';
