@@ -6,14 +6,7 @@ import {
   startConsumer,
   streamNameFor,
 } from '@billing/events';
-import {
-  accountEventsV1,
-  catalogEventsV1,
-  type catalogV1,
-  invoiceEventsV1,
-  paymentEventsV1,
-  subscriptionEventsV1,
-} from '@billing/proto';
+import { accountEventsV1, catalogEventsV1, type catalogV1, subscriptionEventsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendToEventLog, lockOrganizationActivities } from '../db/event-log.js';
 import type { AnalyticsDeps } from '../use-cases/deps.js';
@@ -28,6 +21,8 @@ import {
 import { recordInvoiceActivity } from '../use-cases/record-invoice-activity.js';
 import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
 import { activityMark, publishActivitiesSince } from './activity-events.js';
+import { handleInvoiceEvents, handlePaymentEvents } from './invoice-activity-batch.js';
+import { INVOICE_ACTIVITY, invoiceActivityOf } from './invoice-activity-mapper.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 /** The durable consumers of one analytics schema (`analytics-…` in production, shared by replicas). */
@@ -142,8 +137,6 @@ async function recordActivityEvent(em: EntityManager, envelope: EventEnvelope): 
   );
 }
 
-const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;
-
 /** Applies one journaled event to the activities (the consumers, and a rebuild's replay). */
 export async function applyActivityEvent(em: EntityManager, envelope: JournaledEvent): Promise<void> {
   if (envelope.payload_type === 'billing.events.v1.SubscriptionChanged') {
@@ -151,32 +144,8 @@ export async function applyActivityEvent(em: EntityManager, envelope: JournaledE
     await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
     return;
   }
-  if (envelope.payload_type === 'billing.events.v1.PaymentAttemptChanged') {
-    if (envelope.event_type !== 'payment.succeeded') return;
-    const { attempt } = paymentEventsV1.PaymentAttemptChanged.decode(envelope.payload);
-    if (!attempt) throw new Error(`${envelope.event_type} ${envelope.event_id} has no attempt`);
-    // The subscription is the invoice's, as its invoice_sent names it (recordInvoiceActivity).
-    await recordInvoiceActivity(
-      em,
-      envelope.organization_id,
-      'payment_made',
-      { uuid: attempt.invoice, account: attempt.account, subscription: null },
-      attempt.completed_at ?? occurredAt(envelope),
-    );
-    return;
-  }
-  const type = INVOICE_ACTIVITY[envelope.event_type as keyof typeof INVOICE_ACTIVITY];
-  if (!type) return;
-  const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
-  if (!invoice) throw new Error(`${envelope.event_type} ${envelope.event_id} has no invoice`);
-  const subscription = invoice.lines.find((line) => line.subscription)?.subscription ?? null;
-  await recordInvoiceActivity(
-    em,
-    envelope.organization_id,
-    type,
-    { uuid: invoice.uuid, account: invoice.account, subscription },
-    occurredAt(envelope),
-  );
+  const activity = invoiceActivityOf(envelope);
+  if (activity) await recordInvoiceActivity(em, activity.organizationId, activity.type, activity.invoice, activity.at);
 }
 
 /** invoicing.invoice.issued / .paid: invoice_sent / invoice_paid activities (other invoice events: none). */
@@ -230,6 +199,7 @@ export async function startAnalyticsConsumers(
       stream: streamNameFor('invoicing'),
       filterSubject: 'invoicing.invoice.*',
       handle: handleInvoiceEvent,
+      handleBatch: handleInvoiceEvents,
     }),
     startConsumer({
       ...common,
@@ -237,6 +207,7 @@ export async function startAnalyticsConsumers(
       stream: streamNameFor('payments'),
       filterSubject: PAYMENT_SUCCEEDED_SUBJECT,
       handle: handlePaymentEvent,
+      handleBatch: handlePaymentEvents,
     }),
   ]);
 }

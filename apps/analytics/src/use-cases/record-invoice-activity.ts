@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ActivityEntity, type ActivityRow } from '../db/entities/activity.entity.js';
+import { ActivityEntity } from '../db/entities/activity.entity.js';
 import { SubscriptionMrrEntity } from '../db/entities/subscription-mrr.entity.js';
+import { invoiceActivityRow } from '../db/invoice-activity-store.js';
 
 /** An invoice as its activity names it. */
 export interface InvoiceFacts {
@@ -43,38 +43,10 @@ export async function recordInvoiceActivity(
       { organization_id: organizationId, invoice_id: invoice.uuid, type: 'payment_made', subscription_id: null },
       { subscription_id: subscriptionId, dropped: subscription?.invalid ?? false },
     );
-  em.create(ActivityEntity, {
-    id: randomUUID(),
-    organization_id: organizationId,
-    account_id: invoice.account,
-    subscription_id: subscriptionId,
-    invoice_id: invoice.uuid,
-    type,
-    date: at,
-    created_date: at,
-    updated_date: at,
-    is_manual: false,
-    is_churn: false,
-    deleted: false,
+  em.create(
+    ActivityEntity,
     // The invoices of a subscription made by mistake (cancel_invalid) count as little as it does.
-    dropped: subscription?.invalid ?? false,
-    planned: false,
-    plan_key: null,
-    old_currency: null,
-    new_currency: null,
-    old_mrr_in_subscription_currency: null,
-    new_mrr_in_subscription_currency: null,
-    old_mrr: null,
-    new_mrr: null,
-    mrr_change: null,
-    old_quantity: null,
-    new_quantity: null,
-    old_terms: null,
-    new_terms: null,
-    old_plan: null,
-    new_plan: null,
-    churn_reason: null,
-    custom_churn_reason: null,
-  } as ActivityRow);
+    invoiceActivityRow(organizationId, type, invoice, subscriptionId, subscription?.invalid ?? false, at),
+  );
   await em.flush();
 }

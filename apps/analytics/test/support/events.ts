@@ -214,18 +214,28 @@ export function invoiceIssued(
   invoice: { uuid: string; account: string; subscription: string },
   at: string,
 ): EventEnvelope {
+  return invoiceChanged('invoice.issued', organizationId, invoice, at);
+}
+
+/** invoicing.invoice.<eventType> of an invoice with one line of `subscription` (none: a line without). */
+export function invoiceChanged(
+  eventType: string,
+  organizationId: string,
+  invoice: { uuid: string; account: string; subscription: string | null },
+  at: string,
+): EventEnvelope {
   const payload = invoiceEventsV1.InvoiceChanged.encode(
     invoiceEventsV1.InvoiceChanged.fromPartial({
       invoice: {
         uuid: invoice.uuid,
         account: invoice.account,
-        lines: [{ subscription: invoice.subscription }],
+        lines: [invoice.subscription ? { subscription: invoice.subscription } : {}],
       },
     }),
   ).finish();
   return envelope(
     organizationId,
-    'invoice.issued',
+    eventType,
     { type: 'invoice', id: invoice.uuid },
     'InvoiceChanged',
     payload,

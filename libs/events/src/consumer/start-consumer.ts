@@ -253,6 +253,23 @@ export function handleEventOnce(
 }
 
 /**
+ * Applies events once per consumer as one batch, as a batch consumer with `handleBatch` does: their
+ * inbox rows with one statement and `handleBatch` for the ones not handled before (each once, in
+ * the given order), in one transaction. Returns those.
+ */
+export function handleEventsOnce(
+  options: { orm: MikroORM; consumer: string; clock?: Clock },
+  envelopes: readonly EventEnvelope[],
+  handleBatch: (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>,
+): Promise<EventEnvelope[]> {
+  return inTransaction(options.orm, async (em) => {
+    const fresh = await insertInboxRows(options, em, envelopes);
+    if (fresh.length > 0) await handleBatch(em, fresh);
+    return fresh;
+  });
+}
+
+/**
  * In the caller's transaction: the inbox rows of a batch in one statement. Returns the events whose
  * row was new (each event once, in the given order): the others were handled before, or are a
  * redelivery of one earlier in the batch. A concurrent transaction inserting one of the same rows

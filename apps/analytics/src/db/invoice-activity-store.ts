@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  type InvoiceActivityType,
+  invoiceKey,
+  type PaymentSubscriptionBackfill,
+} from '../domain/invoice-activities.js';
+import { ActivityEntity, type ActivityRow } from './entities/activity.entity.js';
+
+/** The row of an invoice activity (no MRR; `date` and the recording moment are the event's). */
+export function invoiceActivityRow(
+  organizationId: string,
+  type: InvoiceActivityType,
+  invoice: { uuid: string; account: string },
+  subscriptionId: string | null,
+  dropped: boolean,
+  at: Date,
+): ActivityRow {
+  return {
+    id: randomUUID(),
+    organization_id: organizationId,
+    account_id: invoice.account,
+    subscription_id: subscriptionId,
+    invoice_id: invoice.uuid,
+    type,
+    date: at,
+    created_date: at,
+    updated_date: at,
+    is_manual: false,
+    is_churn: false,
+    deleted: false,
+    dropped,
+    planned: false,
+    plan_key: null,
+    old_currency: null,
+    new_currency: null,
+    old_mrr_in_subscription_currency: null,
+    new_mrr_in_subscription_currency: null,
+    old_mrr: null,
+    new_mrr: null,
+    mrr_change: null,
+    old_quantity: null,
+    new_quantity: null,
+    old_terms: null,
+    new_terms: null,
+    old_plan: null,
+    new_plan: null,
+    churn_reason: null,
+    custom_churn_reason: null,
+  } as ActivityRow;
+}
+
+const valuesList = (rows: number, columns: string) => Array.from({ length: rows }, () => `(${columns})`).join(', ');
+
+/**
+ * The subscription of each invoice's first invoice activity (invoice_sent / invoice_paid, by
+ * recording order), by invoiceKey, for the invoices that have one: one statement for all.
+ */
+export async function firstInvoiceSubscriptions(
+  em: EntityManager,
+  invoices: ReadonlyArray<{ organizationId: string; invoiceId: string }>,
+): Promise<Map<string, string | null>> {
+  if (invoices.length === 0) return new Map();
+  const rows = await em.execute<Array<{ organization_id: string; invoice_id: string; subscription_id: string | null }>>(
+    `select distinct on (a.organization_id, a.invoice_id) a.organization_id, a.invoice_id, a.subscription_id
+       from activity a
+       join (values ${valuesList(invoices.length, '?::uuid, ?::uuid')}) as k(organization_id, invoice_id)
+         on a.organization_id = k.organization_id and a.invoice_id = k.invoice_id
+      where a.type in ('invoice_sent', 'invoice_paid')
+      order by a.organization_id, a.invoice_id, a.seq`,
+    invoices.flatMap(({ organizationId, invoiceId }) => [organizationId, invoiceId]),
+  );
+  return new Map(rows.map((row) => [invoiceKey(row.organization_id, row.invoice_id), row.subscription_id]));
+}
+
+/** Those of the subscriptions cancelled with cancel_invalid: one statement for all. */
+export async function invalidSubscriptions(
+  em: EntityManager,
+  subscriptionIds: readonly string[],
+): Promise<Set<string>> {
+  if (subscriptionIds.length === 0) return new Set();
+  const rows = await em.execute<Array<{ id: string }>>(
+    `select id from subscription_mrr where invalid and id in (${subscriptionIds.map(() => '?').join(', ')})`,
+    [...subscriptionIds],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Names the subscription on the invoices' payment_made activities that have none yet: one statement for all. */
+export async function backfillPaymentSubscriptions(
+  em: EntityManager,
+  backfills: readonly PaymentSubscriptionBackfill[],
+): Promise<void> {
+  if (backfills.length === 0) return;
+  await em.execute(
+    `update activity a set subscription_id = b.subscription_id, dropped = b.dropped
+       from (values ${valuesList(backfills.length, '?::uuid, ?::uuid, ?::uuid, ?::boolean')})
+         as b(organization_id, invoice_id, subscription_id, dropped)
+      where a.organization_id = b.organization_id and a.invoice_id = b.invoice_id
+        and a.type = 'payment_made' and a.subscription_id is null`,
+    backfills.flatMap((b) => [b.organizationId, b.invoiceId, b.subscriptionId, b.dropped]),
+    'run',
+  );
+}
+
+/** Inserts the activities with one statement, their `seq` in the given order (the recording order). */
+export async function insertActivities(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await em.insertMany(ActivityEntity, rows as ActivityRow[]);
+}
