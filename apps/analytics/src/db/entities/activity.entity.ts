@@ -13,6 +13,9 @@ export const ActivityEntity = defineEntity({
     { name: 'activity_organization_date_idx', properties: ['organization_id', 'date'] },
     { name: 'activity_organization_subscription_idx', properties: ['organization_id', 'subscription_id'] },
     { name: 'activity_organization_account_idx', properties: ['organization_id', 'account_id', 'date'] },
+    // An invoice's activities: a payment_made takes the subscription of its invoice's first one, an
+    // invoice activity names it on the invoice's payments (per event, or per batch of 100).
+    { name: 'activity_organization_invoice_idx', properties: ['organization_id', 'invoice_id'] },
   ],
   uniques: [{ name: 'activity_subscription_plan_key_unique', properties: ['subscription_id', 'plan_key'] }],
   properties: {

@@ -7,6 +7,7 @@ import { Migration20261126011315_churn_reasons } from './Migration20261126011315
 import { Migration20261126012132_plan_embed } from './Migration20261126012132_plan_embed.js';
 import { Migration20261126012911_export_jobs } from './Migration20261126012911_export_jobs.js';
 import { Migration20261126043433_outbox_trace_context } from './Migration20261126043433_outbox_trace_context.js';
+import { Migration20261126074229_activity_invoice_index } from './Migration20261126074229_activity_invoice_index.js';
 
 export const migrations = [
   Migration20261122031439_initial,
@@ -17,4 +18,5 @@ export const migrations = [
   Migration20261126012132_plan_embed,
   Migration20261126012911_export_jobs,
   Migration20261126043433_outbox_trace_context,
+  Migration20261126074229_activity_invoice_index,
 ];
