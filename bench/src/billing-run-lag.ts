@@ -1,5 +1,5 @@
-import { decodeEnvelope } from '@billing/events';
 import type pg from 'pg';
+import { type OutboxEvent, organizationOutboxEvents } from './run-outbox.js';
 
 /**
  * The lag of each stage of the monthly billing run, per item, read from the rows the services
@@ -7,10 +7,12 @@ import type pg from 'pg';
  * moment its stage was done for it, minus the moment the previous stage was done for it (for the
  * renewal: minus the due moment), and minus the due moment. Nearest-rank p50 and p99 of each.
  *
- * The moments are those the services stamp with their clock while they handle the item, inside
- * the transaction that commits it: the real clock, as the bench organization has no test clock.
- * - renewed: the charge's created_at (the scheduler's renewal);
- * - invoiced: the invoice's issued_at; previous: its charge's created_at;
+ * The moments are those the services stamp with their clock as they handle the item: the real
+ * clock, as the bench organization has no test clock.
+ * - renewed: the charge.created event's outbox row published_at (stamped by the subscriptions
+ *   relay once the renewal's transaction had committed). Not the charge's created_at: that is the
+ *   scheduler pass's moment, the same for every subscription it renews, batch after batch;
+ * - invoiced: the invoice's issued_at; previous: its charge.created's published_at;
  * - invoice_sent activity: analytics' inbox row of the invoice.issued event (processed_at, stamped
  *   when analytics took the event up); previous: that event's outbox row (written when the invoice
  *   was issued). Not the activity's created_date: that is the event's occurred_at, the issuing moment;
@@ -18,8 +20,7 @@ import type pg from 'pg';
  * - card invoice paid: the invoice.paid event's outbox row (written as invoicing marks it paid);
  *   previous: the attempt's completed_at;
  * - invoice_paid activity: analytics' inbox row of the invoice.paid event; previous: its outbox row.
- * The outboxes have no organization column: their rows of the run are those since the seeding
- * (as in billingRunProblems).
+ * The outboxes' rows are the organization's since the seeding (as billingRunProblems reads them).
  */
 
 export interface StageLag {
@@ -33,9 +34,6 @@ export interface StageLag {
   since_due_p99_s: number;
 }
 
-const ISSUED = 'invoicing.invoice.issued';
-const PAID = 'invoicing.invoice.paid';
-
 /** The lags of the stages of billingRunStages, in its order. */
 export async function stageLags(
   db: pg.Pool,
@@ -43,23 +41,29 @@ export async function stageLags(
   run: { due: Date; seeded: Date },
 ): Promise<StageLag[]> {
   const since = new Date(run.seeded.getTime() - 1000);
-  const paid = await paidMoments(db, organizationId, since);
+  const events = (schema: string, subject: string) =>
+    organizationOutboxEvents(db, { schema, subject, organizationId, since });
+  const charges = await events('subscriptions', 'subscriptions.charge.created');
+  const issued = await events('invoicing', 'invoicing.invoice.issued');
+  const paid = await events('invoicing', 'invoicing.invoice.paid');
   const lag = (moments: string, params: unknown[]) => lagOf(db, moments, params, run.due);
   return [
+    await lag(`select e.at as done, $4::timestamptz as previous from ${EVENTS} where e.at is not null`, [
+      ...eventColumns(charges, 'publishedAt'),
+      run.due,
+    ]),
+    // charge.created is about the subscription, which has the one charge of the run.
     await lag(
-      'select c.created_at as done, $2::timestamptz as previous from subscriptions.charge c where c.organization_id = $1',
-      [organizationId, run.due],
-    ),
-    await lag(
-      `select i.issued_at as done, max(c.created_at) as previous
-       from invoicing.invoice i
-       join invoicing.invoiced_charge ic on ic.invoice_id = i.id
-       join subscriptions.charge c on c.id = ic.charge_id
-       where i.organization_id = $1 and i.issued_at is not null
+      `select i.issued_at as done, max(e.at) as previous
+       from ${EVENTS}
+       join subscriptions.charge c on c.subscription_id = e.aggregate_id and c.organization_id = $4
+       join invoicing.invoiced_charge ic on ic.charge_id = c.id
+       join invoicing.invoice i on i.id = ic.invoice_id
+       where i.issued_at is not null
        group by i.id, i.issued_at`,
-      [organizationId],
+      [...eventColumns(charges, 'publishedAt'), organizationId],
     ),
-    await lag(analyticsTookUp(ISSUED), [since]),
+    await lag(ANALYTICS_TOOK_UP, eventColumns(issued, 'createdAt')),
     await lag(
       `select p.completed_at as done, i.issued_at as previous
        from payments.payment_attempt p join invoicing.invoice i on i.id = p.invoice_id
@@ -67,36 +71,27 @@ export async function stageLags(
       [organizationId],
     ),
     await lag(
-      `select paid.at as done, p.completed_at as previous
-       from unnest($1::uuid[], $2::timestamptz[]) paid(invoice_id, at)
-       join payments.payment_attempt p on p.invoice_id = paid.invoice_id and p.outcome = 'succeeded'`,
-      [paid.map((row) => row.invoiceId), paid.map((row) => row.at)],
+      `select e.at as done, p.completed_at as previous
+       from ${EVENTS} join payments.payment_attempt p on p.invoice_id = e.aggregate_id and p.outcome = 'succeeded'`,
+      eventColumns(paid, 'createdAt'),
     ),
-    await lag(analyticsTookUp(PAID), [since]),
+    await lag(ANALYTICS_TOOK_UP, eventColumns(paid, 'createdAt')),
   ];
 }
 
-/** Each event of the subject since $1: its outbox row's moment, then analytics' inbox row's. */
-const analyticsTookUp = (subject: string) =>
-  `select x.processed_at as done, o.created_at as previous
-   from invoicing.outbox o join analytics.inbox x on x.message_id = o.id
-   where o.subject = '${subject}' and o.created_at >= $1`;
+/** Events as rows e(id, at, aggregate_id), from the parameters $1-$3 that eventColumns makes. */
+const EVENTS = 'unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) e(id, at, aggregate_id)';
 
-/** The organization's invoices marked paid since the moment, and when (their invoice.paid events). */
-async function paidMoments(
-  db: pg.Pool,
-  organizationId: string,
-  since: Date,
-): Promise<Array<{ invoiceId: string; at: Date }>> {
-  const rows = await db.query<{ created_at: Date; payload: Buffer }>(
-    'select created_at, payload from invoicing.outbox where subject = $1 and created_at >= $2',
-    [PAID, since],
-  );
-  return rows.rows
-    .map((row) => ({ envelope: decodeEnvelope(row.payload), at: row.created_at }))
-    .filter(({ envelope }) => envelope.organization_id === organizationId)
-    .map(({ envelope, at }) => ({ invoiceId: envelope.aggregate_id, at }));
-}
+/** Events as the parameters of EVENTS: ids, the chosen moment of each, what each is about. */
+const eventColumns = (events: OutboxEvent[], moment: 'createdAt' | 'publishedAt') => [
+  events.map((event) => event.id),
+  events.map((event) => event[moment]),
+  events.map((event) => event.aggregateId),
+];
+
+/** Each event: its outbox row's moment, then analytics' inbox row's. */
+const ANALYTICS_TOOK_UP = `select x.processed_at as done, e.at as previous
+  from ${EVENTS} join analytics.inbox x on x.message_id = e.id`;
 
 /** Nearest-rank percentiles (percentile_disc) of the items' lags; 0 for a stage without items. */
 async function lagOf(db: pg.Pool, moments: string, params: unknown[], due: Date): Promise<StageLag> {

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeEnvelope } from '@billing/events';
 import { startNatsServer } from '@billing/testing';
 import pg from 'pg';
 import type { BenchPlatform } from './bench-platform.js';
@@ -10,6 +9,7 @@ import type { RunShape } from './billing-run-options.js';
 import { billingRunProblems, billingRunStages, NOOP_CARD, pollStages, seedBillingRun } from './billing-run-scenario.js';
 import { startPlatformProcesses } from './platform-processes.js';
 import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince } from './process-cpu.js';
+import { organizationOutboxEvents } from './run-outbox.js';
 
 /**
  * One measured billing run in one shape of the platform (bench:billing-run runs one per shape):
@@ -168,14 +168,14 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     };
   });
 
-  const outbox = await db.query<{ payload: Buffer }>(
-    `select payload from subscriptions.outbox where subject = 'subscriptions.charge.created' and created_at >= $1
-       order by position`,
-    [new Date(seeded - 1000)],
-  );
-  const chargeMessages = outbox.rows
-    .map((row) => row.payload)
-    .filter((data) => decodeEnvelope(data).organization_id === org);
+  const chargeEvents = await organizationOutboxEvents(db, {
+    schema: 'subscriptions',
+    subject: 'subscriptions.charge.created',
+    organizationId: org,
+    since: new Date(seeded - 1000),
+    withData: true,
+  });
+  const chargeMessages = chargeEvents.map((event) => event.data!);
   if (chargeMessages.length !== n)
     throw new Error(`${chargeMessages.length} charge.created messages of the run, expected ${n}`);
   const lines = await one(
