@@ -61,19 +61,31 @@ const POLL_MS = 250;
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-export async function runShape(options: ShapeRunOptions): Promise<ShapeRun> {
+/**
+ * `interrupted`: the bench's cleanups, run on Ctrl-C; while the shape runs, they stop its
+ * platform too. At its end the shape cleans up itself (the next shape starts on a quiet machine).
+ */
+export async function runShape(
+  options: ShapeRunOptions,
+  interrupted: Array<() => Promise<unknown>>,
+): Promise<ShapeRun> {
   // Cleanups of this run, run newest first, also when it fails; a failing one fails the run (a
   // platform that does not stop cleanly is a finding), unless the run failed first.
   const cleanups: Array<() => Promise<unknown>> = [];
+  const failures: unknown[] = [];
+  const cleanUp = async () => {
+    for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop())
+      await cleanup().catch((error: unknown) => failures.push(error));
+  };
+  interrupted.push(cleanUp);
   let outcome: { run: ShapeRun } | { error: unknown };
   try {
     outcome = { run: await measure(options, cleanups) };
   } catch (error) {
     outcome = { error };
   }
-  const failures: unknown[] = [];
-  for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop())
-    await cleanup().catch((error: unknown) => failures.push(error));
+  interrupted.splice(interrupted.indexOf(cleanUp), 1);
+  await cleanUp();
   for (const failure of failures) options.log(`${options.shape}: cleanup failed: ${String(failure)}`);
   if ('error' in outcome) throw outcome.error;
   if (failures.length > 0) throw failures[0];

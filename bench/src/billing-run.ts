@@ -49,16 +49,19 @@ try {
   const runs: ShapeRun[] = [];
   for (const shape of options.shapes) {
     runs.push(
-      await runShape({
-        shape,
-        subscriptions: n,
-        leadSeconds: options.leadSeconds,
-        timeoutSeconds: options.timeoutSeconds,
-        databaseUrl: options.databaseUrl,
-        natsUrl: options.natsUrl,
-        cpuProfDir: shape === 'processes' ? options.cpuProfDir : undefined,
-        log,
-      }),
+      await runShape(
+        {
+          shape,
+          subscriptions: n,
+          leadSeconds: options.leadSeconds,
+          timeoutSeconds: options.timeoutSeconds,
+          databaseUrl: options.databaseUrl,
+          natsUrl: options.natsUrl,
+          cpuProfDir: shape === 'processes' ? options.cpuProfDir : undefined,
+          log,
+        },
+        cleanups,
+      ),
     );
   }
   const first = runs[0]!;

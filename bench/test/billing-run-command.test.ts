@@ -18,6 +18,8 @@ const SUBSCRIPTIONS = 20;
 const CARD_INVOICES = 6;
 // The npm script builds first (from nx's cache when nothing changed); a loaded 2-core machine.
 const RUN_TIMEOUT_MS = 5 * 60_000;
+// Creating and dropping a database wait for a checkpoint, slow on a loaded machine.
+const HOOK_TIMEOUT_MS = 60_000;
 
 const STAGES = [
   ['renewed (charges by the scheduler)', SUBSCRIPTIONS],
@@ -56,7 +58,7 @@ beforeAll(async () => {
   url.pathname = `/${databaseName}`;
   databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   if (!databaseName) return;
@@ -65,7 +67,7 @@ afterAll(async () => {
   await withClient(admin.toString(), (client) =>
     client.query(`drop database if exists ${quoteIdentifier(databaseName)} with (force)`),
   );
-});
+}, HOOK_TIMEOUT_MS);
 
 function runNpm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
