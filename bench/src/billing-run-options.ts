@@ -1,9 +1,14 @@
 import { parseArgs } from 'node:util';
 import { benchDatabaseUrl, boundedInteger, COMMON_FLAGS, exitOnHelp, parseCommandLine } from './command-line.js';
 
+/** How the platform runs: a process per service (as deployed), or all of it in the bench process. */
+export type RunShape = 'processes' | 'in-process';
+
 export interface BillingRunOptions {
   /** Due subscriptions renewed, invoiced, recorded and (30 %) charged in the run. */
   subscriptions: number;
+  /** The shapes measured, one after the other, in this order (the first one's figures lead the report). */
+  shapes: RunShape[];
   /** Seconds between the end of the seeding and the moment every subscription falls due. */
   leadSeconds: number;
   /** Messages per transaction of the raw-SQL baseline. */
@@ -21,15 +26,26 @@ const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/billing_bench
 const USAGE = `Usage: npm run bench:billing-run -- [options]
 
   --subscriptions <n>    due subscriptions of one organization (default 100000; 2000 for a quick run)
+  --shape <shape>        processes (a process per service, as deployed), in-process (gateway and
+                         the five services in this process) or both, one after the other
+                         (default both); every shape uses NATS JetStream
   --lead <s>             seconds from the end of the seeding to the due moment (default 5)
   --baseline-batch <n>   invoices per transaction of the raw-SQL baseline (default 500)
   --timeout <s>          give up this many seconds after the due moment (default 3600)
   --database-url <url>   Postgres (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL, $DATABASE_URL or
                          ${DEFAULT_DATABASE_URL}; created if missing)
-  --nats-url <url>       NATS JetStream (default: a private nats-server with a fresh store)
+  --nats-url <url>       NATS JetStream (default: a private nats-server with a fresh store per shape)
   --cpu-prof <dir>       run the service processes with --cpu-prof, profiles in <dir>/<service>
+                         (the processes shape only)
   --json                 also print the result as one JSON line
   --help                 this text`;
+
+// The production shape first: its figures are the report's headline (and the JSON line's top level).
+const SHAPES = new Map<string, RunShape[]>([
+  ['processes', ['processes']],
+  ['in-process', ['in-process']],
+  ['both', ['processes', 'in-process']],
+]);
 
 export function parseBillingRunOptions(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
   return parseCommandLine(USAGE, () => parse(argv, env));
@@ -41,6 +57,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
     strict: true,
     options: {
       subscriptions: { type: 'string', default: '100000' },
+      shape: { type: 'string', default: 'both' },
       lead: { type: 'string', default: '5' },
       'baseline-batch': { type: 'string', default: '500' },
       timeout: { type: 'string', default: '3600' },
@@ -51,7 +68,13 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
     },
   });
   exitOnHelp(values.help, USAGE);
+  const shapes = SHAPES.get(values.shape);
+  if (!shapes) throw new Error(`--shape must be processes, in-process or both, got "${values.shape}"`);
+  if (values['cpu-prof'] !== undefined && !shapes.includes('processes')) {
+    throw new Error('--cpu-prof profiles the service processes: not with --shape in-process');
+  }
   return {
+    shapes,
     // Even: two subscriptions per account.
     subscriptions: boundedInteger('--subscriptions', values.subscriptions, 2, 200_000) & ~1,
     leadSeconds: boundedInteger('--lead', values.lead, 1, 600),

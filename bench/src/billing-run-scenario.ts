@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { BenchPlatform } from './bench-platform.js';
+import { organizationOutboxEvents } from './run-outbox.js';
 import { apiCaller, seedAccountsViaApi } from './seed-accounts.js';
 
 /**
@@ -260,19 +261,16 @@ export async function billingRunProblems(
     problems.push(
       `invoice_paid activities: ${activities.paid} for ${activities.paid_invoices} invoices, expected ${cards}`,
     );
-  // The outboxes have no organization column: the run's own rows are those since the seeding.
+  // The organization's rows of the outboxes since the seeding (read from their envelopes).
   const since = new Date(run.seeded.getTime() - 1000);
-  const issuedEvents = await one(
-    `select count(*) as n, avg(octet_length(payload))::int as bytes from invoicing.outbox
-     where subject = 'invoicing.invoice.issued' and created_at >= $1`,
-    [since],
-  );
-  if (issuedEvents.n !== String(n)) problems.push(`invoice.issued outbox rows: ${issuedEvents.n}, expected ${n}`);
-  const chargeEvents = await one(
-    `select count(*) as n from subscriptions.outbox where subject = 'subscriptions.charge.created' and created_at >= $1`,
-    [since],
-  );
-  if (chargeEvents.n !== String(n)) problems.push(`charge.created outbox rows: ${chargeEvents.n}, expected ${n}`);
+  const events = (schema: string, subject: string) =>
+    organizationOutboxEvents(db, { schema, subject, organizationId, since });
+  const issued = await events('invoicing', 'invoicing.invoice.issued');
+  const issuedInvoices = new Set(issued.map((event) => event.aggregateId)).size;
+  if (issued.length !== n || issuedInvoices !== n)
+    problems.push(`invoice.issued outbox rows: ${issued.length} for ${issuedInvoices} invoices, expected ${n}`);
+  const chargeEvents = await events('subscriptions', 'subscriptions.charge.created');
+  if (chargeEvents.length !== n) problems.push(`charge.created outbox rows: ${chargeEvents.length}, expected ${n}`);
   const charges = await one(
     `select count(*) as attempts, count(distinct invoice_id) as invoices,
        count(*) filter (where outcome = 'succeeded') as succeeded from payments.payment_attempt
@@ -283,5 +281,6 @@ export async function billingRunProblems(
     problems.push(
       `card charges: ${charges.attempts} attempts on ${charges.invoices} invoices, ${charges.succeeded} succeeded; expected ${cards} of each`,
     );
-  return { problems, issuedPayloadBytes: Number(issuedEvents.bytes ?? 1400) };
+  const issuedBytes = issued.reduce((sum, event) => sum + event.bytes, 0);
+  return { problems, issuedPayloadBytes: issued.length > 0 ? Math.round(issuedBytes / issued.length) : 1400 };
 }

@@ -98,6 +98,27 @@ describe('bench:billing-run’s command line', () => {
     expect([quick.subscriptions, quick.json]).toEqual([2000, true]);
   });
 
+  it('measures both shapes by default, the production shape first, or the one --shape names', () => {
+    expect(parseBillingRunOptions([], {}).shapes).toEqual(['processes', 'in-process']);
+    expect(parseBillingRunOptions(['--shape', 'both'], {}).shapes).toEqual(['processes', 'in-process']);
+    expect(parseBillingRunOptions(['--shape', 'processes'], {}).shapes).toEqual(['processes']);
+    expect(parseBillingRunOptions(['--shape', 'in-process'], {}).shapes).toEqual(['in-process']);
+    expect(parseBillingRunOptions(['--shape', 'both', '--cpu-prof', '/tmp/p'], {})).toMatchObject({
+      shapes: ['processes', 'in-process'],
+      cpuProfDir: '/tmp/p',
+    });
+  });
+
+  it('refuses an unknown shape, and a profile of the in-process shape alone', () => {
+    for (const shape of ['inprocess', 'toString', ''])
+      expect(mistake(() => parseBillingRunOptions(['--shape', shape], {})).message).toBe(
+        `--shape must be processes, in-process or both, got "${shape}"`,
+      );
+    expect(mistake(() => parseBillingRunOptions(['--shape', 'in-process', '--cpu-prof', '/tmp/p'], {})).message).toBe(
+      '--cpu-prof profiles the service processes: not with --shape in-process',
+    );
+  });
+
   it('refuses a subscription count out of range, naming the flag', () => {
     expect(mistake(() => parseBillingRunOptions(['--subscriptions', '0'], {})).message).toBe(
       '--subscriptions must be an integer from 2 to 200000, got "0"',

@@ -1,0 +1,148 @@
+/**
+ * `npm run bench:billing-run` as a user types it (the npm script: build, then the built bench), on a
+ * small run: 20 subscriptions in both shapes (a process per service, then everything in the bench
+ * process; NATS JetStream in both), on a database of its own. The run must pass its own checks
+ * (it exits 1 otherwise) and print one JSON line with the production shape's figures at the top,
+ * the in-process shape's under `in_process`, and every stage's lag taken from all of its items.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { testDatabaseUrl } from '@billing/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureDatabase, quoteIdentifier, withClient } from '../src/database.js';
+
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
+const SUBSCRIPTIONS = 20;
+// 30 % of the accounts pay by card, both of their subscriptions: accounts 0-2 of 10.
+const CARD_INVOICES = 6;
+// The npm script builds first (from nx's cache when nothing changed); a loaded 2-core machine.
+const RUN_TIMEOUT_MS = 5 * 60_000;
+// Creating and dropping a database wait for a checkpoint, slow on a loaded machine.
+const HOOK_TIMEOUT_MS = 60_000;
+
+const STAGES = [
+  ['renewed (charges by the scheduler)', SUBSCRIPTIONS],
+  ['invoiced (issued with a number)', SUBSCRIPTIONS],
+  ['invoice_sent activities (analytics)', SUBSCRIPTIONS],
+  ['card payments succeeded (payments)', CARD_INVOICES],
+  ['card invoices paid (invoicing)', CARD_INVOICES],
+  ['invoice_paid activities (analytics)', CARD_INVOICES],
+] as const;
+
+interface StageResult {
+  stage: string;
+  items: number;
+  timed: number;
+  last_s: number;
+  p50_s: number;
+  p99_s: number;
+  since_due_p50_s: number;
+  since_due_p99_s: number;
+}
+
+interface ShapeResult {
+  wall_s: number;
+  invoices_per_s: number;
+  ratio: number;
+  stages: StageResult[];
+  busy_cores: Record<string, number>;
+}
+
+let databaseUrl: string;
+let databaseName: string;
+
+beforeAll(async () => {
+  const url = new URL(testDatabaseUrl());
+  databaseName = `billing_run_command_${randomUUID().slice(0, 8)}`;
+  url.pathname = `/${databaseName}`;
+  databaseUrl = url.toString();
+  await ensureDatabase(databaseUrl);
+}, HOOK_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (!databaseName) return;
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  await withClient(admin.toString(), (client) =>
+    client.query(`drop database if exists ${quoteIdentifier(databaseName)} with (force)`),
+  );
+}, HOOK_TIMEOUT_MS);
+
+function runNpm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'npm',
+      args,
+      {
+        cwd: CHECKOUT,
+        env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+        timeout: RUN_TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The figures every shape reports: its stages in order, each timed over all of its items. */
+function expectShape(shape: ShapeResult, servers: string[]) {
+  expect(shape.stages.map((stage) => [stage.stage, stage.items, stage.timed])).toEqual(
+    STAGES.map(([name, items]) => [name, items, items]),
+  );
+  expect(shape.wall_s).toBe(Math.max(...shape.stages.map((stage) => stage.last_s)));
+  expect(shape.invoices_per_s).toBeGreaterThan(0);
+  expect(shape.ratio).toBeGreaterThan(0);
+  for (const stage of shape.stages) {
+    // Each item's stage follows its previous stage, which follows the due moment.
+    expect(0 <= stage.p50_s && stage.p50_s <= stage.p99_s, JSON.stringify(stage)).toBe(true);
+    expect(stage.since_due_p50_s >= stage.p50_s && stage.since_due_p99_s >= stage.p99_s, JSON.stringify(stage)).toBe(
+      true,
+    );
+    expect(stage.since_due_p50_s <= stage.since_due_p99_s, JSON.stringify(stage)).toBe(true);
+  }
+  expect(Object.keys(shape.busy_cores)).toEqual([...servers, 'postgres']);
+}
+
+it(
+  'runs both shapes by default, checks them and prints the production shape on top, in-process under in_process',
+  async () => {
+    const { code, stdout, stderr } = await runNpm([
+      'run',
+      '-s',
+      'bench:billing-run',
+      '--',
+      '--subscriptions',
+      String(SUBSCRIPTIONS),
+      '--lead',
+      '1',
+      '--database-url',
+      databaseUrl,
+      '--json',
+    ]);
+    expect(code, stderr.slice(-4000)).toBe(0);
+    for (const shape of ['processes', 'in-process'])
+      expect(stderr).toContain(
+        `${shape}: checked: ${SUBSCRIPTIONS} invoices numbered 1..${SUBSCRIPTIONS}, subtotals per currency = the charges, ${SUBSCRIPTIONS} invoice_sent activities, ${SUBSCRIPTIONS} invoice.issued rows, ${CARD_INVOICES} card invoices charged once each`,
+      );
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as ShapeResult & {
+      subscriptions: number;
+      card_invoices: number;
+      shape: string;
+      baseline_invoices_per_s: number;
+      in_process: ShapeResult;
+    };
+    expect([result.subscriptions, result.card_invoices, result.shape]).toEqual([
+      SUBSCRIPTIONS,
+      CARD_INVOICES,
+      'processes',
+    ]);
+    expect(result.baseline_invoices_per_s).toBeGreaterThan(0);
+    expectShape(result, ['accounts', 'subscriptions', 'invoicing', 'analytics', 'payments', 'gateway']);
+    expectShape(result.in_process, ['bench process']);
+  },
+  RUN_TIMEOUT_MS + 60_000,
+);
