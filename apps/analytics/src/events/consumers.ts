@@ -29,6 +29,7 @@ import { recordInvoiceActivity } from '../use-cases/record-invoice-activity.js';
 import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
 import { activityMark, publishActivitiesSince } from './activity-events.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
+import { handleSubscriptionsBatch } from './subscription-changes-batch.js';
 
 /** The durable consumers of one analytics schema (`analytics-…` in production, shared by replicas). */
 export const consumerNames = (schema: string) => ({
@@ -119,6 +120,10 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
       return;
   }
 }
+
+/** A batch of subscriptions.> events: the same effects as handleSubscriptionsEvent on each in order. */
+export const handleSubscriptionsEvents = (em: EntityManager, envelopes: readonly EventEnvelope[]): Promise<void> =>
+  handleSubscriptionsBatch(em, envelopes, handleSubscriptionsEvent);
 
 /**
  * An event activities are made from (subscription.changed, invoice.issued / .paid,
@@ -223,6 +228,7 @@ export async function startAnalyticsConsumers(
       stream: streamNameFor('subscriptions'),
       filterSubject: 'subscriptions.>',
       handle: handleSubscriptionsEvent,
+      handleBatch: handleSubscriptionsEvents,
     }),
     startConsumer({
       ...common,

@@ -1,0 +1,81 @@
+import type { EventEnvelope } from '@billing/events';
+import { subscriptionEventsV1 } from '@billing/proto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { appendManyToEventLog, lockOrganizationsActivities } from '../db/event-log-batch.js';
+import { chunksWithoutRepeats, runsOf } from '../domain/batch-runs.js';
+import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
+import { activityMark, publishActivitiesSince } from './activity-events.js';
+import { subscriptionChangeOf } from './subscription-change-mapper.js';
+
+const SUBSCRIPTION_CHANGED = 'billing.events.v1.SubscriptionChanged';
+
+/**
+ * A batch of subscriptions.> events (the consumer's `handleBatch`), with the same effects as
+ * `handleOne` applied to each in order: consecutive subscription.changed events are applied
+ * together, in chunks in which no subscription occurs twice; any other event (a plan or its
+ * terms changed) is applied on its own at its place, so what it changes keeps its order.
+ */
+export async function handleSubscriptionsBatch(
+  em: EntityManager,
+  envelopes: readonly EventEnvelope[],
+  handleOne: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
+): Promise<void> {
+  for (const run of runsOf(envelopes, (envelope) => envelope.payload_type === SUBSCRIPTION_CHANGED)) {
+    if (!run.kind) {
+      for (const envelope of run.items) await appliedAlone(em, envelope, handleOne);
+      continue;
+    }
+    const changes = run.items.map((envelope) => ({ envelope, ...decoded(envelope) }));
+    for (const chunk of chunksWithoutRepeats(changes, (change) => change.record.uuid)) {
+      await recordChunk(em, chunk);
+      // The next run starts from the database, as the next event does when handled alone.
+      await em.flush();
+      em.clear();
+    }
+  }
+}
+
+async function appliedAlone(
+  em: EntityManager,
+  envelope: EventEnvelope,
+  handleOne: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
+): Promise<void> {
+  await handleOne(em, envelope);
+  await em.flush();
+  em.clear();
+}
+
+const occurredAt = (envelope: EventEnvelope): Date => envelope.occurred_at ?? new Date(0);
+
+function decoded(envelope: EventEnvelope) {
+  return subscriptionChangeOf(subscriptionEventsV1.SubscriptionChanged.decode(envelope.payload));
+}
+
+type DecodedChange = { envelope: EventEnvelope } & ReturnType<typeof decoded>;
+
+/** subscription.changed events of distinct subscriptions: locked, journaled, applied, published. */
+async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): Promise<void> {
+  await lockOrganizationsActivities(
+    em,
+    chunk.map(({ envelope }) => envelope.organization_id),
+  );
+  await appendManyToEventLog(
+    em,
+    chunk.map(({ envelope }) => envelope),
+  );
+  for (const { envelope, change, record } of chunk) {
+    const mark = await activityMark(em);
+    await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
+    await publishActivitiesSince(
+      em,
+      {
+        organizationId: envelope.organization_id,
+        requestId: envelope.request_id || envelope.event_id,
+        occurredAt: occurredAt(envelope),
+      },
+      mark,
+    );
+    await em.flush();
+    em.clear();
+  }
+}
