@@ -172,6 +172,21 @@ export async function findActivityView(
   return row ? viewOf(row, base) : null;
 }
 
+/** Activities of the organization by id (deleted ones too), in one statement; those not there are left out. */
+export async function findActivityViews(
+  em: EntityManager,
+  organizationId: string,
+  base: CurrencyCode,
+  uuids: readonly string[],
+): Promise<ActivityView[]> {
+  if (uuids.length === 0) return [];
+  const rows = await em.execute<ActivityQueryRow[]>(
+    `${SELECT} where a.organization_id = ? and a.id in (${uuids.map(() => '?').join(', ')})`,
+    [organizationId, ...uuids],
+  );
+  return rows.map((row) => viewOf(row, base));
+}
+
 /**
  * Every activity of the organization matching the filter, in the list's order, for an export:
  * read with a cursor in the export's snapshot (never the whole set at once), and how many match.

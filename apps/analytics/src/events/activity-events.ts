@@ -2,6 +2,7 @@ import { appendToOutbox } from '@billing/events';
 import { activityEventsV1, type catalogV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { activityIdsRecordedSince, embeddedPlans, findActivityView, nextActivitySeq } from '../db/activity-queries.js';
+import type { ActivityView } from '../domain/activity-view.js';
 import { activityMessage } from '../grpc/activity-mapper.js';
 import { readSettings } from '../use-cases/organization-settings.js';
 
@@ -27,25 +28,47 @@ export async function activityCreatedEvent(
   const { base } = await readSettings(em, organizationId);
   const view = await findActivityView(em, organizationId, base, activityId);
   if (!view) throw new Error(`activity ${activityId} of ${organizationId} is not there to publish`);
-  const planIds = [...new Set([view.old_plan, view.new_plan].filter((id): id is string => id !== null))];
-  const rows = await embeddedPlans(em, organizationId, planIds);
-  const plans: catalogV1.Plan[] = rows.map((row) => ({
-    uuid: row.id,
-    name: row.name,
-    code: row.code,
-    description: '',
-    collect_vat: row.collect_vat,
-    vat_type: row.vat_type,
-    planterms: [],
-  }));
+  return activityCreatedEventOf(view, await embeddedPlans(em, organizationId, embeddedPlanIds([view])));
+}
+
+/** The plans activities embed (old_plan / new_plan), each once. */
+export const embeddedPlanIds = (views: readonly ActivityView[]): string[] => [
+  ...new Set(views.flatMap((view) => [view.old_plan, view.new_plan]).filter((id): id is string => id !== null)),
+];
+
+/**
+ * activity.created of an activity as its GET shows it, with the plans it embeds (found among
+ * `plans`; the old plan first, as the activity names them, so the payload does not depend on the
+ * order a query returned them in).
+ */
+export function activityCreatedEventOf(view: ActivityView, plans: readonly EmbeddedPlanRow[]): ActivityEvent {
+  const byId = new Map(plans.map((row) => [row.id, row]));
+  const embedded: catalogV1.Plan[] = embeddedPlanIds([view]).flatMap((id) => {
+    const row = byId.get(id);
+    return row
+      ? [
+          {
+            uuid: row.id,
+            name: row.name,
+            code: row.code,
+            description: '',
+            collect_vat: row.collect_vat,
+            vat_type: row.vat_type,
+            planterms: [],
+          },
+        ]
+      : [];
+  });
   return {
     eventType: ACTIVITY_CREATED,
     aggregateType: 'activity',
-    aggregateId: activityId,
+    aggregateId: view.uuid,
     payloadType: 'billing.events.v1.ActivityChanged',
-    payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans }).finish(),
+    payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans: embedded }).finish(),
   };
 }
+
+type EmbeddedPlanRow = Awaited<ReturnType<typeof embeddedPlans>>[number];
 
 /**
  * A mark before an event is applied: the activities its transaction records come after it. Every

@@ -3,8 +3,8 @@ import { subscriptionEventsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendManyToEventLog, lockOrganizationsActivities } from '../db/event-log-batch.js';
 import { chunksWithoutRepeats, runsOf } from '../domain/batch-runs.js';
-import { recordSubscriptionChange } from '../use-cases/record-subscription-change.js';
-import { activityMark, publishActivitiesSince } from './activity-events.js';
+import { recordSubscriptionChanges } from '../use-cases/record-subscription-changes.js';
+import { publishActivitiesCreated } from './activity-created-batch.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 const SUBSCRIPTION_CHANGED = 'billing.events.v1.SubscriptionChanged';
@@ -53,7 +53,11 @@ function decoded(envelope: EventEnvelope) {
 
 type DecodedChange = { envelope: EventEnvelope } & ReturnType<typeof decoded>;
 
-/** subscription.changed events of distinct subscriptions: locked, journaled, applied, published. */
+/**
+ * subscription.changed events of distinct subscriptions, as recordActivityEvent handles each:
+ * their organizations locked, the events journaled, applied, and the activities each recorded
+ * announced (activity.created), set-wise.
+ */
 async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): Promise<void> {
   await lockOrganizationsActivities(
     em,
@@ -63,19 +67,24 @@ async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): 
     em,
     chunk.map(({ envelope }) => envelope),
   );
-  for (const { envelope, change, record } of chunk) {
-    const mark = await activityMark(em);
-    await recordSubscriptionChange(em, envelope.organization_id, change, record, occurredAt(envelope));
-    await publishActivitiesSince(
-      em,
-      {
+  const recorded = await recordSubscriptionChanges(
+    em,
+    chunk.map(({ envelope, change, record }) => ({
+      organizationId: envelope.organization_id,
+      change,
+      record,
+      now: occurredAt(envelope),
+    })),
+  );
+  await publishActivitiesCreated(
+    em,
+    chunk.map(({ envelope }, i) => ({
+      source: {
         organizationId: envelope.organization_id,
         requestId: envelope.request_id || envelope.event_id,
         occurredAt: occurredAt(envelope),
       },
-      mark,
-    );
-    await em.flush();
-    em.clear();
-  }
+      activityIds: recorded[i] ?? [],
+    })),
+  );
 }
