@@ -132,6 +132,14 @@ const batches: EventEnvelope[][] = [
   ],
   [
     renewedA,
+    // An event analytics makes nothing of, between two changes.
+    {
+      ...renewedA,
+      event_id: randomUUID(),
+      event_type: 'charge.created',
+      payload_type: 'billing.events.v1.ChargeCreated',
+      payload: Buffer.alloc(0),
+    },
     change(ORG, B, X, {
       change: 'renewed',
       at: '2026-02-15T10:00:00Z',

@@ -8,19 +8,26 @@ import { publishActivitiesCreated } from './activity-created-batch.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 const SUBSCRIPTION_CHANGED = 'billing.events.v1.SubscriptionChanged';
+/** The other subscriptions.> events handleSubscriptionsEvent applies (plans' and terms' names); it ignores the rest. */
+const CATALOG_CHANGED = new Set(['billing.events.v1.PlanChanged', 'billing.events.v1.PlanTermsChanged']);
 
 /**
  * A batch of subscriptions.> events (the consumer's `handleBatch`), with the same effects as
  * `handleOne` applied to each in order: consecutive subscription.changed events are applied
- * together, in chunks in which no subscription occurs twice; any other event (a plan or its
- * terms changed) is applied on its own at its place, so what it changes keeps its order.
+ * together, in chunks in which no subscription occurs twice; a plan or its terms changed is
+ * applied on its own at its place, so what it changes keeps its order; the events `handleOne`
+ * ignores are left out.
  */
 export async function handleSubscriptionsBatch(
   em: EntityManager,
   envelopes: readonly EventEnvelope[],
   handleOne: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
 ): Promise<void> {
-  for (const run of runsOf(envelopes, (envelope) => envelope.payload_type === SUBSCRIPTION_CHANGED)) {
+  // Events without effect (a charge.created beside each renewal) are left out: they would cut the runs short.
+  const applied = envelopes.filter(
+    (envelope) => envelope.payload_type === SUBSCRIPTION_CHANGED || CATALOG_CHANGED.has(envelope.payload_type),
+  );
+  for (const run of runsOf(applied, (envelope) => envelope.payload_type === SUBSCRIPTION_CHANGED)) {
     if (!run.kind) {
       for (const envelope of run.items) await appliedAlone(em, envelope, handleOne);
       continue;
