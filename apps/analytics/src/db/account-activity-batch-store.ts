@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
-import { setFromExcluded, valuesOf } from './sql-rows.js';
+import { placeholders, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -36,6 +36,21 @@ const CHANGEABLE = [
   'dropped',
 ] as const;
 
+type AccountRef = { organizationId: string; accountId: string };
+const distinct = (values: readonly string[]) => [...new Set(values)];
+
+/**
+ * The rows of the accounts, on the (organization, account) index: every organization's id and
+ * every account's id (account ids are uuids, so no account of another organization matches).
+ */
+const ofAccounts = (accounts: readonly AccountRef[]) =>
+  `organization_id in (${placeholders(distinct(accounts.map((a) => a.organizationId)).length)})
+        and account_id in (${placeholders(distinct(accounts.map((a) => a.accountId)).length)})`;
+const accountParams = (accounts: readonly AccountRef[]) => [
+  ...distinct(accounts.map((a) => a.organizationId)),
+  ...distinct(accounts.map((a) => a.accountId)),
+];
+
 const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
 /** The accounts' derived (not manual) activities, in recording order, in one statement. */
@@ -46,9 +61,9 @@ export async function derivedAccountActivities(
   if (accounts.length === 0) return [];
   const rows = await em.execute<Array<Record<string, unknown>>>(
     `select * from account_activity
-      where (organization_id, account_id) in (${accounts.map(() => '(?, ?)').join(', ')}) and not is_manual
+      where ${ofAccounts(accounts)} and not is_manual
       order by seq`,
-    accounts.flatMap((account) => [account.organizationId, account.accountId]),
+    accountParams(accounts),
   );
   return rows.map((row) => {
     const record = Object.fromEntries(
@@ -71,8 +86,8 @@ export async function subscriptionStartsOfAccounts(
     Array<{ id: string; organization_id: string; account_id: string; original_start_date: string | null }>
   >(
     `select id, organization_id, account_id, original_start_date from subscription_mrr
-      where (organization_id, account_id) in (${accounts.map(() => '(?, ?)').join(', ')})`,
-    accounts.flatMap((account) => [account.organizationId, account.accountId]),
+      where ${ofAccounts(accounts)}`,
+    accountParams(accounts),
   );
   return rows.map((row) => ({
     id: row.id,
