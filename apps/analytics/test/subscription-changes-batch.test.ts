@@ -224,6 +224,19 @@ const batches: EventEnvelope[][] = [
       new: other('expired', 1),
     }),
     planCreated(OTHER_ORG, OTHER_PLAN, 'Basic 2', [{ uuid: OTHER_TERMS, code: 'basic-monthly' }]),
+    // Arrives after a newer state of the subscription: its activity is recorded, its MRR row kept.
+    subscriptionChanged({
+      organizationId: OTHER_ORG,
+      subscription: E,
+      account: Z,
+      version: 2,
+      change: 'changed',
+      changeType: 'immediate',
+      at: '2026-02-01T09:00:00Z',
+      status: 'active',
+      old: other('active', 1),
+      new: other('active', 2),
+    }),
   ],
 ];
 
@@ -293,6 +306,7 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [A, 'cancel', false, false],
     [B, 'upgrade_subscription', false, false],
     [E, 'cancel', false, false],
+    [E, 'upgrade_qty', false, false],
   ]);
   expect(expected.accountActivities.map((a) => [a.account_id, a.type, a.dropped])).toEqual([
     [X, 'new_business', false],
@@ -305,9 +319,34 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [X, 'contraction', false],
     [X, 'expansion', false],
     [Z, 'churn', false],
+    [Z, 'expansion', false],
+    [Z, 'contraction', false],
   ]);
-  expect(expected.journal).toHaveLength(16);
-  expect(expected.outbox).toHaveLength(13);
+  expect(expected.journal).toHaveLength(17);
+  expect(expected.outbox).toHaveLength(14);
 
   expect(await state(batched.service().orm)).toEqual(expected);
+});
+
+it('a batch with an organization not known yet fails as a whole (retried one by one), leaving nothing', async () => {
+  const unknown = randomUUID();
+  const known = change(ORG, randomUUID(), Y, {
+    change: 'activated',
+    at: '2026-04-01T09:00:00Z',
+    status: 'active',
+    old: price('scheduled', 1),
+    new: price('active', 1),
+  });
+  const early = change(unknown, randomUUID(), randomUUID(), {
+    change: 'activated',
+    at: '2026-04-01T09:00:00Z',
+    status: 'active',
+    old: price('scheduled', 1),
+    new: price('active', 1),
+  });
+  const before = await state(batched.service().orm);
+  await expect(
+    applyBatch(batched.service().orm, 'test', [known, early], handleSubscriptionsEvents),
+  ).rejects.toMatchObject({ reason: 'ORGANIZATION_NOT_KNOWN_YET', code: 14 });
+  expect(await state(batched.service().orm)).toEqual(before);
 });
