@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Decimal, money } from '@billing/money';
+import { money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AccountActivityDraft, deriveAccountActivities, type MrrMovement } from '../domain/account-activities.js';
+import { deriveAccountActivities, type MrrMovement } from '../domain/account-activities.js';
+import { accountActivityColumns } from '../domain/account-activity-ledger.js';
+import { INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
 import { shownChurnReason } from '../domain/churn-reason.js';
 import { AccountActivityEntity, type AccountActivityRow } from './entities/activity.entity.js';
 
-/** Activity types that move no MRR (they carry an invoice). */
-export const INVOICE_ACTIVITY_TYPES = ['invoice_sent', 'invoice_paid', 'payment_made'];
+export { INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
 
 /**
  * Derives the account's activities again from its subscriptions' activities that count (not
@@ -60,7 +61,7 @@ export async function rederiveAccountActivities(
   const derived = new Set<string>();
   for (const draft of drafts) {
     derived.add(draft.source);
-    const columns = columnsOf(draft, firstStart);
+    const columns = accountActivityColumns(draft, firstStart);
     const row = bySource.get(draft.source);
     if (row) em.assign(row, { ...columns, dropped: false });
     else
@@ -82,20 +83,6 @@ export async function rederiveAccountActivities(
     if (row.source_id && !derived.has(row.source_id) && !row.dropped) row.dropped = true;
   }
   await em.flush();
-}
-
-function columnsOf(draft: AccountActivityDraft, firstStart: Date | null) {
-  const fixed = (value: Decimal) => value.toFixed(2);
-  return {
-    subscription: draft.subscription,
-    type: draft.type,
-    date: draft.date,
-    old_mrr: fixed(draft.old_mrr),
-    new_mrr: fixed(draft.new_mrr),
-    mrr_change: fixed(draft.mrr_change),
-    churn_reason: draft.churn_reason,
-    account_first_subscription_start_date: firstStart,
-  };
 }
 
 /**

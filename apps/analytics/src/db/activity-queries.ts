@@ -172,19 +172,19 @@ export async function findActivityView(
   return row ? viewOf(row, base) : null;
 }
 
-/** Activities of the organization by id (deleted ones too), with one statement: those not there are left out. */
+/** Activities of the organization by id (deleted ones too), in one statement; those not there are left out. */
 export async function findActivityViews(
   em: EntityManager,
   organizationId: string,
   base: CurrencyCode,
   uuids: readonly string[],
-): Promise<Map<string, ActivityView>> {
-  if (uuids.length === 0) return new Map();
+): Promise<ActivityView[]> {
+  if (uuids.length === 0) return [];
   const rows = await em.execute<ActivityQueryRow[]>(
     `${SELECT} where a.organization_id = ? and a.id in (${uuids.map(() => '?').join(', ')})`,
     [organizationId, ...uuids],
   );
-  return new Map(rows.map((row) => [row.id, viewOf(row, base)]));
+  return rows.map((row) => viewOf(row, base));
 }
 
 /**

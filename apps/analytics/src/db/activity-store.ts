@@ -1,54 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { CurrencyCode } from '@billing/money';
-import { formatExact } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ActivityContext, activityColumns } from '../domain/activity-columns.js';
 import type { RatedActivity } from '../domain/activity-rates.js';
-import { toBaseMrr } from '../domain/base-mrr.js';
 import { ActivityEntity, type ActivityRow } from './entities/activity.entity.js';
 
-/** Where an activity of a subscription belongs and when it was recorded. */
-export interface ActivityContext {
-  organizationId: string;
-  accountId: string;
-  subscriptionId: string;
-  baseCurrency: CurrencyCode;
-  churnReason: string | null;
-  customChurnReason: string | null;
-  /** The recording moment (the event's occurred_at): created_date / updated_date. */
-  now: Date;
-}
-
-function columnsOf(activity: RatedActivity, context: ActivityContext) {
-  const oldBase = toBaseMrr(activity.old_mrr, activity.old_rate, context.baseCurrency);
-  const newBase = toBaseMrr(activity.new_mrr, activity.new_rate, context.baseCurrency);
-  return {
-    type: activity.type,
-    date: activity.date,
-    is_churn: activity.is_churn,
-    old_currency: activity.old?.currency ?? null,
-    new_currency: activity.new?.currency ?? null,
-    old_mrr_in_subscription_currency: formatExact(activity.old_mrr),
-    new_mrr_in_subscription_currency: formatExact(activity.new_mrr),
-    old_mrr: oldBase?.toFixed(2) ?? null,
-    new_mrr: newBase?.toFixed(2) ?? null,
-    mrr_change: oldBase && newBase ? newBase.minus(oldBase).toFixed(2) : null,
-    old_quantity: activity.old?.quantity ?? null,
-    new_quantity: activity.new?.quantity ?? null,
-    old_terms: activity.old?.terms ?? null,
-    new_terms: activity.new?.terms ?? null,
-    old_plan: activity.old?.plan ?? null,
-    new_plan: activity.new?.plan ?? null,
-    churn_reason: activity.is_churn ? context.churnReason : null,
-    custom_churn_reason: activity.is_churn ? context.customChurnReason : null,
-  };
-}
+export type { ActivityContext } from '../domain/activity-columns.js';
 
 /**
  * Records a subscription's activity. One with a plan key completes or re-plans the row of that
  * key (a planned row turns happened; a happened row is not planned again), others are new rows.
  */
 export async function saveActivity(em: EntityManager, activity: RatedActivity, context: ActivityContext) {
-  const columns = columnsOf(activity, context);
+  const columns = activityColumns(activity, context);
   if (activity.plan_key) {
     const existing = await em.findOne(ActivityEntity, {
       subscription_id: context.subscriptionId,

@@ -1,13 +1,7 @@
-import { appendToOutbox, insertOutboxRecords, type OutboxRecord, outboxRecord } from '@billing/events';
+import { appendToOutbox } from '@billing/events';
 import { activityEventsV1, type catalogV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  activityIdsRecordedSince,
-  embeddedPlans,
-  findActivityView,
-  findActivityViews,
-  nextActivitySeq,
-} from '../db/activity-queries.js';
+import { activityIdsRecordedSince, embeddedPlans, findActivityView, nextActivitySeq } from '../db/activity-queries.js';
 import type { ActivityView } from '../domain/activity-view.js';
 import { activityMessage } from '../grpc/activity-mapper.js';
 import { readSettings } from '../use-cases/organization-settings.js';
@@ -34,33 +28,47 @@ export async function activityCreatedEvent(
   const { base } = await readSettings(em, organizationId);
   const view = await findActivityView(em, organizationId, base, activityId);
   if (!view) throw new Error(`activity ${activityId} of ${organizationId} is not there to publish`);
-  return activityCreatedOf(view, await embeddedPlans(em, organizationId, embeddedPlanIds(view)));
+  return activityCreatedEventOf(view, await embeddedPlans(em, organizationId, embeddedPlanIds([view])));
 }
 
-type EmbeddedPlanRow = Awaited<ReturnType<typeof embeddedPlans>>[number];
-
-const embeddedPlanIds = (view: ActivityView): string[] => [
-  ...new Set([view.old_plan, view.new_plan].filter((id): id is string => id !== null)),
+/** The plans activities embed (old_plan / new_plan), each once. */
+export const embeddedPlanIds = (views: readonly ActivityView[]): string[] => [
+  ...new Set(views.flatMap((view) => [view.old_plan, view.new_plan]).filter((id): id is string => id !== null)),
 ];
 
-function activityCreatedOf(view: ActivityView, rows: readonly EmbeddedPlanRow[]): ActivityEvent {
-  const plans: catalogV1.Plan[] = rows.map((row) => ({
-    uuid: row.id,
-    name: row.name,
-    code: row.code,
-    description: '',
-    collect_vat: row.collect_vat,
-    vat_type: row.vat_type,
-    planterms: [],
-  }));
+/**
+ * activity.created of an activity as its GET shows it, with the plans it embeds (found among
+ * `plans`; the old plan first, as the activity names them, so the payload does not depend on the
+ * order a query returned them in).
+ */
+export function activityCreatedEventOf(view: ActivityView, plans: readonly EmbeddedPlanRow[]): ActivityEvent {
+  const byId = new Map(plans.map((row) => [row.id, row]));
+  const embedded: catalogV1.Plan[] = embeddedPlanIds([view]).flatMap((id) => {
+    const row = byId.get(id);
+    return row
+      ? [
+          {
+            uuid: row.id,
+            name: row.name,
+            code: row.code,
+            description: '',
+            collect_vat: row.collect_vat,
+            vat_type: row.vat_type,
+            planterms: [],
+          },
+        ]
+      : [];
+  });
   return {
     eventType: ACTIVITY_CREATED,
     aggregateType: 'activity',
     aggregateId: view.uuid,
     payloadType: 'billing.events.v1.ActivityChanged',
-    payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans }).finish(),
+    payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans: embedded }).finish(),
   };
 }
+
+type EmbeddedPlanRow = Awaited<ReturnType<typeof embeddedPlans>>[number];
 
 /**
  * A mark before an event is applied: the activities its transaction records come after it. Every
@@ -89,57 +97,4 @@ export async function publishActivitiesSince(
       ...event,
     });
   }
-}
-
-/** An activity an event recorded, and what the event's activity.created carries of the event. */
-export interface RecordedActivity {
-  organizationId: string;
-  activityId: string;
-  requestId: string;
-  occurredAt: Date;
-}
-
-/**
- * Publishes activity.created for activities recorded by many events at once, as each event's
- * publishActivitiesSince would (as the GET shows the activity now; ones deleted or dropped are not
- * news), in the given order, with one read per organization and one outbox insert.
- */
-export async function publishRecordedActivities(em: EntityManager, recorded: readonly RecordedActivity[]) {
-  await em.flush();
-  const byOrganization = new Map<string, RecordedActivity[]>();
-  for (const activity of recorded) {
-    const activities = byOrganization.get(activity.organizationId) ?? [];
-    if (activities.length === 0) byOrganization.set(activity.organizationId, activities);
-    activities.push(activity);
-  }
-  const views = new Map<string, ActivityView>();
-  const plans = new Map<string, EmbeddedPlanRow>();
-  for (const [organizationId, activities] of byOrganization) {
-    const { base } = await readSettings(em, organizationId);
-    const found = await findActivityViews(
-      em,
-      organizationId,
-      base,
-      activities.map((activity) => activity.activityId),
-    );
-    for (const [id, view] of found) views.set(id, view);
-    const planIds = [...new Set([...found.values()].filter((view) => !view.deleted).flatMap(embeddedPlanIds))];
-    for (const row of await embeddedPlans(em, organizationId, planIds)) plans.set(`${organizationId}/${row.id}`, row);
-  }
-  const records: OutboxRecord[] = [];
-  for (const activity of recorded) {
-    const view = views.get(activity.activityId);
-    if (!view) throw new Error(`activity ${activity.activityId} of ${activity.organizationId} is not there to publish`);
-    if (view.deleted) continue;
-    const embedded = embeddedPlanIds(view).flatMap((id) => plans.get(`${activity.organizationId}/${id}`) ?? []);
-    const { record } = outboxRecord({
-      producer: 'analytics',
-      organizationId: activity.organizationId,
-      occurredAt: activity.occurredAt,
-      requestId: activity.requestId,
-      ...activityCreatedOf(view, embedded),
-    });
-    records.push(record);
-  }
-  await insertOutboxRecords(em, records);
 }

@@ -24,6 +24,7 @@ import { activityMark, publishActivitiesSince } from './activity-events.js';
 import { handleInvoiceEvents, handlePaymentEvents } from './invoice-activity-batch.js';
 import { INVOICE_ACTIVITY, invoiceActivityOf } from './invoice-activity-mapper.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
+import { handleSubscriptionsBatch } from './subscription-changes-batch.js';
 
 /** The durable consumers of one analytics schema (`analytics-…` in production, shared by replicas). */
 export const consumerNames = (schema: string) => ({
@@ -115,6 +116,10 @@ export async function handleSubscriptionsEvent(em: EntityManager, envelope: Even
   }
 }
 
+/** A batch of subscriptions.> events: the same effects as handleSubscriptionsEvent on each in order. */
+export const handleSubscriptionsEvents = (em: EntityManager, envelopes: readonly EventEnvelope[]): Promise<void> =>
+  handleSubscriptionsBatch(em, envelopes, handleSubscriptionsEvent);
+
 /**
  * An event activities are made from (subscription.changed, invoice.issued / .paid,
  * payment.succeeded): under the organization's lock, journaled (what a rebuild replays), applied,
@@ -192,6 +197,7 @@ export async function startAnalyticsConsumers(
       stream: streamNameFor('subscriptions'),
       filterSubject: 'subscriptions.>',
       handle: handleSubscriptionsEvent,
+      handleBatch: handleSubscriptionsEvents,
     }),
     startConsumer({
       ...common,

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { appendManyToEventLog, lockOrganizationsActivities } from '../db/event-log.js';
 import type { InvoiceActivityInput } from '../domain/invoice-activities.js';
 import { recordInvoiceActivities } from '../use-cases/record-invoice-activities.js';
-import { publishRecordedActivities } from './activity-events.js';
+import { publishActivitiesCreated } from './activity-created-batch.js';
 import { INVOICE_ACTIVITY, invoiceActivityOf } from './invoice-activity-mapper.js';
 
 /** The payload types a batch records invoice activities from; any other fails it (then one by one). */
@@ -50,13 +50,15 @@ export async function recordInvoiceActivityEvents(
     return activity ? [{ ...activity, envelope }] : [];
   });
   await recordInvoiceActivities(em, inputs, (activities) =>
-    publishRecordedActivities(
+    publishActivitiesCreated(
       em,
       activities.map(({ input: { envelope }, activityId }) => ({
-        organizationId: envelope.organization_id,
-        activityId,
-        requestId: envelope.request_id || envelope.event_id,
-        occurredAt: envelope.occurred_at ?? new Date(0),
+        source: {
+          organizationId: envelope.organization_id,
+          requestId: envelope.request_id || envelope.event_id,
+          occurredAt: envelope.occurred_at ?? new Date(0),
+        },
+        activityIds: [activityId],
       })),
     ),
   );

@@ -34,12 +34,26 @@ export async function readSettings(em: EntityManager, organizationId: string): P
  */
 export async function organizationSettings(em: EntityManager, organizationId: string): Promise<OrganizationSettings> {
   const row = await em.findOne(OrganizationEntity, { id: organizationId });
-  if (!row) {
-    throw new AppError({
-      code: StatusCode.UNAVAILABLE,
-      reason: 'ORGANIZATION_NOT_KNOWN_YET',
-      message: `Organization ${organizationId} is not known to analytics yet.`,
-    });
-  }
+  if (!row) throw notKnownYet(organizationId);
   return settingsOf(row);
+}
+
+const notKnownYet = (organizationId: string) =>
+  new AppError({
+    code: StatusCode.UNAVAILABLE,
+    reason: 'ORGANIZATION_NOT_KNOWN_YET',
+    message: `Organization ${organizationId} is not known to analytics yet.`,
+  });
+
+/** organizationSettings of several organizations, read in one statement (the first one not known yet fails). */
+export async function organizationsSettings(
+  em: EntityManager,
+  organizationIds: readonly string[],
+): Promise<Map<string, OrganizationSettings>> {
+  const wanted = [...new Set(organizationIds)];
+  const rows = await em.find(OrganizationEntity, { id: { $in: wanted } });
+  const settings = new Map(rows.map((row) => [row.id, settingsOf(row)]));
+  const missing = wanted.find((id) => !settings.has(id));
+  if (missing) throw notKnownYet(missing);
+  return settings;
 }

@@ -1,0 +1,123 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
+import { placeholders, setFromExcluded, valuesOf } from './sql-rows.js';
+
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'account_id',
+  'source_id',
+  'subscription',
+  'type',
+  'date',
+  'created_date',
+  'old_mrr',
+  'new_mrr',
+  'mrr_change',
+  'churn_reason',
+  'account_first_subscription_start_date',
+  'is_manual',
+  'deleted',
+  'dropped',
+  'account_code',
+  'company_name',
+] as const satisfies ReadonlyArray<keyof AccountActivityRecord>;
+
+/** What deriving an account's activities again may change on a stored row (rederiveAccountActivities' assigns). */
+const CHANGEABLE = [
+  'subscription',
+  'type',
+  'date',
+  'old_mrr',
+  'new_mrr',
+  'mrr_change',
+  'churn_reason',
+  'account_first_subscription_start_date',
+  'dropped',
+] as const;
+
+type AccountRef = { organizationId: string; accountId: string };
+const distinct = (values: readonly string[]) => [...new Set(values)];
+
+/**
+ * The rows of the accounts, on the (organization, account) index: every organization's id and
+ * every account's id (account ids are uuids, so no account of another organization matches).
+ */
+const ofAccounts = (accounts: readonly AccountRef[]) =>
+  `organization_id in (${placeholders(distinct(accounts.map((a) => a.organizationId)).length)})
+        and account_id in (${placeholders(distinct(accounts.map((a) => a.accountId)).length)})`;
+const accountParams = (accounts: readonly AccountRef[]) => [
+  ...distinct(accounts.map((a) => a.organizationId)),
+  ...distinct(accounts.map((a) => a.accountId)),
+];
+
+const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+/** The accounts' derived (not manual) activities, in recording order, in one statement. */
+export async function derivedAccountActivities(
+  em: EntityManager,
+  accounts: ReadonlyArray<{ organizationId: string; accountId: string }>,
+): Promise<AccountActivityRecord[]> {
+  if (accounts.length === 0) return [];
+  const rows = await em.execute<Array<Record<string, unknown>>>(
+    `select * from account_activity
+      where ${ofAccounts(accounts)} and not is_manual
+      order by seq`,
+    accountParams(accounts),
+  );
+  return rows.map((row) => {
+    const record = Object.fromEntries(
+      COLUMNS.map((column) => [column, row[column]]),
+    ) as unknown as AccountActivityRecord;
+    record.date = new Date(row.date as string);
+    record.created_date = new Date(row.created_date as string);
+    record.account_first_subscription_start_date = dateOrNull(row.account_first_subscription_start_date);
+    return record;
+  });
+}
+
+/** The original start of every subscription of the accounts (the first one names the account's first start). */
+export async function subscriptionStartsOfAccounts(
+  em: EntityManager,
+  accounts: ReadonlyArray<{ organizationId: string; accountId: string }>,
+): Promise<Array<{ id: string; organizationId: string; accountId: string; originalStart: Date | null }>> {
+  if (accounts.length === 0) return [];
+  const rows = await em.execute<
+    Array<{ id: string; organization_id: string; account_id: string; original_start_date: string | null }>
+  >(
+    `select id, organization_id, account_id, original_start_date from subscription_mrr
+      where ${ofAccounts(accounts)}`,
+    accountParams(accounts),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    organizationId: row.organization_id,
+    accountId: row.account_id,
+    originalStart: dateOrNull(row.original_start_date),
+  }));
+}
+
+/** New derived account activities in one statement, in the given order (their seq follows it). */
+export async function insertAccountActivities(
+  em: EntityManager,
+  records: readonly AccountActivityRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const values = valuesOf(records, COLUMNS);
+  await em.execute(`insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}`, values.params, 'run');
+}
+
+/** Stored derived account activities derived otherwise now, in one statement (only what a derivation sets). */
+export async function updateAccountActivities(
+  em: EntityManager,
+  records: readonly AccountActivityRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const values = valuesOf(records, COLUMNS);
+  await em.execute(
+    `insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}
+     on conflict (id) do update set ${setFromExcluded(CHANGEABLE)}`,
+    values.params,
+    'run',
+  );
+}

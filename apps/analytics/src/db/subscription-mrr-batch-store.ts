@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
+import type { MrrTotalsChange, SubscriptionMrrColumns } from '../domain/subscription-mrr.js';
+import { SubscriptionMrrEntity, type SubscriptionMrrRow } from './entities/subscription-mrr.entity.js';
+import { setFromExcluded, valuesOf } from './sql-rows.js';
+
+/** The stored MRR rows of the subscriptions, locked for this transaction's changes, in one statement. */
+export async function lockSubscriptionMrrs(
+  em: EntityManager,
+  subscriptionIds: readonly string[],
+): Promise<Map<string, SubscriptionMrrRow>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const rows = await em.find(
+    SubscriptionMrrEntity,
+    { id: { $in: [...subscriptionIds] } },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+type MrrRow = SubscriptionMrrColumns & { id: string };
+
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'account_id',
+  'plan_id',
+  'terms_id',
+  'status',
+  'collection_method',
+  'currency',
+  'quantity',
+  'interval_type',
+  'interval_count',
+  'has_custom_price',
+  'payment_terms',
+  'start_date',
+  'original_start_date',
+  'next_renewal_date',
+  'end_date',
+  'last_modified_date',
+  'mrr',
+  'rate',
+  'total_mrr',
+  'future_mrr',
+  'pending_mrr',
+  'churn_reason',
+  'custom_churn_reason',
+  'version',
+  'invalid',
+] as const satisfies ReadonlyArray<keyof MrrRow>;
+
+/** Subscriptions' MRR rows after their changes (new or replacing the stored ones), in one statement. */
+export async function saveSubscriptionMrrs(em: EntityManager, rows: readonly MrrRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = valuesOf(rows, COLUMNS);
+  await em.execute(
+    `insert into subscription_mrr (${COLUMNS.join(', ')}) values ${values.sql}
+     on conflict (id) do update set ${setFromExcluded(COLUMNS.filter((column) => column !== 'id'))}`,
+    values.params,
+    'run',
+  );
+}
+
+/** Moves the organizations' totals (one change each), in one statement. */
+export async function addToMrrTotals(em: EntityManager, changes: ReadonlyMap<string, MrrTotalsChange>): Promise<void> {
+  if (changes.size === 0) return;
+  const rows = [...changes].map(([organization_id, change]) => ({ organization_id, ...change }));
+  const values = valuesOf(rows, ['organization_id', 'total_mrr', 'future_mrr', 'pending_mrr', 'subscriptions_count']);
+  await em.execute(
+    `insert into mrr_totals (organization_id, total_mrr, future_mrr, pending_mrr, subscriptions_count)
+       values ${values.sql}
+       on conflict (organization_id) do update set
+         total_mrr = mrr_totals.total_mrr + excluded.total_mrr,
+         future_mrr = mrr_totals.future_mrr + excluded.future_mrr,
+         pending_mrr = mrr_totals.pending_mrr + excluded.pending_mrr,
+         subscriptions_count = mrr_totals.subscriptions_count + excluded.subscriptions_count`,
+    values.params,
+    'run',
+  );
+}
