@@ -11,7 +11,13 @@ export type { ConsumerLag } from './bus/jetstream/jetstream-bus.js';
 export { JetStreamBus, type JetStreamBusOptions } from './bus/jetstream/jetstream-bus.js';
 export { subjectMatches } from './bus/subject-filter.js';
 export { isTransientFailure } from './consumer/classify-failure.js';
-export { handleEventOnce, type StartConsumerOptions, startConsumer } from './consumer/start-consumer.js';
+export {
+  handleEventOnce,
+  type InboxEntry,
+  recordInboxRows,
+  type StartConsumerOptions,
+  startConsumer,
+} from './consumer/start-consumer.js';
 export { eventEntities } from './entities.js';
 export {
   decodeEnvelope,

@@ -263,20 +263,51 @@ async function insertInboxRows(
   em: EntityManager,
   envelopes: readonly EventEnvelope[],
 ): Promise<EventEnvelope[]> {
-  const firstOf = new Map<string, EventEnvelope>();
-  for (const envelope of envelopes) if (!firstOf.has(envelope.event_id)) firstOf.set(envelope.event_id, envelope);
-  if (firstOf.size === 0) return [];
-  const processedAt = (options.clock ?? systemClock).now();
-  const ids = [...firstOf.keys()];
-  const inserted = await em.execute<{ message_id: string }[]>(
-    `insert into inbox (consumer, message_id, processed_at)
-     values ${ids.map(() => '(?, ?, ?)').join(', ')}
-     on conflict (consumer, message_id) do nothing
-     returning message_id`,
-    ids.flatMap((id) => [options.consumer, id, processedAt]),
+  const fresh = await recordInboxRows(
+    em,
+    envelopes.map((envelope) => ({ consumer: options.consumer, envelope })),
+    options.clock,
   );
-  const fresh = new Set(inserted.map((row) => row.message_id));
-  return [...firstOf.values()].filter((envelope) => fresh.has(envelope.event_id.toLowerCase()));
+  return fresh.map(({ envelope }) => envelope);
+}
+
+/** An event for one consumer's inbox. */
+export interface InboxEntry {
+  consumer: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * In the caller's transaction: the inbox rows of events for one or more consumers in one statement
+ * (a producer handing over a list of events that several consumers take). Returns the entries
+ * whose row was new, each (consumer, event) once, in the given order; the caller applies exactly
+ * those, so whichever path (the durable consumer or the hand-over) comes first applies an event
+ * and the other finds it done. A concurrent transaction inserting one of the same rows makes this
+ * one wait for it, then skip the entry.
+ */
+export async function recordInboxRows(
+  em: EntityManager,
+  entries: readonly InboxEntry[],
+  clock: Clock = systemClock,
+): Promise<InboxEntry[]> {
+  const keyOf = (consumer: string, eventId: string) => `${consumer}\u0000${eventId.toLowerCase()}`;
+  const firstOf = new Map<string, InboxEntry>();
+  for (const entry of entries) {
+    const key = keyOf(entry.consumer, entry.envelope.event_id);
+    if (!firstOf.has(key)) firstOf.set(key, entry);
+  }
+  if (firstOf.size === 0) return [];
+  const processedAt = clock.now();
+  const unique = [...firstOf.values()];
+  const inserted = await em.execute<{ consumer: string; message_id: string }[]>(
+    `insert into inbox (consumer, message_id, processed_at)
+     values ${unique.map(() => '(?, ?, ?)').join(', ')}
+     on conflict (consumer, message_id) do nothing
+     returning consumer, message_id`,
+    unique.flatMap(({ consumer, envelope }) => [consumer, envelope.event_id, processedAt]),
+  );
+  const fresh = new Set(inserted.map((row) => keyOf(row.consumer, row.message_id)));
+  return unique.filter(({ consumer, envelope }) => fresh.has(keyOf(consumer, envelope.event_id)));
 }
 
 /** In the caller's transaction: the inbox row, then the effects; false when the inbox already had it. */
