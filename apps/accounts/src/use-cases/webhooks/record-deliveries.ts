@@ -18,25 +18,12 @@ export interface WebhookEventSource {
 }
 
 /**
- * One delivery of the event for each enabled webhook of its organization that takes it, due now
+ * One delivery of each event for each enabled webhook of its organization that takes it, due now
  * on the organization's clock; in the caller's (inbox) transaction, so an event makes its
- * deliveries exactly once. The data is rendered only when some webhook takes the event. Returns
- * how many deliveries were new.
- */
-export function recordWebhookDeliveries(
-  em: EntityManager,
-  clock: Clock,
-  event: Omit<WebhookEvent, 'data'>,
-  renderData: () => Promise<unknown>,
-): Promise<number> {
-  return recordEventsWebhookDeliveries(em, clock, [{ event, renderData }]);
-}
-
-/**
- * recordWebhookDeliveries for the events of a batch, with the same deliveries as one after the
- * other: their organizations' webhooks read by one query, each organization's clock read once (and
- * only when one of its webhooks takes an event), the data of an event rendered only when one of
- * them takes it, every delivery inserted by one statement.
+ * deliveries exactly once. For a batch of events, the same deliveries as one event after the
+ * other: their organizations' webhooks read by one query, each organization's clock read once
+ * (and only when one of its webhooks takes an event), an event's data rendered only when one of
+ * them takes it, every delivery inserted by one statement. Returns how many deliveries were new.
  */
 export async function recordEventsWebhookDeliveries(
   em: EntityManager,
