@@ -109,7 +109,11 @@ export async function recordLatestStates<Row extends OwnedRow>(
   const compared = [...firstOf.keys()].filter((id) => !inserted.has(id) || (statesPer.get(id) ?? 0) > 1);
   const stored = new Map<string, Row>();
   if (compared.length > 0) {
-    const rows = await em.find(entity, { id: { $in: compared } } as unknown as FilterQuery<Row>, {
+    // Only rows of the batch's organizations: a row another organization owns, named by none of its
+    // own events here, is neither read nor locked (its states are 'other-organization' as one by one).
+    const organizations = [...new Set(states.map((state) => state.owner.organizationId))];
+    const where = { id: { $in: compared }, organization_id: { $in: organizations } };
+    const rows = await em.find(entity, where as unknown as FilterQuery<Row>, {
       lockMode: LockMode.PESSIMISTIC_WRITE,
       orderBy: { id: 'asc' } as never,
       // The caller's EntityManager may hold an older copy of a row: compare with the locked one.
