@@ -120,6 +120,9 @@ export async function startSubscriptionNoticeConsumer(
       handle: subscriptionNoticeHandler(deps),
       batch: true,
       handleBatch: subscriptionNoticesHandler(deps),
+      // Most changes (renewals, edits) give no notice, decided from the event alone: acknowledged
+      // without a transaction. A notice's cause is its event, so the inbox is needed only for those.
+      ignore: (envelope) => noticeOfEvent(envelope) === null,
     }),
   ];
 }

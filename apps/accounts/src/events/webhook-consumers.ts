@@ -85,6 +85,9 @@ export async function startWebhookConsumers(
           // The events that arrived together: one transaction, one inbox insert, one read of the webhooks.
           batch: true,
           handleBatch,
+          // An event that maps to no public event (a subscription.changed other than a
+          // cancellation, decided from the event alone) is acknowledged without a transaction.
+          ignore: (envelope) => webhookMappingOf(envelope) === null,
         }),
       );
     }

@@ -51,6 +51,13 @@ export interface StartConsumerOptions {
    * the two must have the same effects.
    */
   handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>;
+  /**
+   * Events the handler would do nothing with, decided from the event alone (never from stored
+   * state, which could change between deliveries): acknowledged at once, without a transaction or
+   * an inbox row. A redelivery is decided the same way, so nothing is done twice. An event it
+   * throws on goes to the handler as any other.
+   */
+  ignore?: (envelope: EventEnvelope) => boolean;
 }
 
 const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
@@ -79,6 +86,23 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const handleMessage = (message: DeliveredMessage): Promise<void> =>
     consumeInSpan(message, options.consumer, (span) => handleTracedMessage(message, span));
 
+  const ignored = (envelope: EventEnvelope): boolean => {
+    try {
+      return options.ignore?.(envelope) ?? false;
+    } catch {
+      return false;
+    }
+  };
+
+  const ackIgnored = (message: DeliveredMessage, envelope: EventEnvelope): Promise<void> =>
+    message.ack().catch((error: unknown) => {
+      // Nothing was done with it: the redelivery is ignored again.
+      options.logger.warn(
+        { consumer: options.consumer, subject: message.subject, event_id: envelope.event_id, err: error },
+        'ack of an ignored event failed',
+      );
+    });
+
   const handleTracedMessage = async (message: DeliveredMessage, span: Span): Promise<void> => {
     const log = { consumer: options.consumer, subject: message.subject, message_id: message.messageId };
     let envelope: EventEnvelope;
@@ -88,6 +112,10 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       markFailed(span, error);
       options.logger.error({ ...log, err: error }, 'poison event: cannot decode envelope; terminated');
       await message.term();
+      return;
+    }
+    if (ignored(envelope)) {
+      await ackIgnored(message, envelope);
       return;
     }
     await runWithContext(contextOf(envelope), async () => {
@@ -144,14 +172,22 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const handleMessages = async (messages: readonly DeliveredMessage[]): Promise<void> => {
     if (messages.length === 1) return handleMessage(messages[0]!);
     const decoded: Array<{ message: DeliveredMessage; envelope: EventEnvelope }> = [];
+    const ignoredNow: Array<Promise<void>> = [];
     for (const message of messages) {
+      let envelope: EventEnvelope;
       try {
-        decoded.push({ message, envelope: decodeEnvelope(message.data) });
+        envelope = decodeEnvelope(message.data);
       } catch {
         // handleMessage reports it and terminates it.
         await handleMessage(message);
+        continue;
       }
+      if (ignored(envelope)) ignoredNow.push(ackIgnored(message, envelope));
+      else decoded.push({ message, envelope });
     }
+    await Promise.all(ignoredNow);
+    if (decoded.length === 0) return;
+    if (decoded.length === 1) return handleMessage(decoded[0]!.message);
     try {
       await inTransaction(options.orm, async (em) => {
         const handleBatch = options.handleBatch;
