@@ -14,6 +14,8 @@ export { isTransientFailure } from './consumer/classify-failure.js';
 export {
   handleEventOnce,
   handleEventsOnce,
+  type InboxEntry,
+  recordInboxRows,
   type StartConsumerOptions,
   startConsumer,
 } from './consumer/start-consumer.js';

@@ -189,3 +189,70 @@ it('hands a whole batch to handleBatch once (inbox rows in one statement), skips
     await running.stop();
   }
 });
+
+it('acknowledges the events it is told to ignore without a transaction or an inbox row, alone or in a batch', async () => {
+  const producer = uniqueName('ignoring');
+  const consumer = uniqueName('consumer');
+  const stream = streamNameFor(producer);
+  streams.push(stream);
+  await bus.ensureStream(producer);
+  const publish = async (events: EventEnvelope[]) => {
+    for (const event of events) {
+      await bus.publish({
+        subject: `${producer}.account.created`,
+        messageId: event.event_id,
+        data: encodeEnvelope(event),
+      });
+    }
+  };
+  const ignoredEvent = () => ({ ...envelope(), aggregate_id: 'nothing-to-do' });
+  const handled: string[] = [];
+  const running: RunningConsumer = await startConsumer({
+    orm: db.orm,
+    bus,
+    consumer,
+    stream,
+    filterSubject: `${producer}.>`,
+    handle: async (_em, event) => {
+      handled.push(event.event_id);
+    },
+    handleBatch: async (_em, batch) => {
+      handled.push(...batch.map((event) => event.event_id));
+    },
+    ignore: (event) => event.aggregate_id === 'nothing-to-do',
+    logger: recordingLogger(),
+    retryDelayMs: () => 20,
+    batch: true,
+  });
+  const nc = await connect({ servers: testNatsUrl() });
+  const jsm = await jetstreamManager(nc);
+  const settled = () =>
+    waitFor(
+      async () => {
+        const info = await jsm.consumers.info(stream, consumer);
+        return info.num_pending === 0 && info.num_ack_pending === 0;
+      },
+      { timeoutMs: 20_000, description: 'every message acknowledged' },
+    );
+  try {
+    // Alone: one ignored event, then one to handle.
+    const alone = [ignoredEvent(), envelope()];
+    for (const event of alone) {
+      await publish([event]);
+      await settled();
+    }
+    // In batches: ignored and handled events interleaved.
+    const mixed = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? ignoredEvent() : envelope()));
+    await publish(mixed);
+    await settled();
+
+    const all = [...alone, ...mixed];
+    const toHandle = all.filter((event) => event.aggregate_id !== 'nothing-to-do').map((event) => event.event_id);
+    expect(handled.sort()).toEqual([...toHandle].sort());
+    const inbox = await db.orm.em.fork().find(InboxMessage, { consumer });
+    expect(inbox.map((row) => row.messageId).sort()).toEqual([...toHandle].sort());
+  } finally {
+    await running.stop();
+    await nc.close();
+  }
+});

@@ -3,21 +3,41 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ANNOUNCED_STATUS, type InvoiceState, OPEN_STATUS, supersedes } from '../domain/invoice-state.js';
 import type { AccountIdConstraint } from './account-id-constraint.js';
-import { AccountInvoiceEntity } from './entities/account-invoice.entity.js';
-import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
+import { AccountInvoiceEntity, type AccountInvoiceRow } from './entities/account-invoice.entity.js';
+import { type RecordOutcome, recordLatestState, recordLatestStates } from './latest-state-store.js';
+
+function latestInvoiceState(state: InvoiceState, now: Date) {
+  return {
+    owner: { organizationId: state.organizationId, id: state.invoiceId },
+    fields: {
+      account_id: state.accountId,
+      status: state.status,
+      currency: state.currency,
+      balance: state.balance,
+      version: state.version,
+      updated_at: now,
+    },
+    supersedes: (stored: AccountInvoiceRow) => supersedes(stored, state),
+  };
+}
 
 /** Stores an invoice's state unless the stored one has the same or a greater version (domain rule `supersedes`). */
 export function recordInvoiceState(em: EntityManager, state: InvoiceState, now: Date): Promise<RecordOutcome> {
-  const fields = {
-    account_id: state.accountId,
-    status: state.status,
-    currency: state.currency,
-    balance: state.balance,
-    version: state.version,
-    updated_at: now,
-  };
-  const owner = { organizationId: state.organizationId, id: state.invoiceId };
-  return recordLatestState(em, AccountInvoiceEntity, owner, fields, (stored) => supersedes(stored, state));
+  const latest = latestInvoiceState(state, now);
+  return recordLatestState(em, AccountInvoiceEntity, latest.owner, latest.fields, latest.supersedes);
+}
+
+/** recordInvoiceState for a batch of states, as one after the other in list order (recordLatestStates). */
+export function recordInvoiceStates(
+  em: EntityManager,
+  states: readonly InvoiceState[],
+  now: Date,
+): Promise<RecordOutcome[]> {
+  return recordLatestStates(
+    em,
+    AccountInvoiceEntity,
+    states.map((state) => latestInvoiceState(state, now)),
+  );
 }
 
 /**

@@ -7,7 +7,31 @@ import {
 } from '../domain/subscription-state.js';
 import { type AccountIdConstraint, accountIdsWhere } from './account-id-constraint.js';
 import { AccountSubscriptionEntity, type AccountSubscriptionRow } from './entities/account-subscription.entity.js';
-import { type RecordOutcome, recordLatestState } from './latest-state-store.js';
+import { type RecordOutcome, recordLatestState, recordLatestStates } from './latest-state-store.js';
+
+/** A subscription's state as its read-model row stores it, and the encoded Subscription reads serve. */
+export interface SubscriptionStateRecord {
+  state: SubscriptionState;
+  snapshot: Uint8Array;
+}
+
+function latestSubscriptionState({ state, snapshot }: SubscriptionStateRecord, now: Date) {
+  return {
+    owner: { organizationId: state.organizationId, id: state.subscriptionId },
+    fields: {
+      account_id: state.accountId,
+      status: state.status,
+      collection_method: state.collectionMethod,
+      last_modified_date: state.lastModifiedAt,
+      version: state.version,
+      created_date: state.createdAt,
+      next_renewal_at: state.nextRenewalAt,
+      snapshot: Buffer.from(snapshot),
+      updated_at: now,
+    },
+    supersedes: (stored: AccountSubscriptionRow) => supersedes(stored, state),
+  };
+}
 
 /**
  * Stores a subscription's state (with `snapshot`, the encoded Subscription account reads serve)
@@ -19,19 +43,21 @@ export function recordSubscriptionState(
   snapshot: Uint8Array,
   now: Date,
 ): Promise<RecordOutcome> {
-  const fields = {
-    account_id: state.accountId,
-    status: state.status,
-    collection_method: state.collectionMethod,
-    last_modified_date: state.lastModifiedAt,
-    version: state.version,
-    created_date: state.createdAt,
-    next_renewal_at: state.nextRenewalAt,
-    snapshot: Buffer.from(snapshot),
-    updated_at: now,
-  };
-  const owner = { organizationId: state.organizationId, id: state.subscriptionId };
-  return recordLatestState(em, AccountSubscriptionEntity, owner, fields, (stored) => supersedes(stored, state));
+  const latest = latestSubscriptionState({ state, snapshot }, now);
+  return recordLatestState(em, AccountSubscriptionEntity, latest.owner, latest.fields, latest.supersedes);
+}
+
+/** recordSubscriptionState for a batch of states, as one after the other in list order (recordLatestStates). */
+export function recordSubscriptionStates(
+  em: EntityManager,
+  records: readonly SubscriptionStateRecord[],
+  now: Date,
+): Promise<RecordOutcome[]> {
+  return recordLatestStates(
+    em,
+    AccountSubscriptionEntity,
+    records.map((record) => latestSubscriptionState(record, now)),
+  );
 }
 
 export async function findSubscriptionState(

@@ -52,11 +52,13 @@ export async function claimDueRenewalNotices(
   }));
 }
 
-/** Records that the renewal's notice was made. */
-export async function markRenewalNoticed(em: EntityManager, notice: DueRenewalNotice): Promise<void> {
-  await em.execute('update account_subscription set renewal_noticed_for = ? where id = ? and organization_id = ?', [
-    notice.renewalAt,
-    notice.subscriptionId,
-    notice.organizationId,
-  ]);
+/** Records that the renewals' notices were made, by one statement. */
+export async function markRenewalsNoticed(em: EntityManager, notices: readonly DueRenewalNotice[]): Promise<void> {
+  if (notices.length === 0) return;
+  await em.execute(
+    `update account_subscription s set renewal_noticed_for = v.renewal_at
+       from (values ${notices.map(() => '(?::uuid, ?::uuid, ?::timestamptz)').join(', ')}) as v(id, organization_id, renewal_at)
+      where s.id = v.id and s.organization_id = v.organization_id`,
+    notices.flatMap((notice) => [notice.subscriptionId, notice.organizationId, notice.renewalAt]),
+  );
 }

@@ -1,13 +1,17 @@
 import type { Clock } from '@billing/clock';
-import { type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
+import { type EventEnvelope, type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
 import { invoiceEventsV1, invoicingV1 } from '@billing/proto';
-import { recordDraftLineState } from '../db/account-draft-line-store.js';
+import { recordDraftLineState, recordDraftLineStates } from '../db/account-draft-line-store.js';
 import { draftLineStateOf, InvalidDraftLineEvent } from '../domain/draft-line-state.js';
 import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-model-consumer.js';
 import {
   type ApplyReadModelEvent,
+  type ApplyReadModelEvents,
+  loggedReadModelBatchHandler,
   loggedReadModelHandler,
+  type OutcomeLog,
   payloadOfType,
+  type ReadModelBatchHandler,
   type ReadModelHandler,
 } from './read-model-handler.js';
 
@@ -30,32 +34,50 @@ export function startDraftLineChangesConsumer(options: ReadModelConsumerOptions)
     // created, updated, deleted and invoiced: subjectFor checks the producer, the wildcard is added here.
     filterSubject: (producer) => `${subjectFor(producer, 'draft_invoice_line')}.*`,
     handle: draftLineChangedHandler(options),
+    handleBatch: draftLineChangedBatchHandler(options),
   });
 }
+
+const LOG: OutcomeLog = {
+  fields: (envelope) => ({
+    event_id: envelope.event_id,
+    event_type: envelope.event_type,
+    line: envelope.aggregate_id,
+  }),
+  otherOrganization: 'draft line event names a line of another organization; ignored',
+  applied: 'draft line event applied',
+};
 
 /** draft_invoice_line.* events applied and logged, for both delivery paths (read-model-handler.ts). */
 export function draftLineChangedHandler(options: { clock: Clock; logger: EventsLogger }): ReadModelHandler {
-  return loggedReadModelHandler(options, applyDraftLineChanged, {
-    fields: (envelope) => ({
-      event_id: envelope.event_id,
-      event_type: envelope.event_type,
-      line: envelope.aggregate_id,
-    }),
-    otherOrganization: 'draft line event names a line of another organization; ignored',
-    applied: 'draft line event applied',
-  });
+  return loggedReadModelHandler(options, applyDraftLineChanged, LOG);
+}
+
+/** draftLineChangedHandler for a batch: the same rows in a few statements (recordLatestStates). */
+export function draftLineChangedBatchHandler(options: { clock: Clock; logger: EventsLogger }): ReadModelBatchHandler {
+  return loggedReadModelBatchHandler(options, applyDraftLinesChanged, LOG);
 }
 
 /**
- * One `draft_invoice_line.*` envelope applied in the caller's transaction. A payload this model
- * cannot use throws InvalidDraftLineEvent: the consumer retries it a few times, then sets it aside
- * as poison and logs it.
+ * What one `draft_invoice_line.*` envelope stores. A payload this model cannot use throws
+ * InvalidDraftLineEvent: the consumer retries it a few times, then sets it aside as poison and
+ * logs it.
  */
-const applyDraftLineChanged: ApplyReadModelEvent = async (em, envelope, now) => {
+function draftLineChangeOf(envelope: EventEnvelope) {
   const bytes = payloadOfType(envelope, DRAFT_LINE_CHANGED_PAYLOAD, InvalidDraftLineEvent);
   const payload = invoiceEventsV1.DraftInvoiceLineChanged.decode(bytes);
-  const state = draftLineStateOf(envelope.organization_id, envelope.event_type, payload.line);
-  // Re-encoded from the decoded message: the snapshot is exactly the DraftLine, nothing else of the event.
-  const snapshot = invoicingV1.DraftLine.encode(payload.line!).finish();
-  return recordDraftLineState(em, state, snapshot, now);
+  return {
+    state: draftLineStateOf(envelope.organization_id, envelope.event_type, payload.line),
+    // Re-encoded from the decoded message: the snapshot is exactly the DraftLine, nothing else of the event.
+    snapshot: invoicingV1.DraftLine.encode(payload.line!).finish(),
+  };
+}
+
+/** One `draft_invoice_line.*` envelope applied in the caller's transaction. */
+const applyDraftLineChanged: ApplyReadModelEvent = async (em, envelope, now) => {
+  const change = draftLineChangeOf(envelope);
+  return recordDraftLineState(em, change.state, change.snapshot, now);
 };
+
+const applyDraftLinesChanged: ApplyReadModelEvents = (em, envelopes, now) =>
+  recordDraftLineStates(em, envelopes.map(draftLineChangeOf), now);

@@ -1,13 +1,17 @@
 import type { Clock } from '@billing/clock';
-import { type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
+import { type EventEnvelope, type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
 import { invoiceEventsV1 } from '@billing/proto';
-import { recordInvoiceState } from '../db/account-invoice-store.js';
+import { recordInvoiceState, recordInvoiceStates } from '../db/account-invoice-store.js';
 import { InvalidInvoiceEvent, invoiceStateOf } from '../domain/invoice-state.js';
 import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-model-consumer.js';
 import {
   type ApplyReadModelEvent,
+  type ApplyReadModelEvents,
+  loggedReadModelBatchHandler,
   loggedReadModelHandler,
+  type OutcomeLog,
   payloadOfType,
+  type ReadModelBatchHandler,
   type ReadModelHandler,
 } from './read-model-handler.js';
 
@@ -30,29 +34,43 @@ export function startInvoiceChangesConsumer(options: ReadModelConsumerOptions): 
     // issued, paid, credited and updated: subjectFor checks the producer, the wildcard is added here.
     filterSubject: (producer) => `${subjectFor(producer, 'invoice')}.*`,
     handle: invoiceChangedHandler(options),
+    handleBatch: invoiceChangedBatchHandler(options),
   });
 }
+
+const LOG: OutcomeLog = {
+  fields: (envelope) => ({
+    event_id: envelope.event_id,
+    event_type: envelope.event_type,
+    invoice: envelope.aggregate_id,
+  }),
+  otherOrganization: 'invoice event names an invoice of another organization; ignored',
+  applied: 'invoice event applied',
+};
 
 /** invoice.* events applied and logged, for both delivery paths (read-model-handler.ts). */
 export function invoiceChangedHandler(options: { clock: Clock; logger: EventsLogger }): ReadModelHandler {
-  return loggedReadModelHandler(options, applyInvoiceChanged, {
-    fields: (envelope) => ({
-      event_id: envelope.event_id,
-      event_type: envelope.event_type,
-      invoice: envelope.aggregate_id,
-    }),
-    otherOrganization: 'invoice event names an invoice of another organization; ignored',
-    applied: 'invoice event applied',
-  });
+  return loggedReadModelHandler(options, applyInvoiceChanged, LOG);
+}
+
+/** invoiceChangedHandler for a batch: the same rows in a few statements (recordLatestStates). */
+export function invoiceChangedBatchHandler(options: { clock: Clock; logger: EventsLogger }): ReadModelBatchHandler {
+  return loggedReadModelBatchHandler(options, applyInvoicesChanged, LOG);
 }
 
 /**
- * One `invoice.*` envelope applied in the caller's transaction. A payload this model cannot use
- * throws InvalidInvoiceEvent: the consumer retries it a few times, then sets it aside as poison
- * and logs it.
+ * What one `invoice.*` envelope stores. A payload this model cannot use throws
+ * InvalidInvoiceEvent: the consumer retries it a few times, then sets it aside as poison and logs it.
  */
-const applyInvoiceChanged: ApplyReadModelEvent = async (em, envelope, now) => {
+function invoiceStateOfEvent(envelope: EventEnvelope) {
   const bytes = payloadOfType(envelope, INVOICE_CHANGED_PAYLOAD, InvalidInvoiceEvent);
   const { invoice } = invoiceEventsV1.InvoiceChanged.decode(bytes);
-  return recordInvoiceState(em, invoiceStateOf(envelope.organization_id, invoice), now);
-};
+  return invoiceStateOf(envelope.organization_id, invoice);
+}
+
+/** One `invoice.*` envelope applied in the caller's transaction. */
+const applyInvoiceChanged: ApplyReadModelEvent = (em, envelope, now) =>
+  recordInvoiceState(em, invoiceStateOfEvent(envelope), now);
+
+const applyInvoicesChanged: ApplyReadModelEvents = (em, envelopes, now) =>
+  recordInvoiceStates(em, envelopes.map(invoiceStateOfEvent), now);

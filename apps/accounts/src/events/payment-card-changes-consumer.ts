@@ -7,6 +7,7 @@ import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-mo
 import {
   type ApplyReadModelEvent,
   loggedReadModelHandler,
+  oneByOne,
   payloadOfType,
   type ReadModelHandler,
 } from './read-model-handler.js';
@@ -25,6 +26,7 @@ export function startPaymentCardChangesConsumer(options: ReadModelConsumerOption
     defaultProducer: PAYMENTS_PRODUCER,
     filterSubject: (producer) => `${subjectFor(producer, 'payment_card')}.*`,
     handle: paymentCardChangedHandler(options),
+    handleBatch: oneByOne(paymentCardChangedHandler(options)),
   });
 }
 

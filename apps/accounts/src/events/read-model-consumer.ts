@@ -1,7 +1,7 @@
 import type { Clock } from '@billing/clock';
 import { type EventBus, type EventsLogger, type RunningConsumer, startConsumer, streamNameFor } from '@billing/events';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ReadModelHandler } from './read-model-handler.js';
+import type { ReadModelBatchHandler, ReadModelHandler } from './read-model-handler.js';
 
 /** How the caller runs a read model's durable consumer; the same for every read model. */
 export interface ReadModelConsumerOptions {
@@ -25,6 +25,8 @@ export interface ReadModelEvents {
   /** The subjects to take from the producer's stream. */
   filterSubject: (producer: string) => string;
   handle: ReadModelHandler;
+  /** The same effects as `handle` on each event, in order, for a batch (a failed batch is retried one by one). */
+  handleBatch: ReadModelBatchHandler;
 }
 
 /** Starts a read model's durable consumer on its producer's stream. */
@@ -42,6 +44,9 @@ export function startReadModelConsumer(
     stream: streamNameFor(producer),
     filterSubject: events.filterSubject(producer),
     handle: events.handle,
+    // The events that arrived together are applied in one transaction, set-based.
+    batch: true,
+    handleBatch: events.handleBatch,
     // Passed only when set, so that startConsumer's own defaults apply otherwise.
     ...(options.retryDelayMs ? { retryDelayMs: options.retryDelayMs } : {}),
     ...(options.ackWaitMs === undefined ? {} : { ackWaitMs: options.ackWaitMs }),

@@ -1,14 +1,18 @@
 import type { Clock } from '@billing/clock';
-import { type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
+import { type EventEnvelope, type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
 import { subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
-import { recordExpiredSubscriptionCharges } from '../db/account-charge-store.js';
-import { recordSubscriptionState } from '../db/account-subscription-store.js';
+import { recordExpiredSubscriptionCharges, recordExpiredSubscriptionsCharges } from '../db/account-charge-store.js';
+import { recordSubscriptionState, recordSubscriptionStates } from '../db/account-subscription-store.js';
 import { chargeIdsOf, InvalidSubscriptionEvent, subscriptionStateOf } from '../domain/subscription-state.js';
 import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-model-consumer.js';
 import {
   type ApplyReadModelEvent,
+  type ApplyReadModelEvents,
+  loggedReadModelBatchHandler,
   loggedReadModelHandler,
+  type OutcomeLog,
   payloadOfType,
+  type ReadModelBatchHandler,
   type ReadModelHandler,
 } from './read-model-handler.js';
 
@@ -36,39 +40,66 @@ export function startSubscriptionChangesConsumer(options: ReadModelConsumerOptio
     defaultProducer: SUBSCRIPTIONS_PRODUCER,
     filterSubject: (producer) => subjectFor(producer, SUBSCRIPTION_CHANGED),
     handle: subscriptionChangedHandler(options),
+    handleBatch: subscriptionChangedBatchHandler(options),
   });
 }
+
+const LOG: OutcomeLog = {
+  fields: (envelope) => ({ event_id: envelope.event_id, subscription: envelope.aggregate_id }),
+  otherOrganization: 'subscription event names a subscription of another organization; ignored',
+  applied: 'subscription event applied',
+};
 
 /** subscription.changed events applied and logged, for both delivery paths (read-model-handler.ts). */
 export function subscriptionChangedHandler(options: { clock: Clock; logger: EventsLogger }): ReadModelHandler {
-  return loggedReadModelHandler(options, applySubscriptionChanged, {
-    fields: (envelope) => ({ event_id: envelope.event_id, subscription: envelope.aggregate_id }),
-    otherOrganization: 'subscription event names a subscription of another organization; ignored',
-    applied: 'subscription event applied',
-  });
+  return loggedReadModelHandler(options, applySubscriptionChanged, LOG);
+}
+
+/** subscriptionChangedHandler for a batch: the same rows in a few statements (recordLatestStates). */
+export function subscriptionChangedBatchHandler(options: {
+  clock: Clock;
+  logger: EventsLogger;
+}): ReadModelBatchHandler {
+  return loggedReadModelBatchHandler(options, applySubscriptionsChanged, LOG);
 }
 
 /**
- * One `subscription.changed` envelope applied in the consumer's transaction. A payload this model
- * cannot use throws InvalidSubscriptionEvent: startConsumer retries it a few times, then sets it
- * aside as poison and logs it.
+ * What one `subscription.changed` envelope stores. A payload this model cannot use throws
+ * InvalidSubscriptionEvent: startConsumer retries it a few times, then sets it aside as poison
+ * and logs it.
  */
-const applySubscriptionChanged: ApplyReadModelEvent = async (em, envelope, now) => {
+function subscriptionChangeOf(envelope: EventEnvelope) {
   const bytes = payloadOfType(envelope, SUBSCRIPTION_CHANGED_PAYLOAD, InvalidSubscriptionEvent);
   const payload = subscriptionEventsV1.SubscriptionChanged.decode(bytes);
   const state = subscriptionStateOf(envelope.organization_id, payload.subscription);
-  // Re-encoded from the decoded message: the snapshot is exactly the Subscription, nothing else of the event.
-  const snapshot = subscriptionsV1.Subscription.encode(payload.subscription!).finish();
-  // Even when this state is older than the stored one: a charge named stays until confirmed invoiced.
-  await recordExpiredSubscriptionCharges(
-    em,
-    {
+  return {
+    state,
+    // Re-encoded from the decoded message: the snapshot is exactly the Subscription, nothing else of the event.
+    snapshot: subscriptionsV1.Subscription.encode(payload.subscription!).finish(),
+    charges: {
       organizationId: state.organizationId,
       accountId: state.accountId,
       subscriptionId: state.subscriptionId,
       ids: chargeIdsOf(payload.charges),
     },
+  };
+}
+
+/** One `subscription.changed` envelope applied in the consumer's transaction. */
+const applySubscriptionChanged: ApplyReadModelEvent = async (em, envelope, now) => {
+  const change = subscriptionChangeOf(envelope);
+  // Even when this state is older than the stored one: a charge named stays until confirmed invoiced.
+  await recordExpiredSubscriptionCharges(em, change.charges, now);
+  return recordSubscriptionState(em, change.state, change.snapshot, now);
+};
+
+/** A batch of them: the charges they name in one statement, then their states (recordSubscriptionStates). */
+const applySubscriptionsChanged: ApplyReadModelEvents = async (em, envelopes, now) => {
+  const changes = envelopes.map(subscriptionChangeOf);
+  await recordExpiredSubscriptionsCharges(
+    em,
+    changes.map((change) => change.charges),
     now,
   );
-  return recordSubscriptionState(em, state, snapshot, now);
+  return recordSubscriptionStates(em, changes, now);
 };

@@ -86,6 +86,20 @@ export function subscriptionNoticeHandler(
   };
 }
 
+/**
+ * subscriptionNoticeHandler for a batch, event after event in order: most subscription.changed
+ * events give no notice (renewals, edits), and they then cost only their share of the batch's
+ * transaction and inbox insert.
+ */
+export function subscriptionNoticesHandler(
+  deps: Pick<AccountsDeps, 'clock'>,
+): (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void> {
+  const handle = subscriptionNoticeHandler(deps);
+  return async (em, envelopes) => {
+    for (const envelope of envelopes) await handle(em, envelope);
+  };
+}
+
 /** The consumer of subscriptions.subscription.changed that queues subscription notification e-mails. */
 export async function startSubscriptionNoticeConsumer(
   deps: Pick<AccountsDeps, 'orm' | 'clock'> & { logger: EventsLogger; bus: EventBus | null },
@@ -104,6 +118,11 @@ export async function startSubscriptionNoticeConsumer(
       stream: streamNameFor('subscriptions'),
       filterSubject: subjectFor('subscriptions', 'subscription.changed'),
       handle: subscriptionNoticeHandler(deps),
+      batch: true,
+      handleBatch: subscriptionNoticesHandler(deps),
+      // Most changes (renewals, edits) give no notice, decided from the event alone: acknowledged
+      // without a transaction. A notice's cause is its event, so the inbox is needed only for those.
+      ignore: (envelope) => noticeOfEvent(envelope) === null,
     }),
   ];
 }

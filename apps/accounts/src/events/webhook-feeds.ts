@@ -2,7 +2,7 @@ import type { EventEnvelope } from '@billing/events';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 import type { ReadModelFeed } from './read-model-feeds.js';
 import { readModelSchema } from './read-model-feeds.js';
-import { webhookConsumerName, webhookEventHandler } from './webhook-consumers.js';
+import { webhookConsumerName, webhookEventHandler, webhookEventsHandler } from './webhook-consumers.js';
 import { webhookMappingOf } from './webhook-event-map.js';
 
 /**
@@ -13,8 +13,9 @@ import { webhookMappingOf } from './webhook-event-map.js';
 export function webhookFeeds(deps: WebhooksDeps): (envelope: EventEnvelope) => ReadModelFeed[] {
   const schema = readModelSchema(deps.orm);
   const handle = webhookEventHandler(deps);
+  const handleBatch = webhookEventsHandler(deps);
   return (envelope) => {
     const mapping = webhookMappingOf(envelope);
-    return mapping ? [{ consumer: webhookConsumerName(schema, mapping), handle }] : [];
+    return mapping ? [{ consumer: webhookConsumerName(schema, mapping), handle, handleBatch }] : [];
   };
 }

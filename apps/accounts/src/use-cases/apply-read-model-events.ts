@@ -1,8 +1,16 @@
 import type { Clock } from '@billing/clock';
+import { inTransaction } from '@billing/db';
 import { AppError } from '@billing/errors';
-import { decodeEnvelope, type EventEnvelope, type EventsLogger, handleEventOnce } from '@billing/events';
+import {
+  decodeEnvelope,
+  type EventEnvelope,
+  type EventsLogger,
+  handleEventOnce,
+  type InboxEntry,
+  recordInboxRows,
+} from '@billing/events';
 import type { RequestContext } from '@billing/observability';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { InvalidDraftLineEvent } from '../domain/draft-line-state.js';
 import { InvalidInvoiceEvent } from '../domain/invoice-state.js';
 import { InvalidSubscriptionEvent } from '../domain/subscription-state.js';
@@ -24,6 +32,11 @@ export interface ReadModelDeps {
  * events. All are checked before any is applied. Events of a kind no read model here reads are
  * ignored. Returns how many were applied now to a read model. `moreFeeds` (the webhooks') take the
  * same events through their own inbox names.
+ *
+ * The whole list is applied in one transaction: the inbox rows of every feed by one statement,
+ * then each feed's new events set-based (its handleBatch). When that fails, each event is applied
+ * on its own as the durable consumers would (so an unusable event is named, and the ones before it
+ * are applied, as they would be by the stream).
  */
 export function applyReadModelEvents(
   deps: ReadModelDeps,
@@ -31,35 +44,89 @@ export function applyReadModelEvents(
   moreFeeds: (envelope: EventEnvelope) => ReadModelFeed[] = () => [],
 ): (context: RequestContext, encoded: readonly Uint8Array[]) => Promise<number> {
   const feeds = readModelFeeds(deps);
+  const feedsOf = (envelope: EventEnvelope) => {
+    const feed = feeds.get(envelope.payload_type);
+    return { readModel: feed ?? null, more: moreFeeds(envelope) };
+  };
   return async (context, encoded) => {
     const organizationId = requireOrganization(context);
     const envelopes = encoded.map((bytes, index) => decodeOwnEnvelope(bytes, index, organizationId));
-    let applied = 0;
-    for (const [index, envelope] of envelopes.entries()) {
-      const feed = feeds.get(envelope.payload_type);
-      try {
-        if (
-          feed &&
-          (await handleEventOnce({ orm: deps.orm, consumer: feed.consumer, clock: deps.clock }, envelope, feed.handle))
-        ) {
-          applied += 1;
-        }
-        for (const more of moreFeeds(envelope)) {
-          await handleEventOnce({ orm: deps.orm, consumer: more.consumer, clock: deps.clock }, envelope, more.handle);
-        }
-      } catch (error) {
-        if (
-          error instanceof InvalidSubscriptionEvent ||
-          error instanceof InvalidDraftLineEvent ||
-          error instanceof InvalidInvoiceEvent
-        ) {
-          throw AppError.invalidField('envelopes', `envelopes[${index}]: ${error.message}`);
-        }
-        throw error;
-      }
+    try {
+      return await inTransaction(deps.orm, (em) => applyAll(deps, em, envelopes, feedsOf));
+    } catch (error) {
+      deps.logger.debug({ err: error, count: envelopes.length }, 'handed-over events failed together; one by one');
     }
-    return applied;
+    return applyOneByOne(deps, envelopes, feedsOf);
   };
+}
+
+type FeedsOf = (envelope: EventEnvelope) => { readModel: ReadModelFeed | null; more: ReadModelFeed[] };
+
+/** In one transaction: every feed's inbox rows by one statement, then each feed's new events at once. */
+async function applyAll(
+  deps: ReadModelDeps,
+  em: EntityManager,
+  envelopes: readonly EventEnvelope[],
+  feedsOf: FeedsOf,
+): Promise<number> {
+  const feeds = new Map<string, ReadModelFeed>();
+  const readModelConsumers = new Set<string>();
+  const entries: InboxEntry[] = [];
+  for (const envelope of envelopes) {
+    const { readModel, more } = feedsOf(envelope);
+    if (readModel) readModelConsumers.add(readModel.consumer);
+    for (const feed of readModel ? [readModel, ...more] : more) {
+      feeds.set(feed.consumer, feed);
+      entries.push({ consumer: feed.consumer, envelope });
+    }
+  }
+  const fresh = await recordInboxRows(em, entries, deps.clock);
+  const freshOf = new Map<string, EventEnvelope[]>();
+  for (const { consumer, envelope } of fresh) freshOf.set(consumer, [...(freshOf.get(consumer) ?? []), envelope]);
+  let applied = 0;
+  // Feed after feed, in the order their first events came; each feed's events in their order.
+  for (const [consumer, events] of freshOf) {
+    await feeds.get(consumer)!.handleBatch(em, events);
+    if (readModelConsumers.has(consumer)) applied += events.length;
+  }
+  return applied;
+}
+
+/** Each event on its own, each feed in its own transaction, as the durable consumers handle them. */
+async function applyOneByOne(
+  deps: ReadModelDeps,
+  envelopes: readonly EventEnvelope[],
+  feedsOf: FeedsOf,
+): Promise<number> {
+  let applied = 0;
+  for (const [index, envelope] of envelopes.entries()) {
+    const { readModel, more } = feedsOf(envelope);
+    try {
+      if (
+        readModel &&
+        (await handleEventOnce(
+          { orm: deps.orm, consumer: readModel.consumer, clock: deps.clock },
+          envelope,
+          readModel.handle,
+        ))
+      ) {
+        applied += 1;
+      }
+      for (const feed of more) {
+        await handleEventOnce({ orm: deps.orm, consumer: feed.consumer, clock: deps.clock }, envelope, feed.handle);
+      }
+    } catch (error) {
+      if (
+        error instanceof InvalidSubscriptionEvent ||
+        error instanceof InvalidDraftLineEvent ||
+        error instanceof InvalidInvoiceEvent
+      ) {
+        throw AppError.invalidField('envelopes', `envelopes[${index}]: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+  return applied;
 }
 
 function decodeOwnEnvelope(bytes: Uint8Array, index: number, organizationId: string): EventEnvelope {

@@ -51,6 +51,13 @@ export interface StartConsumerOptions {
    * the two must have the same effects.
    */
   handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>;
+  /**
+   * Events the handler would do nothing with, decided from the event alone (never from stored
+   * state, which could change between deliveries): acknowledged at once, without a transaction or
+   * an inbox row. A redelivery is decided the same way, so nothing is done twice. An event it
+   * throws on goes to the handler as any other.
+   */
+  ignore?: (envelope: EventEnvelope) => boolean;
 }
 
 const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
@@ -79,6 +86,23 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const handleMessage = (message: DeliveredMessage): Promise<void> =>
     consumeInSpan(message, options.consumer, (span) => handleTracedMessage(message, span));
 
+  const ignored = (envelope: EventEnvelope): boolean => {
+    try {
+      return options.ignore?.(envelope) ?? false;
+    } catch {
+      return false;
+    }
+  };
+
+  const ackIgnored = (message: DeliveredMessage, envelope: EventEnvelope): Promise<void> =>
+    message.ack().catch((error: unknown) => {
+      // Nothing was done with it: the redelivery is ignored again.
+      options.logger.warn(
+        { consumer: options.consumer, subject: message.subject, event_id: envelope.event_id, err: error },
+        'ack of an ignored event failed',
+      );
+    });
+
   const handleTracedMessage = async (message: DeliveredMessage, span: Span): Promise<void> => {
     const log = { consumer: options.consumer, subject: message.subject, message_id: message.messageId };
     let envelope: EventEnvelope;
@@ -88,6 +112,10 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       markFailed(span, error);
       options.logger.error({ ...log, err: error }, 'poison event: cannot decode envelope; terminated');
       await message.term();
+      return;
+    }
+    if (ignored(envelope)) {
+      await ackIgnored(message, envelope);
       return;
     }
     await runWithContext(contextOf(envelope), async () => {
@@ -144,14 +172,22 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const handleMessages = async (messages: readonly DeliveredMessage[]): Promise<void> => {
     if (messages.length === 1) return handleMessage(messages[0]!);
     const decoded: Array<{ message: DeliveredMessage; envelope: EventEnvelope }> = [];
+    const ignoredNow: Array<Promise<void>> = [];
     for (const message of messages) {
+      let envelope: EventEnvelope;
       try {
-        decoded.push({ message, envelope: decodeEnvelope(message.data) });
+        envelope = decodeEnvelope(message.data);
       } catch {
         // handleMessage reports it and terminates it.
         await handleMessage(message);
+        continue;
       }
+      if (ignored(envelope)) ignoredNow.push(ackIgnored(message, envelope));
+      else decoded.push({ message, envelope });
     }
+    await Promise.all(ignoredNow);
+    if (decoded.length === 0) return;
+    if (decoded.length === 1) return handleMessage(decoded[0]!.message);
     try {
       await inTransaction(options.orm, async (em) => {
         const handleBatch = options.handleBatch;
@@ -280,20 +316,51 @@ async function insertInboxRows(
   em: EntityManager,
   envelopes: readonly EventEnvelope[],
 ): Promise<EventEnvelope[]> {
-  const firstOf = new Map<string, EventEnvelope>();
-  for (const envelope of envelopes) if (!firstOf.has(envelope.event_id)) firstOf.set(envelope.event_id, envelope);
-  if (firstOf.size === 0) return [];
-  const processedAt = (options.clock ?? systemClock).now();
-  const ids = [...firstOf.keys()];
-  const inserted = await em.execute<{ message_id: string }[]>(
-    `insert into inbox (consumer, message_id, processed_at)
-     values ${ids.map(() => '(?, ?, ?)').join(', ')}
-     on conflict (consumer, message_id) do nothing
-     returning message_id`,
-    ids.flatMap((id) => [options.consumer, id, processedAt]),
+  const fresh = await recordInboxRows(
+    em,
+    envelopes.map((envelope) => ({ consumer: options.consumer, envelope })),
+    options.clock,
   );
-  const fresh = new Set(inserted.map((row) => row.message_id));
-  return [...firstOf.values()].filter((envelope) => fresh.has(envelope.event_id.toLowerCase()));
+  return fresh.map(({ envelope }) => envelope);
+}
+
+/** An event for one consumer's inbox. */
+export interface InboxEntry {
+  consumer: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * In the caller's transaction: the inbox rows of events for one or more consumers in one statement
+ * (a producer handing over a list of events that several consumers take). Returns the entries
+ * whose row was new, each (consumer, event) once, in the given order; the caller applies exactly
+ * those, so whichever path (the durable consumer or the hand-over) comes first applies an event
+ * and the other finds it done. A concurrent transaction inserting one of the same rows makes this
+ * one wait for it, then skip the entry.
+ */
+export async function recordInboxRows(
+  em: EntityManager,
+  entries: readonly InboxEntry[],
+  clock: Clock = systemClock,
+): Promise<InboxEntry[]> {
+  const keyOf = (consumer: string, eventId: string) => `${consumer}\u0000${eventId.toLowerCase()}`;
+  const firstOf = new Map<string, InboxEntry>();
+  for (const entry of entries) {
+    const key = keyOf(entry.consumer, entry.envelope.event_id);
+    if (!firstOf.has(key)) firstOf.set(key, entry);
+  }
+  if (firstOf.size === 0) return [];
+  const processedAt = clock.now();
+  const unique = [...firstOf.values()];
+  const inserted = await em.execute<{ consumer: string; message_id: string }[]>(
+    `insert into inbox (consumer, message_id, processed_at)
+     values ${unique.map(() => '(?, ?, ?)').join(', ')}
+     on conflict (consumer, message_id) do nothing
+     returning consumer, message_id`,
+    unique.flatMap(({ consumer, envelope }) => [consumer, envelope.event_id, processedAt]),
+  );
+  const fresh = new Set(inserted.map((row) => keyOf(row.consumer, row.message_id)));
+  return unique.filter(({ consumer, envelope }) => fresh.has(keyOf(consumer, envelope.event_id)));
 }
 
 /** In the caller's transaction: the inbox row, then the effects; false when the inbox already had it. */

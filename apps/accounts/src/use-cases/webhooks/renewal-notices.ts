@@ -1,7 +1,7 @@
 import { inTransaction } from '@billing/db';
-import { claimDueRenewalNotices, markRenewalNoticed } from '../../db/renewal-notice-store.js';
+import { claimDueRenewalNotices, markRenewalsNoticed } from '../../db/renewal-notice-store.js';
 import { RENEWAL_NOTICE_MS, renewalNoticeId } from '../../domain/webhooks/renewal-notice.js';
-import { recordWebhookDeliveries } from './record-deliveries.js';
+import { recordEventsWebhookDeliveries } from './record-deliveries.js';
 import type { WebhooksDeps } from './webhooks-deps.js';
 
 /** Notices made per pass; the rest follow in the next passes. */
@@ -21,20 +21,23 @@ export async function recordDueRenewalNotices(deps: WebhooksDeps, organizationId
       organizationId,
       limit: NOTICES_PER_PASS,
     });
-    let created = 0;
-    for (const notice of due) {
-      const eventId = renewalNoticeId(notice.subscriptionId, notice.renewalAt);
-      const context = { requestId: eventId, organizationId: notice.organizationId };
-      created += await recordWebhookDeliveries(
-        em,
-        deps.clock,
-        { organizationId: notice.organizationId, eventId, name: 'renew_subscription_soon' },
-        () => deps.renderSubscription(context, notice.snapshot),
-      );
-      // The renewal's e-mail (renews_soon) goes with its deliveries: once per renewal.
-      await deps.mailRenewalNotice(em, notice, eventId);
-      await markRenewalNoticed(em, notice);
-    }
+    const noticed = due.map((notice) => ({
+      notice,
+      eventId: renewalNoticeId(notice.subscriptionId, notice.renewalAt),
+    }));
+    // The organizations' webhooks read once for the pass, each notice rendered only when one takes it.
+    const created = await recordEventsWebhookDeliveries(
+      em,
+      deps.clock,
+      noticed.map(({ notice, eventId }) => ({
+        event: { organizationId: notice.organizationId, eventId, name: 'renew_subscription_soon' },
+        renderData: () =>
+          deps.renderSubscription({ requestId: eventId, organizationId: notice.organizationId }, notice.snapshot),
+      })),
+    );
+    // The renewal's e-mail (renews_soon) goes with its deliveries: once per renewal.
+    for (const { notice, eventId } of noticed) await deps.mailRenewalNotice(em, notice, eventId);
+    await markRenewalsNoticed(em, due);
     return created;
   });
 }
