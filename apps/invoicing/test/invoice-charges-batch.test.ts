@@ -5,7 +5,7 @@
  * accounts service (fixed facts in memory, counting its calls) is asked once per batch.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, migrate, openOrm } from '@billing/db';
+import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
 import { decodeEnvelope } from '@billing/events';
 import { invoiceEventsV1 } from '@billing/proto';
 import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
@@ -15,10 +15,13 @@ import { DraftInvoiceLineEntity } from '../src/db/entities/draft-invoice-line.en
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
 import { InvoiceLineEntity } from '../src/db/entities/invoice-line.entity.js';
+import { InvoicedChargeEntity } from '../src/db/entities/invoiced-charge.entity.js';
 import { MailJobEntity } from '../src/db/entities/mail-job.entity.js';
+import { invoiceViewWithLines } from '../src/db/invoice-view.js';
 import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import type { ReceivedCharge } from '../src/domain/received-charge.js';
+import { invoiceMessage } from '../src/grpc/invoice-mapper.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { invoiceCharge, invoiceCharges } from '../src/use-cases/invoice-charge.js';
 
@@ -256,10 +259,12 @@ async function written(organizationId: string) {
     { organization_id: organizationId },
     { orderBy: { description: 'asc' } },
   );
-  const mails = await em.find(MailJobEntity, { organization_id: organizationId });
+  const mails = await em.find(MailJobEntity, { organization_id: organizationId }, { orderBy: { created_at: 'asc' } });
   const numberOf = new Map(
     invoices.map((invoice) => [invoice.id, invoice.invoice_number ?? `pending ${invoice.account_code}`]),
   );
+  const invoicedCharges = await em.find(InvoicedChargeEntity, { organization_id: organizationId });
+  const audits = await em.find(AuditLogEntry, { organizationId }, { orderBy: { occurredAt: 'asc' } });
   const outbox = await em
     .getConnection()
     .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
@@ -289,9 +294,45 @@ async function written(organizationId: string) {
         .map((line) => [line.account_code, line.description.split('\n')[0], line.subtotal]),
     })),
     drafts: drafts.map((draft) => [draft.description, draft.invoice_id ? numberOf.get(draft.invoice_id) : null]),
-    mails: mails.map((mail) => numberOf.get(mail.invoice_id)),
+    mails: mails.map((mail) => [numberOf.get(mail.invoice_id), mail.recipients, mail.reply_to, mail.reminder_id]),
+    invoicedCharges: invoicedCharges.map((row) => numberOf.get(row.invoice_id)).sort(),
+    audits: audits
+      .map((audit) => [audit.action, numberOf.get(audit.objectId), JSON.stringify(audit.details), audit.clientSystem])
+      .sort(),
+    // Within an invoice, line ids ascend in sort order, as one insert after the other numbers them.
+    lineIdsAscending: invoices.every((invoice) => {
+      const ids = lines.filter((line) => line.invoice_id === invoice.id).map((line) => line.id);
+      return ids.every((id, index) => index === 0 || id > ids[index - 1]!);
+    }),
     events,
   };
+}
+
+/**
+ * Each invoice.issued message of the organization whose invoice has not changed since (version 1)
+ * carries the invoice as it is stored, lines (with their ids) included.
+ */
+async function issuedMessagesMatchStoredInvoices(organizationId: string): Promise<number> {
+  const em = orm.em.fork();
+  const outbox = await em
+    .getConnection()
+    .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
+  let compared = 0;
+  for (const row of outbox) {
+    const envelope = decodeEnvelope(row.payload);
+    if (envelope.organization_id !== organizationId || envelope.event_type !== 'invoice.issued') continue;
+    const sent = invoiceEventsV1.InvoiceChanged.decode(envelope.payload).invoice!;
+    const stored = await em.findOneOrFail(InvoiceEntity, { id: sent.uuid });
+    if (stored.version !== 1) continue;
+    const asStored = invoiceEventsV1.InvoiceChanged.decode(
+      invoiceEventsV1.InvoiceChanged.encode({
+        invoice: invoiceMessage(await invoiceViewWithLines(em, stored)),
+      }).finish(),
+    ).invoice;
+    expect(sent).toEqual(asStored);
+    compared++;
+  }
+  return compared;
 }
 
 describe('a batch of charges in one transaction', () => {
@@ -324,6 +365,9 @@ describe('a batch of charges in one transaction', () => {
 
     const expected = await written(one.organizationId);
     expect(await written(batch.organizationId)).toEqual(expected);
+    expect(expected.lineIdsAscending).toBe(true);
+    expect(await issuedMessagesMatchStoredInvoices(one.organizationId)).toBe(4);
+    expect(await issuedMessagesMatchStoredInvoices(batch.organizationId)).toBe(4);
     // What both wrote: numbers 1..6 in the charges' order, the cancel_invalid note credited to the
     // invoice issued before it in the same batch, the grouped and resold ones pending.
     expect(
@@ -342,7 +386,21 @@ describe('a batch of charges in one transaction', () => {
       ['Setup', 1],
       ['Support', null],
     ]);
-    expect(expected.mails).toEqual([2, 5, 6]);
+    expect(expected.mails).toEqual([
+      [2, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],
+      [5, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],
+      [6, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],
+    ]);
+    // One invoiced_charge per charge (the one delivered twice once), and one audit row per issue.
+    expect(expected.invoicedCharges).toEqual([1, 2, 3, 4, 5, 6, 'pending bent', 'pending bent', 'pending partner']);
+    expect(expected.audits.map(([action, number]) => [action, number])).toEqual([
+      ['invoice.issue', 1],
+      ['invoice.issue', 2],
+      ['invoice.issue', 3],
+      ['invoice.issue', 4],
+      ['invoice.issue', 5],
+      ['invoice.issue', 6],
+    ]);
     expect(expected.events.filter(([type]) => type === 'invoice.issued').map(([, number]) => number)).toEqual([
       '1',
       '2',

@@ -1,0 +1,54 @@
+import { AuditLogEntry, type IAuditLogEntry } from '@billing/db';
+import { insertOutboxRecords, type OutboxRecord } from '@billing/events';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InvoiceEntity, type InvoiceRow } from './entities/invoice.entity.js';
+import { InvoiceLineEntity, type InvoiceLineRow } from './entities/invoice-line.entity.js';
+import { InvoicedChargeEntity, type InvoicedChargeRow } from './entities/invoiced-charge.entity.js';
+import { MailJobEntity, type MailJobRow } from './entities/mail-job.entity.js';
+
+/**
+ * The rows a batch of charges writes, each table in one multi-row INSERT in the caller's
+ * transaction, bypassing the unit of work (its change sets and identity map were the largest part
+ * of a batch's CPU). The rows must be plain objects the unit of work does not track.
+ */
+
+/**
+ * New invoices and their lines. The lines' ids are taken from their sequence first (ascending, in
+ * the order given, as one insert after the other would number them), so every line knows its id
+ * for the invoice.issued message without reading the rows back.
+ */
+export async function insertInvoicesWithLines(
+  em: EntityManager,
+  invoices: readonly InvoiceRow[],
+  lines: readonly InvoiceLineRow[],
+): Promise<void> {
+  if (invoices.length > 0) await em.insertMany(InvoiceEntity, invoices as InvoiceRow[]);
+  if (lines.length === 0) return;
+  const ids = await em.execute<{ id: string }[]>(
+    `select nextval(pg_get_serial_sequence('invoice_line', 'id')) as id from generate_series(1, ?)`,
+    [lines.length],
+  );
+  const sorted = ids.map((row) => Number(row.id)).sort((a, b) => a - b);
+  lines.forEach((line, index) => {
+    line.id = sorted[index]!;
+  });
+  await em.insertMany(InvoiceLineEntity, lines as InvoiceLineRow[]);
+}
+
+export async function insertInvoicedCharges(em: EntityManager, rows: readonly InvoicedChargeRow[]): Promise<void> {
+  if (rows.length > 0) await em.insertMany(InvoicedChargeEntity, rows as InvoicedChargeRow[]);
+}
+
+export async function insertMailJobs(em: EntityManager, rows: readonly MailJobRow[]): Promise<void> {
+  if (rows.length > 0) await em.insertMany(MailJobEntity, rows as MailJobRow[]);
+}
+
+/** Audit rows and outbox rows (in the order given: the relay publishes by insertion position). */
+export async function insertAuditAndOutbox(
+  em: EntityManager,
+  audits: readonly IAuditLogEntry[],
+  events: readonly OutboxRecord[],
+): Promise<void> {
+  if (audits.length > 0) await em.insertMany(AuditLogEntry, audits as IAuditLogEntry[]);
+  await insertOutboxRecords(em, events);
+}
