@@ -300,16 +300,23 @@ export type SettleableAttempt = Pick<
   'id' | 'organization_id' | 'invoice_id' | 'attempted_at' | 'completed_at'
 >;
 
-/** A succeeded attempt not settled with invoicing yet, or null. */
-export async function unsettledAttempt(em: EntityManager, attemptId: string): Promise<SettleableAttempt | null> {
+/** Succeeded attempts not settled with invoicing yet (of one organization, or all), at most `limit`, oldest first. */
+export async function unsettledAttempts(
+  em: EntityManager,
+  organizationId: string | undefined,
+  limit: number,
+): Promise<SettleableAttempt[]> {
   const rows = await em.execute<SettleableAttempt[]>(
     `select id, organization_id, invoice_id, attempted_at, completed_at from payment_attempt
-      where id = ? and outcome = 'succeeded' and settled_at is null`,
-    [attemptId],
+      where outcome = 'succeeded' and settled_at is null and (?::uuid is null or organization_id = ?::uuid)
+      order by attempted_at, id limit ?`,
+    [organizationId ?? null, organizationId ?? null, limit],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return { ...row, attempted_at: asDate(row.attempted_at), completed_at: asDateOrNull(row.completed_at) };
+  return rows.map((row) => ({
+    ...row,
+    attempted_at: asDate(row.attempted_at),
+    completed_at: asDateOrNull(row.completed_at),
+  }));
 }
 
 export async function markSettled(em: EntityManager, attemptIds: readonly string[], now: Date): Promise<void> {
