@@ -171,7 +171,12 @@ async function written(organizationId: string) {
         .filter((line) => line.invoice_id === invoice.id)
         .map((line) => [line.account_code, line.description.split('\n')[0], line.subtotal]),
     })),
-    drafts: drafts.map((draft) => [draft.description, draft.invoice_id ? numberOf.get(draft.invoice_id) : null]),
+    drafts: drafts.map((draft) => [
+      draft.description,
+      draft.invoice_id ? numberOf.get(draft.invoice_id) : null,
+      draft.invoiced_at !== null,
+      draft.version,
+    ]),
     mails: mails.map((mail) => [numberOf.get(mail.invoice_id), mail.recipients, mail.reply_to, mail.reminder_id]),
     invoicedCharges: invoicedCharges.map((row) => numberOf.get(row.invoice_id)).sort(),
     audits: audits
@@ -261,8 +266,8 @@ describe('a batch of charges in one transaction', () => {
       [null, 'partner', '50.000000', 'pending'],
     ]);
     expect(expected.drafts).toEqual([
-      ['Setup', 1],
-      ['Support', null],
+      ['Setup', 1, true, 2],
+      ['Support', null, false, 1],
     ]);
     expect(expected.mails).toEqual([
       [2, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],

@@ -237,6 +237,7 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
     existing.push(...added);
   }
   markDraftLinesInvoiced(scope, drafts, invoice.id);
+  batch.writes.addInvoicedDrafts(drafts);
   batch.writes.addInvoicedCharge({
     charge_id: charge.uuid,
     organization_id: organizationId,

@@ -3,6 +3,8 @@ import { type EventEnvelope, type OutboxRecord, outboxRecord } from '@billing/ev
 import type { RequestContext } from '@billing/observability';
 import { type ChangeScope, changeScope } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { writeDraftLinesInvoiced } from '../db/draft-line-store.js';
+import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
 import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import type { InvoicedChargeRow } from '../db/entities/invoiced-charge.entity.js';
@@ -19,15 +21,16 @@ const PRODUCER = 'invoicing';
 /**
  * The writes of a batch of charges, collected while each charge is invoiced in order and then
  * written with one multi-row statement per table (issue-batch-store.ts): the invoices issued at
- * once with their lines, the invoiced charges, the mail jobs, the audit rows and the outbox rows.
- * The same rows the unit of work would write, without its per-entity cost. Rows the unit of work
- * already tracks (grouped pending invoices, draft lines, invoices credited) stay with it.
+ * once with their lines, the invoiced charges, the mail jobs, the draft lines invoiced, the audit
+ * rows and the outbox rows. The same rows the unit of work would write, without its per-entity
+ * cost. Rows the unit of work tracks (grouped pending invoices, invoices credited) stay with it.
  */
 export class IssueWrites {
   private invoices: InvoiceRow[] = [];
   private lines: InvoiceLineRow[] = [];
   private invoicedCharges: InvoicedChargeRow[] = [];
   private mailJobs: MailJobRow[] = [];
+  private invoicedDrafts: DraftInvoiceLineRow[] = [];
   private audits: IAuditLogEntry[] = [];
   private events: OutboxRecord[] = [];
   /** The lines of each new invoice, in sort order (their ids set once written). */
@@ -57,6 +60,11 @@ export class IssueWrites {
 
   addMailJob(row: MailJobRow): void {
     this.mailJobs.push(row);
+  }
+
+  /** Draft lines (untracked rows: pendingRenewalDraftLines) that markDraftLinesInvoiced marked invoiced. */
+  addInvoicedDrafts(rows: readonly DraftInvoiceLineRow[]): void {
+    this.invoicedDrafts.push(...rows);
   }
 
   /** changeScope whose audit rows and events are collected here instead of the unit of work. */
@@ -96,19 +104,22 @@ export class IssueWrites {
     return scope;
   }
 
-  /** Writes the invoices, lines, invoiced charges and mail jobs collected so far. */
+  /** Writes the invoices, lines, invoiced charges, mail jobs and invoiced draft lines collected so far. */
   async writeRows(em: EntityManager): Promise<void> {
     const invoices = this.invoices;
     const lines = this.lines;
     const invoicedCharges = this.invoicedCharges;
     const mailJobs = this.mailJobs;
+    const invoicedDrafts = this.invoicedDrafts;
     this.invoices = [];
     this.lines = [];
     this.invoicedCharges = [];
     this.mailJobs = [];
+    this.invoicedDrafts = [];
     await insertInvoicesWithLines(em, invoices, lines);
     await insertInvoicedCharges(em, invoicedCharges);
     await insertMailJobs(em, mailJobs);
+    await writeDraftLinesInvoiced(em, invoicedDrafts);
   }
 
   /** Writes everything still collected: the rows, then the audit rows and the events in their order. */
