@@ -164,10 +164,19 @@ async function invoiceOrganizationCharges(
   // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
   if (handOver) {
-    const settled = afterCommit(em, () =>
-      batch.published.length > 0 ? handOver(batch.published, context) : Promise.resolve(),
-    );
-    deps.handOvers?.track(settled);
+    const run = () => (batch.published.length > 0 ? handOver(batch.published, context) : Promise.resolve());
+    const turn = deps.handOvers?.begin();
+    if (!turn) void afterCommit(em, run);
+    else {
+      // After the commit, in turn with the batches before (the next batch does not wait for accounts).
+      let committed = false;
+      void afterCommit(em, () => {
+        committed = true;
+        return turn.run(run);
+      }).then(() => {
+        if (!committed) turn.cancel();
+      });
+    }
   }
   for (const item of todo) await invoiceOne(batch, item);
   await issueQueued(batch);
