@@ -5,7 +5,7 @@
  * accounts service (fixed facts in memory, counting its calls) is asked once per batch.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, migrate, openOrm } from '@billing/db';
+import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
 import { decodeEnvelope } from '@billing/events';
 import { invoiceEventsV1 } from '@billing/proto';
 import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
@@ -15,12 +15,15 @@ import { DraftInvoiceLineEntity } from '../src/db/entities/draft-invoice-line.en
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
 import { InvoiceLineEntity } from '../src/db/entities/invoice-line.entity.js';
+import { InvoicedChargeEntity } from '../src/db/entities/invoiced-charge.entity.js';
 import { MailJobEntity } from '../src/db/entities/mail-job.entity.js';
+import { invoiceViewWithLines } from '../src/db/invoice-view.js';
 import { migrations } from '../src/db/migrations/index.js';
-import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
-import type { ReceivedCharge } from '../src/domain/received-charge.js';
+import type { Buyer } from '../src/domain/directory.js';
+import { invoiceMessage } from '../src/grpc/invoice-mapper.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { invoiceCharge, invoiceCharges } from '../src/use-cases/invoice-charge.js';
+import { buyer, charge, countingDirectory } from './support/charges.js';
 
 const clock = new TestClock('2026-03-01T09:00:00.000Z');
 let database: TestSchema;
@@ -42,52 +45,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const party = {
-  name: 'Acme',
-  address: '',
-  zipcode: '',
-  city: '',
-  country: 'DK',
-  vat_number: '',
-  email: 'billing@acme.test',
-};
-const seller: Seller = {
-  party,
-  time_zone: 'Europe/Copenhagen',
-  default_payment_terms: 14,
-  default_collection_method: 'invoice',
-  bank_accounts: [],
-  base_currency: 'DKK',
-  test_clock_time: null,
-  features: [],
-  exchange_rates: [],
-  reminder_schedule_days: [3, 10, 20],
-  reminder_fee: '',
-};
-const buyer = (id: string, code: string, settings: Partial<Buyer> = {}): Buyer => ({
-  account_id: id,
-  code,
-  party: { ...party, name: code, email: '' },
-  language: 'en',
-  invoice_note: null,
-  payment_terms: null,
-  collection_method: null,
-  recipients: [],
-  einvoicing: {
-    ean_invoicing: false,
-    einvoicing_identifier_schema: '',
-    ean_number: null,
-    einvoicing_intermediator: null,
-    legal_country: 'DK',
-  },
-  einvoice_field_mappings: [],
-  is_getting_reminders: true,
-  reseller: null,
-  reseller_billing_frequency: null,
-  reseller_billing_grouping: null,
-  ...settings,
-});
-
 /** One organization's accounts: alma (with a draft line waiting), bent (a recipient), a reseller and the shop it resells. */
 function organizationAccounts() {
   const ids = { alma: randomUUID(), bent: randomUUID(), partner: randomUUID(), shop: randomUUID() };
@@ -98,82 +55,6 @@ function organizationAccounts() {
     [ids.shop, buyer(ids.shop, 'shop', { reseller: ids.partner })],
   ]);
   return { ids, buyers };
-}
-
-/** A directory over `buyers` that counts what it is asked. */
-function countingDirectory(buyers: Map<string, Buyer>) {
-  const calls = { buyer: 0, buyers: 0, seller: 0, announce: 0, announceMany: 0, announced: [] as string[][] };
-  const directory: Directory = {
-    buyer: async (_context, accountId) => {
-      calls.buyer++;
-      return buyers.get(accountId)!;
-    },
-    buyers: async (_context, accountIds) => {
-      calls.buyers++;
-      return new Map(accountIds.filter((id) => buyers.has(id)).map((id) => [id, buyers.get(id)!]));
-    },
-    seller: async () => {
-      calls.seller++;
-      return seller;
-    },
-    accountSummaries: async () => [],
-    announceInvoices: async (_context, accountId, invoiceIds) => {
-      calls.announce++;
-      calls.announced.push([accountId, ...invoiceIds]);
-    },
-    announceAccountsInvoices: async (_context, announcements) => {
-      calls.announceMany++;
-      for (const { accountId, invoiceIds } of announcements) calls.announced.push([accountId, ...invoiceIds]);
-    },
-    close() {},
-  };
-  return { directory, calls };
-}
-
-function charge(account: string, amount: string, settings: Partial<ReceivedCharge> = {}): ReceivedCharge {
-  return {
-    uuid: randomUUID(),
-    subscription: randomUUID(),
-    account,
-    kind: 'renewal',
-    currency: 'DKK',
-    group_on_invoice: false,
-    po_number: '',
-    collection_method: 'invoice',
-    invoice_supplement: null,
-    reference_person: '',
-    account_reference_person: '',
-    case_number: '',
-    custom_fields: {},
-    due_at: new Date('2026-03-01T09:00:00.000Z'),
-    payment_terms: null,
-    credit_all_invoices: false,
-    lines: [
-      {
-        kind: 'renewal',
-        terms: randomUUID(),
-        plan: randomUUID(),
-        plan_name: 'Pro',
-        plan_code: 'pro',
-        terms_code: 'monthly',
-        collect_vat: true,
-        vat_type: 'services',
-        date_from: '2026-03-01',
-        date_to: '2026-03-31',
-        days: 31,
-        period_days: 31,
-        period_date_from: '2026-03-01',
-        period_date_to: '2026-03-31',
-        quantity: 1,
-        unit_price: amount,
-        price_source: 'terms',
-        tiers_applied: [],
-        discounted_unit_price: amount,
-        amount,
-      },
-    ],
-    ...settings,
-  };
 }
 
 /** The same story for one organization: its charges, in order, and a draft line waiting for alma's next renewal. */
@@ -256,10 +137,12 @@ async function written(organizationId: string) {
     { organization_id: organizationId },
     { orderBy: { description: 'asc' } },
   );
-  const mails = await em.find(MailJobEntity, { organization_id: organizationId });
+  const mails = await em.find(MailJobEntity, { organization_id: organizationId }, { orderBy: { created_at: 'asc' } });
   const numberOf = new Map(
     invoices.map((invoice) => [invoice.id, invoice.invoice_number ?? `pending ${invoice.account_code}`]),
   );
+  const invoicedCharges = await em.find(InvoicedChargeEntity, { organization_id: organizationId });
+  const audits = await em.find(AuditLogEntry, { organizationId }, { orderBy: { occurredAt: 'asc' } });
   const outbox = await em
     .getConnection()
     .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
@@ -288,10 +171,51 @@ async function written(organizationId: string) {
         .filter((line) => line.invoice_id === invoice.id)
         .map((line) => [line.account_code, line.description.split('\n')[0], line.subtotal]),
     })),
-    drafts: drafts.map((draft) => [draft.description, draft.invoice_id ? numberOf.get(draft.invoice_id) : null]),
-    mails: mails.map((mail) => numberOf.get(mail.invoice_id)),
+    drafts: drafts.map((draft) => [
+      draft.description,
+      draft.invoice_id ? numberOf.get(draft.invoice_id) : null,
+      draft.invoiced_at !== null,
+      draft.version,
+    ]),
+    mails: mails.map((mail) => [numberOf.get(mail.invoice_id), mail.recipients, mail.reply_to, mail.reminder_id]),
+    invoicedCharges: invoicedCharges.map((row) => numberOf.get(row.invoice_id)).sort(),
+    audits: audits
+      .map((audit) => [audit.action, numberOf.get(audit.objectId), JSON.stringify(audit.details), audit.clientSystem])
+      .sort(),
+    // Within an invoice, line ids ascend in sort order, as one insert after the other numbers them.
+    lineIdsAscending: invoices.every((invoice) => {
+      const ids = lines.filter((line) => line.invoice_id === invoice.id).map((line) => line.id);
+      return ids.every((id, index) => index === 0 || id > ids[index - 1]!);
+    }),
     events,
   };
+}
+
+/**
+ * Each invoice.issued message of the organization whose invoice has not changed since (version 1)
+ * carries the invoice as it is stored, lines (with their ids) included.
+ */
+async function issuedMessagesMatchStoredInvoices(organizationId: string): Promise<number> {
+  const em = orm.em.fork();
+  const outbox = await em
+    .getConnection()
+    .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
+  let compared = 0;
+  for (const row of outbox) {
+    const envelope = decodeEnvelope(row.payload);
+    if (envelope.organization_id !== organizationId || envelope.event_type !== 'invoice.issued') continue;
+    const sent = invoiceEventsV1.InvoiceChanged.decode(envelope.payload).invoice!;
+    const stored = await em.findOneOrFail(InvoiceEntity, { id: sent.uuid });
+    if (stored.version !== 1) continue;
+    const asStored = invoiceEventsV1.InvoiceChanged.decode(
+      invoiceEventsV1.InvoiceChanged.encode({
+        invoice: invoiceMessage(await invoiceViewWithLines(em, stored)),
+      }).finish(),
+    ).invoice;
+    expect(sent).toEqual(asStored);
+    compared++;
+  }
+  return compared;
 }
 
 describe('a batch of charges in one transaction', () => {
@@ -324,6 +248,9 @@ describe('a batch of charges in one transaction', () => {
 
     const expected = await written(one.organizationId);
     expect(await written(batch.organizationId)).toEqual(expected);
+    expect(expected.lineIdsAscending).toBe(true);
+    expect(await issuedMessagesMatchStoredInvoices(one.organizationId)).toBe(4);
+    expect(await issuedMessagesMatchStoredInvoices(batch.organizationId)).toBe(4);
     // What both wrote: numbers 1..6 in the charges' order, the cancel_invalid note credited to the
     // invoice issued before it in the same batch, the grouped and resold ones pending.
     expect(
@@ -339,10 +266,24 @@ describe('a batch of charges in one transaction', () => {
       [null, 'partner', '50.000000', 'pending'],
     ]);
     expect(expected.drafts).toEqual([
-      ['Setup', 1],
-      ['Support', null],
+      ['Setup', 1, true, 2],
+      ['Support', null, false, 1],
     ]);
-    expect(expected.mails).toEqual([2, 5, 6]);
+    expect(expected.mails).toEqual([
+      [2, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],
+      [5, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],
+      [6, [{ email: 'bent@example.test', name: 'Bent' }], 'billing@acme.test', null],
+    ]);
+    // One invoiced_charge per charge (the one delivered twice once), and one audit row per issue.
+    expect(expected.invoicedCharges).toEqual([1, 2, 3, 4, 5, 6, 'pending bent', 'pending bent', 'pending partner']);
+    expect(expected.audits.map(([action, number]) => [action, number])).toEqual([
+      ['invoice.issue', 1],
+      ['invoice.issue', 2],
+      ['invoice.issue', 3],
+      ['invoice.issue', 4],
+      ['invoice.issue', 5],
+      ['invoice.issue', 6],
+    ]);
     expect(expected.events.filter(([type]) => type === 'invoice.issued').map(([, number]) => number)).toEqual([
       '1',
       '2',

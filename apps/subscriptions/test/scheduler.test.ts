@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { decodeEnvelope } from '@billing/events';
 import { subscriptionsRenewedTotal } from '@billing/observability';
 import { waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -85,6 +86,54 @@ describe('renewal scheduler', () => {
     // Nothing else is due: more passes change nothing.
     expect(await processAllDue(replicaB, renewal)).toBe(0);
     expect(await outboxCount(replicaA, 'charge.created')).toBe(2000);
+  }, 120_000);
+
+  it('hands the events of every batch over once, in commit order, one batch at a time, and answers after the last', async () => {
+    const organizationId = randomUUID();
+    const worker = await database.open();
+    await seedDueSubscriptions(worker, {
+      organizationId,
+      count: 250,
+      start: START,
+      price: '10.00',
+      timeZone: 'Europe/Copenhagen',
+    });
+    const handedOver: string[][] = [];
+    let running = 0;
+    let overlapping = false;
+    let lastEnded = false;
+    const processed = await processAllDue(
+      worker,
+      { now: START, testClockOrganization: null, batchSize: 100 },
+      {
+        committedEvents: async (events, context) => {
+          if (running > 0) overlapping = true;
+          running++;
+          lastEnded = false;
+          // A slow read model: the next batch is processed meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(context.organizationId).toBe(organizationId);
+          handedOver.push(events.map((event) => event.event_id));
+          running--;
+          lastEnded = true;
+        },
+      },
+    );
+    expect(processed).toBe(250);
+    // Answered once the last hand-over ended, never two at once.
+    expect(lastEnded).toBe(true);
+    expect(overlapping).toBe(false);
+    // Three batches (100, 100, 50), each handed over once with all its events, in the outbox's order.
+    expect(handedOver).toHaveLength(3);
+    const outbox = await worker.em
+      .getConnection()
+      .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
+    const written = outbox
+      .map((row) => decodeEnvelope(row.payload))
+      .filter((envelope) => envelope.organization_id === organizationId)
+      .map((envelope) => envelope.event_id);
+    expect(written.length).toBeGreaterThanOrEqual(250);
+    expect(handedOver.flat()).toEqual(written);
   }, 120_000);
 
   it('a worker whose database session dies between claim and commit loses nothing and doubles nothing', async () => {

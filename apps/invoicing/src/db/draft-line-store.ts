@@ -31,7 +31,8 @@ export async function requireDraftLine(
 
 /**
  * pendingDraftLines for the next renewal of several accounts at once, locked, by account (each
- * account's in LINE_ORDER).
+ * account's in LINE_ORDER). The rows are not tracked by the unit of work: the caller writes what it
+ * changes with writeDraftLinesInvoiced (one statement for a batch).
  */
 export async function pendingRenewalDraftLines(
   em: EntityManager,
@@ -48,10 +49,25 @@ export async function pendingRenewalDraftLines(
       include_in_next_renewal_invoice: true,
       invoiced_at: null,
     },
-    { orderBy: [...LINE_ORDER], lockMode: LockMode.PESSIMISTIC_WRITE },
+    { orderBy: [...LINE_ORDER], lockMode: LockMode.PESSIMISTIC_WRITE, disableIdentityMap: true },
   );
   for (const row of rows) byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), row]);
   return byAccount;
+}
+
+/** Writes what markDraftLinesInvoiced set on untracked rows (invoiced_at, invoice_id, version), in one statement. */
+export async function writeDraftLinesInvoiced(em: EntityManager, rows: readonly DraftInvoiceLineRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await em.execute(
+    `update draft_invoice_line d set invoiced_at = r.invoiced_at, invoice_id = r.invoice_id, version = r.version
+       from jsonb_to_recordset(?::jsonb) as r(id uuid, invoiced_at timestamptz, invoice_id uuid, version int)
+      where d.id = r.id`,
+    [
+      JSON.stringify(
+        rows.map(({ id, invoiced_at, invoice_id, version }) => ({ id, invoiced_at, invoice_id, version })),
+      ),
+    ],
+  );
 }
 
 /**

@@ -23,6 +23,24 @@ export async function requireInvoice(
   return row;
 }
 
+/**
+ * The organization's issued invoices among `uuids` (pending ones are not visible; unknown ones are
+ * left out), locked for the caller's transaction in the order of their ids (two lockers never deadlock).
+ */
+export async function lockIssuedInvoices(
+  em: EntityManager,
+  organizationId: string,
+  uuids: readonly string[],
+): Promise<InvoiceRow[]> {
+  const ids = uuids.filter(isUuid);
+  if (ids.length === 0) return [];
+  return em.find(
+    InvoiceEntity,
+    { organization_id: organizationId, id: { $in: ids }, status: { $ne: 'pending' } },
+    { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+}
+
 export async function linesOf(
   em: EntityManager,
   invoiceIds: readonly string[],

@@ -4,7 +4,7 @@ import type { InvoiceLineView, InvoiceView } from '../domain/invoice-view.js';
 import type { InvoiceRow } from './entities/invoice.entity.js';
 import type { InvoiceLineRow } from './entities/invoice-line.entity.js';
 import { linesOf } from './invoice-store.js';
-import { remindersOf, reminderView } from './reminder-store.js';
+import { remindersOf, remindersOfInvoices, reminderView } from './reminder-store.js';
 
 const decimalsOf = (currency: string): number => (currency === 'ISK' ? 0 : 2);
 
@@ -95,4 +95,16 @@ export async function invoiceViewWithLines(em: EntityManager, row: InvoiceRow): 
     ...invoiceView(row, lines.get(row.id) ?? []),
     reminders: reminders.map((reminder) => reminderView(reminder, row.currency)),
   };
+}
+
+/** invoiceViewWithLines for several invoices: their lines and reminders read in one query each. */
+export async function invoiceViewsWithLines(em: EntityManager, rows: readonly InvoiceRow[]): Promise<InvoiceView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const lines = await linesOf(em, ids);
+  const reminders = await remindersOfInvoices(em, ids);
+  return rows.map((row) => ({
+    ...invoiceView(row, lines.get(row.id) ?? []),
+    reminders: (reminders.get(row.id) ?? []).map((reminder) => reminderView(reminder, row.currency)),
+  }));
 }

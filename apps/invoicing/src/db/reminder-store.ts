@@ -9,6 +9,22 @@ export async function remindersOf(em: EntityManager, invoiceId: string): Promise
   return em.find(InvoiceReminderEntity, { invoice_id: invoiceId }, { orderBy: [{ number: 'asc' }] });
 }
 
+/** The reminders of each of the invoices, oldest first (absent: none), in one query. */
+export async function remindersOfInvoices(
+  em: EntityManager,
+  invoiceIds: readonly string[],
+): Promise<Map<string, InvoiceReminderRow[]>> {
+  const byInvoice = new Map<string, InvoiceReminderRow[]>();
+  if (invoiceIds.length === 0) return byInvoice;
+  const rows = await em.find(
+    InvoiceReminderEntity,
+    { invoice_id: { $in: [...invoiceIds] } },
+    { orderBy: [{ invoice_id: 'asc' }, { number: 'asc' }] },
+  );
+  for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row]);
+  return byInvoice;
+}
+
 export function reminderView(row: InvoiceReminderRow, currency: string): InvoiceReminderView {
   return {
     number: row.number,

@@ -50,4 +50,48 @@ describe('HandOverTracker', () => {
     await waiting;
     expect(idle).toBe(true);
   });
+
+  it('runs begun hand-overs one at a time in commit order; run answers once the one before ended', async () => {
+    const tracker = new HandOverTracker();
+    const log: string[] = [];
+    const first = deferred();
+    const second = deferred();
+    const a = tracker.begin();
+    const b = tracker.begin();
+    const c = tracker.begin();
+    // Committed in the order a, b; c rolled back.
+    await a.run(async () => {
+      log.push('a starts');
+      await first.promise;
+      log.push('a ends');
+    });
+    let bAnswered = false;
+    const bRun = b
+      .run(async () => {
+        log.push('b starts');
+        await second.promise;
+        log.push('b ends');
+      })
+      .then(() => {
+        bAnswered = true;
+      });
+    c.cancel();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(log).toEqual(['a starts']);
+    expect(bAnswered).toBe(false);
+    let idle = false;
+    const waiting = tracker.idle().then(() => {
+      idle = true;
+    });
+    first.resolve();
+    await bRun;
+    // b answered once a ended, while b's own hand-over still runs: idle waits for it.
+    expect(log).toEqual(['a starts', 'a ends', 'b starts']);
+    expect(idle).toBe(false);
+    second.reject(new Error('accounts unreachable'));
+    await waiting;
+    expect(log).toEqual(['a starts', 'a ends', 'b starts']);
+    expect(idle).toBe(true);
+  });
 });

@@ -26,6 +26,7 @@ import {
   listVatBillingPeriods,
 } from '../use-cases/read-invoices.js';
 import { sendDueReminders } from '../use-cases/send-reminders.js';
+import { settleCardPayments } from '../use-cases/settle-card-payments.js';
 import { upcomingInvoice } from '../use-cases/upcoming-invoice.js';
 import { receivedCharge } from './charge-mapper.js';
 import { draftLineHandlers } from './draft-line-handlers.js';
@@ -67,6 +68,13 @@ export function invoicingService(
     }),
     settleCardPayment: async (request, context) => ({
       invoice: invoiceMessage(await settleCardPayment(deps, context, request.uuid, request.payment, request.paid_date)),
+    }),
+    settleCardPayments: async (request, context) => ({
+      settled: await settleCardPayments(
+        deps,
+        context,
+        request.settlements.map(({ uuid, payment, paid_date }) => ({ uuid, payment, paidDate: paid_date })),
+      ),
     }),
     changeCollectionMethod: async (request, context) => ({
       invoice: invoiceMessage(await changeCollectionMethod(deps, context, request.uuid, request.collection_method)),

@@ -5,7 +5,6 @@ import { AppError } from '@billing/errors';
 import type { EventEnvelope } from '@billing/events';
 import type { CurrencyCode } from '@billing/money';
 import type { RequestContext } from '@billing/observability';
-import { changeScope } from '@billing/runtime';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pendingRenewalDraftLines } from '../db/draft-line-store.js';
@@ -13,7 +12,6 @@ import { draftInvoiceLineOf } from '../db/draft-line-view.js';
 import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
-import { InvoicedChargeEntity } from '../db/entities/invoiced-charge.entity.js';
 import { invoicedChargeIds, linesOf } from '../db/invoice-store.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
@@ -25,7 +23,16 @@ import { resellerInvoicePlan } from '../domain/reseller-invoice.js';
 import { announceNewInvoicesOfAccounts } from './announce-invoices.js';
 import type { InvoicingDeps } from './deps.js';
 import { creditSubscriptionInvoices } from './invoice-actions.js';
-import { addLines, createInvoiceRow, type InvoiceToIssue, issueNewInvoices, systemContext } from './issue-invoices.js';
+import {
+  addLines,
+  addLinesToNewInvoice,
+  createInvoiceRow,
+  type InvoiceToIssue,
+  issueNewInvoices,
+  newInvoiceRow,
+  systemContext,
+} from './issue-invoices.js';
+import { IssueWrites } from './issue-writes.js';
 import { markDraftLinesInvoiced } from './mark-draft-lines-invoiced.js';
 
 /** How long a grouped renewal invoice waits for more lines of the same renewal before it is issued. */
@@ -109,6 +116,8 @@ interface OrganizationBatch {
   unannounced: Map<string, string[]>;
   /** Invoices to issue, in the order their charges came. */
   toIssue: InvoiceToIssue[];
+  /** The rows and events of the batch, written one statement per table (not by the unit of work). */
+  writes: IssueWrites;
 }
 
 async function invoiceOrganizationCharges(
@@ -136,12 +145,13 @@ async function invoiceOrganizationCharges(
   const seller = await deps.directory.seller(context);
   const buyers = await buyersOf(deps, context, todo);
   const renewalAccounts = todo.filter(({ charge }) => charge.kind === 'renewal').map(({ charge }) => charge.account);
+  const published: EventEnvelope[] = [];
   const batch: OrganizationBatch = {
     deps,
     em,
     organizationId,
     seller,
-    published: [],
+    published,
     renewalDrafts: await pendingRenewalDraftLines(em, organizationId, renewalAccounts),
     pendingByKey: new Map(),
     linesByInvoice: new Map(),
@@ -149,17 +159,28 @@ async function invoiceOrganizationCharges(
     context,
     unannounced: new Map(),
     toIssue: [],
+    writes: new IssueWrites(published),
   };
   // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
   if (handOver) {
-    const settled = afterCommit(em, () =>
-      batch.published.length > 0 ? handOver(batch.published, context) : Promise.resolve(),
-    );
-    deps.handOvers?.track(settled);
+    const run = () => (batch.published.length > 0 ? handOver(batch.published, context) : Promise.resolve());
+    const turn = deps.handOvers?.begin();
+    if (!turn) void afterCommit(em, run);
+    else {
+      // After the commit, in turn with the batches before (the next batch does not wait for accounts).
+      let committed = false;
+      void afterCommit(em, () => {
+        committed = true;
+        return turn.run(run);
+      }).then(() => {
+        if (!committed) turn.cancel();
+      });
+    }
   }
   for (const item of todo) await invoiceOne(batch, item);
   await issueQueued(batch);
+  await batch.writes.write(em);
 }
 
 async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeToInvoice): Promise<void> {
@@ -169,7 +190,7 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
   // gaps.md §3: every line of a resold account is invoiced to its reseller.
   const buyer = account.reseller ? buyerIn(batch.buyers, account.reseller) : account;
   const now = invoicedAt(seller.test_clock_time, origin.occurredAt, deps.clock.now());
-  const scope = changeScope(em, 'invoicing', organizationId, context, now, batch.published);
+  const scope = batch.writes.scope(em, organizationId, context, now);
 
   const chargeDay = localDay(charge.due_at ?? now, seller.time_zone);
   const resold = account.reseller ? resellerInvoicePlan(charge, account, buyer, seller, chargeDay) : null;
@@ -182,7 +203,7 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
   if (!invoice) {
     const id = randomUUID();
     announceLater(batch, buyer.account_id, id);
-    invoice = createInvoiceRow(scope, {
+    const newInvoice = {
       id,
       buyer,
       seller,
@@ -193,9 +214,17 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
       collection_method: resold?.collection_method ?? charge.collection_method,
       po_number: resold?.po_number ?? charge.po_number,
       group_key: key,
-    });
+    };
+    // An invoice issued at once is a plain row written with the batch's; a pending one (grouped,
+    // resold) stays in the unit of work, as later charges and batches add lines to it.
+    if (key) {
+      invoice = createInvoiceRow(scope, newInvoice);
+      batch.pendingByKey.set(key, invoice);
+    } else {
+      invoice = newInvoiceRow(scope, newInvoice);
+      batch.writes.addInvoice(invoice);
+    }
     batch.linesByInvoice.set(id, []);
-    if (key) batch.pendingByKey.set(key, invoice);
   }
   // Described in the invoice's language (a grouped invoice keeps the one it was made in).
   const language = documentLanguage(invoice.language);
@@ -209,10 +238,16 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
   const drafts = charge.kind === 'renewal' ? takeRenewalDrafts(batch, charge.account, charge.currency) : [];
   const draftLines = drafts.map((row) => ({ ...draftInvoiceLineOf(row), ...lineAccount }));
   const existing = await linesOfInvoice(batch, invoice.id);
-  const added = await addLines(scope, invoice, [...chargeLines, ...draftLines], { existing });
-  existing.push(...added);
+  const inputs = [...chargeLines, ...draftLines];
+  if (key) existing.push(...(await addLines(scope, invoice, inputs, { existing })));
+  else {
+    const added = addLinesToNewInvoice(scope, invoice, inputs);
+    batch.writes.addLines(invoice.id, added);
+    existing.push(...added);
+  }
   markDraftLinesInvoiced(scope, drafts, invoice.id);
-  em.create(InvoicedChargeEntity, {
+  batch.writes.addInvoicedDrafts(drafts);
+  batch.writes.addInvoicedCharge({
     charge_id: charge.uuid,
     organization_id: organizationId,
     invoice_id: invoice.id,
@@ -229,7 +264,9 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
     if (charge.credit_all_invoices && invoice.is_credit_note) {
       // Its credit goes to the open invoices of the subscription, those issued before it in this batch included.
       await issueQueued(batch);
-      await creditSubscriptionInvoices(scope, invoice, charge.subscription);
+      // Written now (issueQueued): the note as a row of the unit of work, which writes the credit's changes.
+      const note = await em.findOneOrFail(InvoiceEntity, { id: invoice.id });
+      await creditSubscriptionInvoices(scope, note, charge.subscription);
     }
   }
 }
@@ -310,10 +347,10 @@ function buyerIn(buyers: Map<string, Buyer>, accountId: string): Buyer {
 async function issueQueued(batch: OrganizationBatch): Promise<void> {
   const announcements = [...batch.unannounced].map(([accountId, invoiceIds]) => ({ accountId, invoiceIds }));
   batch.unannounced.clear();
-  const scope = changeScope(batch.em, 'invoicing', batch.organizationId, batch.context, batch.deps.clock.now());
+  const scope = batch.writes.scope(batch.em, batch.organizationId, batch.context, batch.deps.clock.now());
   await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements);
   const toIssue = batch.toIssue.splice(0);
-  await issueNewInvoices(batch.em, batch.organizationId, toIssue);
+  await issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ChangeScope } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
-import { MailJobEntity } from '../db/entities/mail-job.entity.js';
+import { MailJobEntity, type MailJobRow } from '../db/entities/mail-job.entity.js';
 import { linesOf, nextInvoiceNumber, nextInvoiceNumbers } from '../db/invoice-store.js';
 import { invoiceView } from '../db/invoice-view.js';
 import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
@@ -18,6 +18,7 @@ import type { InvoiceLineInput } from '../domain/invoice-line-input.js';
 import { publishInvoiceEvent } from '../events/invoice-events.js';
 import { queueEinvoiceDelivery } from './deliver-einvoices.js';
 import { publishInvoiceChange } from './invoice-change.js';
+import type { IssueWrites } from './issue-writes.js';
 
 export interface NewInvoice {
   /** The uuid announceNewInvoices announced to accounts for it in this transaction. */
@@ -41,7 +42,12 @@ export interface NewInvoice {
  * it (announceNewInvoices) in the same transaction.
  */
 export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): InvoiceRow {
-  return scope.em.create(InvoiceEntity, {
+  return scope.em.create(InvoiceEntity, newInvoiceRow(scope, invoice));
+}
+
+/** The row createInvoiceRow makes, as a plain object the unit of work does not track (IssueWrites writes it). */
+export function newInvoiceRow(scope: Pick<ChangeScope, 'organizationId' | 'now'>, invoice: NewInvoice): InvoiceRow {
+  return {
     id: invoice.id,
     organization_id: scope.organizationId,
     account_id: invoice.buyer.account_id,
@@ -88,7 +94,7 @@ export function createInvoiceRow(scope: ChangeScope, invoice: NewInvoice): Invoi
     version: 0,
     created_at: scope.now,
     updated_at: scope.now,
-  });
+  } as InvoiceRow;
 }
 
 const asSource = (row: InvoiceLineRow): LineSource => ({
@@ -116,6 +122,40 @@ export async function addLines(
   options: { existing?: readonly InvoiceLineRow[] } = {},
 ): Promise<InvoiceLineRow[]> {
   const existing = options.existing ?? (await linesOf(scope.em, [invoice.id])).get(invoice.id) ?? [];
+  const composed = composeLines(scope, invoice, existing, inputs);
+  existing.forEach((row, index) => {
+    scope.em.assign(row, composed.existing[index]!);
+  });
+  const added = composed.added.map((row) => scope.em.create(InvoiceLineEntity, row));
+  scope.em.assign(invoice, composed.invoice);
+  return added;
+}
+
+/**
+ * addLines for a new invoice that is a plain row (newInvoiceRow, not tracked by the unit of work):
+ * the invoice's totals are set on it and its lines are returned as plain rows, for IssueWrites.
+ */
+export function addLinesToNewInvoice(
+  scope: Pick<ChangeScope, 'organizationId' | 'now'>,
+  invoice: InvoiceRow,
+  inputs: readonly InvoiceLineInput[],
+): InvoiceLineRow[] {
+  const composed = composeLines(scope, invoice, [], inputs);
+  Object.assign(invoice, composed.invoice);
+  return composed.added;
+}
+
+/** What adding `inputs` to an invoice with `existing` lines changes: each existing line, the new lines, the invoice. */
+function composeLines(
+  scope: Pick<ChangeScope, 'organizationId' | 'now'>,
+  invoice: InvoiceRow,
+  existing: readonly InvoiceLineRow[],
+  inputs: readonly InvoiceLineInput[],
+): {
+  existing: Pick<InvoiceLineRow, 'vat_rate' | 'vat' | 'total'>[];
+  added: InvoiceLineRow[];
+  invoice: Partial<InvoiceRow>;
+} {
   const sources: LineSource[] = [...existing.map(asSource), ...inputs];
   const currency = invoice.currency as CurrencyCode;
   const parties = {
@@ -124,13 +164,9 @@ export async function addLines(
     buyer_vat_number: invoice.buyer.vat_number || null,
   };
   const { lines, totals } = composeInvoice(sources, parties, currency);
-  existing.forEach((row, index) => {
-    const composed = lines[index]!;
-    scope.em.assign(row, { vat_rate: composed.vat_rate, vat: composed.vat, total: composed.total });
-  });
   const added = inputs.map((input, offset) => {
     const composed = lines[existing.length + offset]!;
-    return scope.em.create(InvoiceLineEntity, {
+    return {
       organization_id: scope.organizationId,
       invoice_id: invoice.id,
       account_id: input.account?.id ?? invoice.account_id,
@@ -163,20 +199,26 @@ export async function addLines(
       custom_fields: input.custom_fields ?? {},
       pricing: input.pricing ?? {},
       created_at: scope.now,
-    } as InvoiceLineRow);
+    } as InvoiceLineRow;
   });
-  scope.em.assign(invoice, {
-    subtotal: totals.subtotal,
-    vat: totals.vat,
-    total: totals.total,
-    balance: totals.total,
-    vat_breakdown: totals.vat_breakdown,
-    reverse_charge: totals.reverse_charge,
-    vat_note: totals.vat_note,
-    is_credit_note: money(totals.total).isNegative(),
-    updated_at: scope.now,
-  });
-  return added;
+  return {
+    existing: existing.map((_row, index) => {
+      const composed = lines[index]!;
+      return { vat_rate: composed.vat_rate, vat: composed.vat, total: composed.total };
+    }),
+    added,
+    invoice: {
+      subtotal: totals.subtotal,
+      vat: totals.vat,
+      total: totals.total,
+      balance: totals.total,
+      vat_breakdown: totals.vat_breakdown,
+      reverse_charge: totals.reverse_charge,
+      vat_note: totals.vat_note,
+      is_credit_note: money(totals.total).isNegative(),
+      updated_at: scope.now,
+    },
+  };
 }
 
 /**
@@ -199,18 +241,31 @@ export async function issueInvoice(
  * What issuing does to one invoice given its number, whether issued alone or with others: its
  * status from its balance, an e-mail job for the buyer's recipients that receive invoices or, for
  * an e-invoice, its delivery, and the invoices-issued counter once the transaction commits.
+ * `writes`: the invoice is a plain row of IssueWrites, which takes its mail job too.
  */
-function markIssued(scope: ChangeScope, invoice: InvoiceRow, number: number, recipients: Buyer['recipients']): void {
-  scope.em.assign(invoice, {
+function markIssued(
+  scope: ChangeScope,
+  invoice: InvoiceRow,
+  number: number,
+  recipients: Buyer['recipients'],
+  writes?: IssueWrites,
+): void {
+  const issued = {
     invoice_number: number,
     status: settledStatus(invoice.balance, 'payment'),
     issued_at: scope.now,
     issue_after: null,
     updated_at: scope.now,
-  });
+  };
+  if (writes) Object.assign(invoice, issued);
+  else scope.em.assign(invoice, issued);
   // An e-invoice goes to the buyer's invoice box through the access point, never by e-mail.
   if (invoice.einvoice) queueEinvoiceDelivery(scope, invoice);
-  else if (recipients.length > 0) queueInvoiceMail(scope, invoice.id, recipients, invoice.seller.email);
+  else if (recipients.length > 0) {
+    const job = invoiceMailJob(scope, invoice.id, recipients, invoice.seller.email);
+    if (writes) writes.addMailJob(job);
+    else scope.em.create(MailJobEntity, job);
+  }
   countAfterCommit(scope.em, 'invoices_issued', 1, (total) => invoicesIssuedTotal.inc(total));
 }
 
@@ -223,32 +278,29 @@ export interface InvoiceToIssue {
 }
 
 /**
- * Issues invoices made in this transaction (not yet flushed), as issueInvoice would one after the
- * other, with one number allocation for all (the counter row locked until commit: gapless, in the
- * given order) and their rows written by one flush before their lines are read back for the
- * invoice.issued messages (one query for all).
+ * Issues new invoices (plain rows collected in `writes`, not yet written), as issueInvoice would
+ * one after the other, with one number allocation for all (the counter row locked until commit:
+ * gapless, in the given order); their rows are written then, one statement per table, and their
+ * invoice.issued messages made from the rows as written (the lines with their ids).
  */
 export async function issueNewInvoices(
   em: EntityManager,
   organizationId: string,
   invoices: readonly InvoiceToIssue[],
+  writes: IssueWrites,
 ): Promise<void> {
   if (invoices.length === 0) return;
   const first = await nextInvoiceNumbers(em, organizationId, invoices.length);
   invoices.forEach(({ scope, invoice, recipients }, index) => {
-    markIssued(scope, invoice, first + index, recipients);
-    // publishInvoiceChange's version step, taken before the flush so the rows are inserted with it.
+    markIssued(scope, invoice, first + index, recipients, writes);
+    // publishInvoiceChange's version step, taken before the rows are inserted with it.
     invoice.version += 1;
   });
-  await em.flush();
-  const lines = await linesOf(
-    em,
-    invoices.map(({ invoice }) => invoice.id),
-  );
+  await writes.writeRows(em);
   for (const { scope, invoice } of invoices) {
     // A reminder names an issued invoice: one inserted by this transaction has none.
     publishInvoiceEvent(scope, 'invoice.issued', {
-      ...invoiceView(invoice, lines.get(invoice.id) ?? []),
+      ...invoiceView(invoice, writes.linesOf(invoice.id)),
       reminders: [],
     });
     scope.audit('invoice.issue', 'invoice', invoice.id, {
@@ -269,7 +321,18 @@ export function queueInvoiceMail(
   replyTo: string,
   reminderId: string | null = null,
 ): void {
-  scope.em.create(MailJobEntity, {
+  scope.em.create(MailJobEntity, invoiceMailJob(scope, invoiceId, recipients, replyTo, reminderId));
+}
+
+/** The e-mail job queueInvoiceMail writes, as a plain row. */
+function invoiceMailJob(
+  scope: Pick<ChangeScope, 'organizationId' | 'now'>,
+  invoiceId: string,
+  recipients: Buyer['recipients'],
+  replyTo: string,
+  reminderId: string | null = null,
+): MailJobRow {
+  return {
     id: randomUUID(),
     organization_id: scope.organizationId,
     invoice_id: invoiceId,
@@ -280,7 +343,7 @@ export function queueInvoiceMail(
     last_error: null,
     sent_at: null,
     created_at: scope.now,
-  });
+  };
 }
 
 /** The request context of work done for an organization outside a request (consumers, workers). */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentMailFacts } from '../domain/payment-mail.js';
+import type { InvoicePaymentRow } from './entities/invoice-payment.entity.js';
 import type { PaymentAttemptRow } from './entities/payment-attempt.entity.js';
 
 /**
@@ -127,6 +128,28 @@ export async function markNoCard(
        from jsonb_to_recordset(?::jsonb) as r(invoice_id uuid, at timestamptz) where ip.invoice_id = r.invoice_id`,
     [JSON.stringify(invoices.map(({ invoice_id, at }) => ({ invoice_id, at })))],
   );
+}
+
+/**
+ * Takes card invoices in (one row each, first attempt due at next_attempt_at), in one statement;
+ * an invoice already taken in is left as it is. Answers the invoices this statement took in.
+ */
+export async function insertInvoicePayments(
+  em: EntityManager,
+  rows: ReadonlyArray<Omit<InvoicePaymentRow, 'status' | 'first_attempt_at' | 'attempts_made'>>,
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await em.execute<{ invoice_id: string }[]>(
+    `insert into invoice_payment (invoice_id, organization_id, account_id, invoice_number, amount, currency, status,
+       test_clock, next_attempt_at, first_attempt_at, attempts_made, created_at, updated_at)
+     select invoice_id, organization_id, account_id, invoice_number, amount, currency, 'pending', test_clock,
+       next_attempt_at, null, 0, created_at, updated_at
+       from jsonb_populate_recordset(null::invoice_payment, ?::jsonb)
+     on conflict (invoice_id) do nothing
+     returning invoice_id`,
+    [JSON.stringify(rows)],
+  );
+  return new Set(inserted.map((row) => row.invoice_id));
 }
 
 /** Writes new attempts (outcome pending) and dates each invoice's first attempt when it is the first. */
@@ -277,16 +300,23 @@ export type SettleableAttempt = Pick<
   'id' | 'organization_id' | 'invoice_id' | 'attempted_at' | 'completed_at'
 >;
 
-/** A succeeded attempt not settled with invoicing yet, or null. */
-export async function unsettledAttempt(em: EntityManager, attemptId: string): Promise<SettleableAttempt | null> {
+/** Succeeded attempts not settled with invoicing yet (of one organization, or all), at most `limit`, oldest first. */
+export async function unsettledAttempts(
+  em: EntityManager,
+  organizationId: string | undefined,
+  limit: number,
+): Promise<SettleableAttempt[]> {
   const rows = await em.execute<SettleableAttempt[]>(
     `select id, organization_id, invoice_id, attempted_at, completed_at from payment_attempt
-      where id = ? and outcome = 'succeeded' and settled_at is null`,
-    [attemptId],
+      where outcome = 'succeeded' and settled_at is null and (?::uuid is null or organization_id = ?::uuid)
+      order by attempted_at, id limit ?`,
+    [organizationId ?? null, organizationId ?? null, limit],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return { ...row, attempted_at: asDate(row.attempted_at), completed_at: asDateOrNull(row.completed_at) };
+  return rows.map((row) => ({
+    ...row,
+    attempted_at: asDate(row.attempted_at),
+    completed_at: asDateOrNull(row.completed_at),
+  }));
 }
 
 export async function markSettled(em: EntityManager, attemptIds: readonly string[], now: Date): Promise<void> {

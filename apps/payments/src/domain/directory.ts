@@ -55,9 +55,22 @@ export interface CardInvoice {
 }
 
 /** The invoicing service as payments uses it. */
+/** A succeeded card payment of an invoice, to settle with invoicing. */
+export interface CardSettlement {
+  invoiceId: string;
+  paymentId: string;
+  /** YYYY-MM-DD on the organization's clock. */
+  paidDate: string;
+}
+
 export interface Invoicing {
   /** Marks the invoice paid by `paymentId` (idempotent). */
   settle(context: RequestContext, invoiceId: string, paymentId: string, paidDate: string): Promise<void>;
+  /**
+   * settle for several invoices of the organization in one call (idempotent); answers the invoices
+   * invoicing found (paid now or settled before). Absent (an in-memory Invoicing): one settle each.
+   */
+  settleMany?(context: RequestContext, settlements: readonly CardSettlement[]): Promise<Set<string>>;
   /** The organization's open invoices with collection_method payment_card. */
   openCardInvoices(context: RequestContext): Promise<CardInvoice[]>;
   close(): void;

@@ -10,10 +10,11 @@ import {
 } from '@billing/events';
 import { invoiceEventsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CardInvoice } from '../domain/directory.js';
 import { cardInvoiceOf } from '../grpc/invoicing-client.js';
 import type { Charger } from '../use-cases/charging/charger.js';
 import { systemContext } from '../use-cases/charging/run-attempt.js';
-import { takeInCardInvoice } from '../use-cases/charging/take-in-invoice.js';
+import { type TakeInOrigin, takeInCardInvoices } from '../use-cases/charging/take-in-invoice.js';
 import type { PaymentsDeps } from '../use-cases/deps.js';
 
 /** Durable consumer name per schema: `payments-invoices-issued` in production, one per test schema. */
@@ -39,7 +40,7 @@ export async function takeInIssuedInvoices(
     }
     return organization;
   };
-  const toRun: Array<{ invoiceId: string; now: Date }> = [];
+  const candidates: Array<{ invoice: CardInvoice; origin: TakeInOrigin; attemptAt: Date }> = [];
   for (const envelope of envelopes) {
     const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
     if (!invoice) throw new Error(`invoice.issued ${envelope.event_id} has no invoice`);
@@ -53,9 +54,13 @@ export async function takeInIssuedInvoices(
     // counts from there.
     const attemptAt =
       origin.testClock && cardInvoice.issuedAt && cardInvoice.issuedAt < now ? cardInvoice.issuedAt : now;
-    if (await takeInCardInvoice(em, cardInvoice, origin))
-      toRun.push({ invoiceId: cardInvoice.invoiceId, now: attemptAt });
+    candidates.push({ invoice: cardInvoice, origin, attemptAt });
   }
+  // The batch's card invoices in one statement; run those it took in, in the events' order.
+  const takenIn = await takeInCardInvoices(em, candidates);
+  const toRun = candidates
+    .filter(({ invoice }) => takenIn.delete(invoice.invoiceId))
+    .map(({ invoice, attemptAt }) => ({ invoiceId: invoice.invoiceId, now: attemptAt }));
   if (toRun.length === 0) return;
   void afterCommit(em, async () => {
     await charger.runInvoices(toRun).catch((error: unknown) => {

@@ -29,6 +29,20 @@ export function invoicingClient(address: string): Invoicing {
         { context },
       );
     },
+    async settleMany(context, settlements) {
+      const reply = await invoicing.call(
+        'settleCardPayments',
+        {
+          settlements: settlements.map(({ invoiceId, paymentId, paidDate }) => ({
+            uuid: invoiceId,
+            payment: paymentId,
+            paid_date: paidDate,
+          })),
+        },
+        { context },
+      );
+      return new Set(reply.settled);
+    },
     async openCardInvoices(context) {
       const found: CardInvoice[] = [];
       for (let page = 1; ; page += 1) {

@@ -17,7 +17,12 @@ export interface AuditEntryInput {
 
 /** Adds an audit row to the caller's unit of work; it is written when that transaction commits. */
 export function recordAudit(em: EntityManager, entry: AuditEntryInput): IAuditLogEntry {
-  return em.create(AuditLogEntry, {
+  return em.create(AuditLogEntry, auditEntryRow(entry));
+}
+
+/** The audit row of an entry as a plain object, for writers that insert many rows in one statement. */
+export function auditEntryRow(entry: AuditEntryInput): IAuditLogEntry {
+  return {
     id: randomUUID(),
     organizationId: entry.organizationId,
     apiUserId: entry.apiUserId ?? null,
@@ -29,5 +34,5 @@ export function recordAudit(em: EntityManager, entry: AuditEntryInput): IAuditLo
     objectId: entry.objectId,
     occurredAt: entry.occurredAt,
     details: entry.details ?? null,
-  });
+  };
 }

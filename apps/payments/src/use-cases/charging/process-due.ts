@@ -5,7 +5,7 @@ import { sendExpiryNotices } from '../card-expiry-notices.js';
 import type { PaymentsDeps } from '../deps.js';
 import type { Charger } from './charger.js';
 import { settleOutstanding } from './settle.js';
-import { takeInCardInvoice } from './take-in-invoice.js';
+import { takeInCardInvoices } from './take-in-invoice.js';
 
 /**
  * The test clock's advance (ProcessDue): takes in the organization's open card invoices (those
@@ -22,11 +22,13 @@ export async function processDue(
   const organizationId = requireOrganization(context);
   const invoices = await deps.invoicing.openCardInvoices(context);
   if (invoices.length > 0) {
-    await inTransaction(deps.orm, async (em) => {
-      for (const invoice of invoices) {
-        await takeInCardInvoice(em, invoice, { organizationId, now: until, testClock: true });
-      }
-    });
+    const origin = { organizationId, now: until, testClock: true };
+    await inTransaction(deps.orm, (em) =>
+      takeInCardInvoices(
+        em,
+        invoices.map((invoice) => ({ invoice, origin })),
+      ),
+    );
   }
   const ran = await charger.runDue({ organization_id: organizationId }, until, (job) => job.next_attempt_at ?? until);
   await settleOutstanding(deps, organizationId);

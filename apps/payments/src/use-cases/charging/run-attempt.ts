@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countAfterCommit, inTransaction } from '@billing/db';
 import { chargeAttemptsTotal, type RequestContext } from '@billing/observability';
-import { changeScope } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { paymentAttemptView } from '../../db/attempt-view.js';
 import {
@@ -22,6 +21,7 @@ import { nextAttemptAt } from '../../domain/dunning.js';
 import type { ChargeResult } from '../../domain/payment-attempt.js';
 import { chargeableCard } from '../../domain/payment-card.js';
 import { publishPaymentEvent } from '../../events/payment-events.js';
+import { BatchRecords } from '../batch-scope.js';
 import type { PaymentsDeps } from '../deps.js';
 import { gatewayFor } from '../gateway-for.js';
 import { settleAttempts } from './settle.js';
@@ -203,6 +203,7 @@ async function recordOutcomes(
   };
   const recorded: PaymentAttemptRow[] = [];
   const outcomes: StoredOutcome[] = [];
+  const records = new BatchRecords();
   for (const { attempt: stored, card, invoice } of locked) {
     // Another run of the same attempt stored it first: the gateway answered it the same (same key).
     if (stored.outcome !== 'pending') {
@@ -249,7 +250,7 @@ async function recordOutcomes(
               },
       },
     });
-    const scope = changeScope(em, 'payments', attempt.organization_id, systemContext(attempt.organization_id), now);
+    const scope = records.scope(em, attempt.organization_id, systemContext(attempt.organization_id), now);
     scope.audit(`payment.${result.outcome}`, 'invoice', attempt.invoice_id, {
       attempt: attempt.id,
       number: attempt.number,
@@ -267,5 +268,6 @@ async function recordOutcomes(
     );
   }
   await storeOutcomes(em, outcomes);
+  await records.write(em);
   return recorded;
 }

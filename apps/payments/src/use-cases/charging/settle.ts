@@ -1,37 +1,44 @@
-import { markSettled, type SettleableAttempt, unsettledAttempt } from '../../db/charge-store.js';
-import { PaymentAttemptEntity } from '../../db/entities/payment-attempt.entity.js';
+import type { RequestContext } from '@billing/observability';
+import { markSettled, type SettleableAttempt, unsettledAttempts } from '../../db/charge-store.js';
 import { localDate } from '../../domain/amounts.js';
-import type { OrganizationFacts } from '../../domain/directory.js';
+import type { CardSettlement } from '../../domain/directory.js';
 import type { PaymentsDeps } from '../deps.js';
 import { systemContext } from './run-attempt.js';
 
 /**
- * Tells invoicing that succeeded attempts paid their invoices (invoice.paid), then marks those it
- * confirmed settled. Invoicing's SettleCardPayment is idempotent, so a settlement repeated after a
- * failure here changes nothing; an unsettled attempt is retried by the worker and the test clock's
- * advance.
+ * Tells invoicing that succeeded attempts paid their invoices (invoice.paid), one call per
+ * organization for all its attempts, then marks those it confirmed settled. Invoicing's
+ * SettleCardPayments is idempotent, so a settlement repeated after a failure here changes nothing;
+ * an unsettled attempt is retried by the worker and the test clock's advance.
  */
 export async function settleAttempts(deps: PaymentsDeps, attempts: readonly SettleableAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
-  const organizations = new Map<string, Promise<OrganizationFacts>>();
+  const byOrganization = new Map<string, SettleableAttempt[]>();
+  for (const attempt of attempts) {
+    const group = byOrganization.get(attempt.organization_id);
+    if (group) group.push(attempt);
+    else byOrganization.set(attempt.organization_id, [attempt]);
+  }
   const settled: string[] = [];
   await Promise.all(
-    attempts.map(async (attempt) => {
-      const context = systemContext(attempt.organization_id);
+    [...byOrganization].map(async ([organizationId, group]) => {
+      const context = systemContext(organizationId);
       try {
-        let organization = organizations.get(attempt.organization_id);
-        if (!organization) {
-          organization = deps.directory.organization(context);
-          organizations.set(attempt.organization_id, organization);
-        }
-        const paidAt = attempt.completed_at ?? attempt.attempted_at;
-        const { timeZone } = await organization;
-        await deps.invoicing.settle(context, attempt.invoice_id, attempt.id, localDate(paidAt, timeZone));
-        settled.push(attempt.id);
+        const { timeZone } = await deps.directory.organization(context);
+        const found = await settle(
+          deps,
+          context,
+          group.map((attempt) => ({
+            invoiceId: attempt.invoice_id,
+            paymentId: attempt.id,
+            paidDate: localDate(attempt.completed_at ?? attempt.attempted_at, timeZone),
+          })),
+        );
+        for (const attempt of group) if (found.has(attempt.invoice_id)) settled.push(attempt.id);
       } catch (error) {
         deps.logger.warn(
-          { err: error, invoice: attempt.invoice_id, attempt: attempt.id },
-          'settling a card payment failed; retried later',
+          { err: error, invoices: group.map((attempt) => attempt.invoice_id) },
+          'settling card payments failed; retried later',
         );
       }
     }),
@@ -39,20 +46,27 @@ export async function settleAttempts(deps: PaymentsDeps, attempts: readonly Sett
   await markSettled(deps.orm.em.fork(), settled, deps.clock.now());
 }
 
-/** Settles one succeeded attempt not settled yet (nothing when it is settled or did not succeed). */
-export async function settleAttempt(deps: PaymentsDeps, attemptId: string): Promise<void> {
-  const attempt = await unsettledAttempt(deps.orm.em.fork(), attemptId);
-  if (attempt) await settleAttempts(deps, [attempt]);
+/** The invoices invoicing confirmed settled: one call for all, or (no batch call) one call each. */
+async function settle(
+  deps: PaymentsDeps,
+  context: RequestContext,
+  settlements: readonly CardSettlement[],
+): Promise<Set<string>> {
+  const { invoicing } = deps;
+  if (invoicing.settleMany) return invoicing.settleMany(context, settlements);
+  const found = new Set<string>();
+  for (const { invoiceId, paymentId, paidDate } of settlements) {
+    try {
+      await invoicing.settle(context, invoiceId, paymentId, paidDate);
+      found.add(invoiceId);
+    } catch (error) {
+      deps.logger.warn({ err: error, invoice: invoiceId }, 'settling a card payment failed; retried later');
+    }
+  }
+  return found;
 }
 
-/** Settles every succeeded attempt not settled yet (of one organization, or all). */
+/** Settles the succeeded attempts not settled yet (of one organization, or all; up to 500 a pass) together. */
 export async function settleOutstanding(deps: PaymentsDeps, organizationId?: string): Promise<void> {
-  const unsettled = await deps.orm.em
-    .fork()
-    .find(
-      PaymentAttemptEntity,
-      { outcome: 'succeeded', settled_at: null, ...(organizationId ? { organization_id: organizationId } : {}) },
-      { fields: ['id'], limit: 500 },
-    );
-  for (const attempt of unsettled) await settleAttempt(deps, attempt.id);
+  await settleAttempts(deps, await unsettledAttempts(deps.orm.em.fork(), organizationId, 500));
 }

@@ -1,38 +1,41 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvoicePaymentEntity } from '../../db/entities/invoice-payment.entity.js';
+import { insertInvoicePayments } from '../../db/charge-store.js';
 import { isChargeable } from '../../domain/card-invoice.js';
 import type { CardInvoice } from '../../domain/directory.js';
 
+/** Where an invoice taken in comes from: its organization, its clock's now, whether that is a test clock. */
+export interface TakeInOrigin {
+  organizationId: string;
+  now: Date;
+  testClock: boolean;
+}
+
 /**
- * Takes an issued card invoice in for charging, its first attempt due when it was issued (else
- * `now`, the organization's clock), in the caller's transaction. Once per invoice: the invoice.issued consumer and the test
- * clock's advance may both bring it, the second finds its row. Other invoices are ignored.
+ * Takes issued card invoices in for charging (a consumer's batch, or the test clock's advance) in
+ * one statement, in the caller's transaction, each one's first attempt due when it was issued (else
+ * `now`, the organization's clock). Once per invoice: the invoice.issued consumer and the test
+ * clock's advance may both bring it, the second finds its row; an invoice named twice is taken in
+ * by its first. Invoices that are not chargeable are ignored. Answers the invoices taken in now.
  */
-export async function takeInCardInvoice(
+export async function takeInCardInvoices(
   em: EntityManager,
-  invoice: CardInvoice,
-  origin: { organizationId: string; now: Date; testClock: boolean },
-): Promise<boolean> {
-  if (!isChargeable(invoice)) return false;
-  const inserted = await em
-    .createQueryBuilder(InvoicePaymentEntity)
-    .insert({
+  items: ReadonlyArray<{ invoice: CardInvoice; origin: TakeInOrigin }>,
+): Promise<Set<string>> {
+  const rows = new Map<string, Parameters<typeof insertInvoicePayments>[1][number]>();
+  for (const { invoice, origin } of items) {
+    if (!isChargeable(invoice) || rows.has(invoice.invoiceId)) continue;
+    rows.set(invoice.invoiceId, {
       invoice_id: invoice.invoiceId,
       organization_id: origin.organizationId,
       account_id: invoice.accountId,
       invoice_number: invoice.invoiceNumber,
       amount: invoice.balance,
       currency: invoice.currency,
-      status: 'pending',
       test_clock: origin.testClock,
       next_attempt_at: invoice.issuedAt ?? origin.now,
-      first_attempt_at: null,
-      attempts_made: 0,
       created_at: origin.now,
       updated_at: origin.now,
-    })
-    .onConflict('invoice_id')
-    .ignore()
-    .execute('run');
-  return inserted.affectedRows > 0;
+    });
+  }
+  return insertInvoicePayments(em, [...rows.values()]);
 }

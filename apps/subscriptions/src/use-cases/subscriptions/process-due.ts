@@ -30,10 +30,14 @@ const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
  * Claims up to batchSize due subscriptions (claimDueSubscriptions: the scheduler skips rows another
  * transaction holds, the test clock waits for them) and runs the engine over each, all in one
  * transaction: a crash before commit releases the claim and loses nothing; the charges' unique key
- * stops a second charge for the same period. After the commit its events go to
- * `hooks.committedEvents`. Returns how many were claimed.
+ * stops a second charge for the same period. Returns how many were claimed and the committed
+ * events still to go to `hooks.committedEvents` (handOver).
  */
-export async function processDueBatch(orm: MikroORM, work: DueWork, hooks: DueHooks = {}): Promise<number> {
+async function processDueBatch(
+  orm: MikroORM,
+  work: DueWork,
+  hooks: DueHooks = {},
+): Promise<{ claimed: number; committed: readonly EventEnvelope[] }> {
   let claimedIds: string[] = [];
   let committed: readonly EventEnvelope[] = [];
   let claimed: number;
@@ -65,10 +69,9 @@ export async function processDueBatch(orm: MikroORM, work: DueWork, hooks: DueHo
     // One bad subscription must not stop the others: redo them one by one and set the bad one aside.
     hooks.logger?.warn({ err: error, count: claimedIds.length }, 'renewal batch failed; retrying one by one');
     for (const id of claimedIds) await processOne(orm, work, id, hooks);
-    return claimedIds.length;
+    return { claimed: claimedIds.length, committed: [] };
   }
-  await handOver(committed, work.context, hooks.committedEvents);
-  return claimed;
+  return { claimed, committed };
 }
 
 async function processOne(orm: MikroORM, work: DueWork, id: string, hooks: DueHooks): Promise<void> {
@@ -121,7 +124,12 @@ async function handOver(
   );
 }
 
-/** Everything due up to `now` for one scope of rows, batch after batch; returns the number processed. */
+/**
+ * Everything due up to `now` for one scope of rows, batch after batch; returns the number processed
+ * once every batch's events were handed over. A batch's hand-over runs while the next batch is
+ * processed (the read model's answer took as long as a batch of 200 renewals and held the
+ * scheduler up), one hand-over at a time, in commit order.
+ */
 export async function processAllDue(
   orm: MikroORM,
   work: Omit<DueWork, 'context'> & { context?: RequestContext },
@@ -129,9 +137,23 @@ export async function processAllDue(
 ): Promise<number> {
   const context = work.context ?? { requestId: `scheduler-${randomUUID()}`, clientSystem: 'scheduler' };
   let total = 0;
-  for (;;) {
-    const claimed = await processDueBatch(orm, { ...work, context }, hooks);
-    total += claimed;
-    if (claimed < work.batchSize) return total;
+  let handingOver: Promise<void> = Promise.resolve();
+  // A listener must not throw; should one, its error is the answer once the hand-overs ended.
+  let failed: { error: unknown } | undefined;
+  try {
+    for (;;) {
+      const { claimed, committed } = await processDueBatch(orm, { ...work, context }, hooks);
+      handingOver = handingOver
+        .then(() => handOver(committed, context, hooks.committedEvents))
+        .catch((error: unknown) => {
+          failed ??= { error };
+        });
+      total += claimed;
+      if (claimed < work.batchSize) break;
+    }
+  } finally {
+    await handingOver;
   }
+  if (failed) throw failed.error;
+  return total;
 }

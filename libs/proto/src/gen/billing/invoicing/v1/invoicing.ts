@@ -305,6 +305,15 @@ export interface SettleCardPaymentResponse {
   invoice?: Invoice | undefined;
 }
 
+export interface SettleCardPaymentsRequest {
+  settlements: SettleCardPaymentRequest[];
+}
+
+export interface SettleCardPaymentsResponse {
+  /** The uuids of the invoices found, in the order asked. */
+  settled: string[];
+}
+
 export interface ChangeCollectionMethodRequest {
   uuid: string;
   collection_method: string;
@@ -4722,6 +4731,146 @@ export const SettleCardPaymentResponse: MessageFns<SettleCardPaymentResponse> = 
   },
 };
 
+function createBaseSettleCardPaymentsRequest(): SettleCardPaymentsRequest {
+  return { settlements: [] };
+}
+
+export const SettleCardPaymentsRequest: MessageFns<SettleCardPaymentsRequest> = {
+  encode(message: SettleCardPaymentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.settlements) {
+      SettleCardPaymentRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleCardPaymentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleCardPaymentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settlements.push(SettleCardPaymentRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleCardPaymentsRequest {
+    return {
+      settlements: globalThis.Array.isArray(object?.settlements)
+        ? object.settlements.map((e: any) => SettleCardPaymentRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SettleCardPaymentsRequest): unknown {
+    const obj: any = {};
+    if (message.settlements?.length) {
+      obj.settlements = message.settlements.map((e) => SettleCardPaymentRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleCardPaymentsRequest>, I>>(base?: I): SettleCardPaymentsRequest {
+    return SettleCardPaymentsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleCardPaymentsRequest>, I>>(object: I): SettleCardPaymentsRequest {
+    const message = createBaseSettleCardPaymentsRequest();
+    message.settlements = object.settlements?.map((e) => SettleCardPaymentRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSettleCardPaymentsResponse(): SettleCardPaymentsResponse {
+  return { settled: [] };
+}
+
+export const SettleCardPaymentsResponse: MessageFns<SettleCardPaymentsResponse> = {
+  encode(message: SettleCardPaymentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.settled) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleCardPaymentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleCardPaymentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settled.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleCardPaymentsResponse {
+    return {
+      settled: globalThis.Array.isArray(object?.settled) ? object.settled.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: SettleCardPaymentsResponse): unknown {
+    const obj: any = {};
+    if (message.settled?.length) {
+      obj.settled = message.settled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettleCardPaymentsResponse>, I>>(base?: I): SettleCardPaymentsResponse {
+    return SettleCardPaymentsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettleCardPaymentsResponse>, I>>(object: I): SettleCardPaymentsResponse {
+    const message = createBaseSettleCardPaymentsResponse();
+    message.settled = object.settled?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseChangeCollectionMethodRequest(): ChangeCollectionMethodRequest {
   return { uuid: "", collection_method: "" };
 }
@@ -8733,6 +8882,21 @@ export const InvoicingServiceService = {
     responseDeserialize: (value: Buffer): SettleCardPaymentResponse => SettleCardPaymentResponse.decode(value),
   },
   /**
+   * SettleCardPayment for several invoices of the organization in one transaction (a batch of
+   * card charges). Answers the invoices it found: paid now, or settled before (unchanged).
+   */
+  settleCardPayments: {
+    path: "/billing.invoicing.v1.InvoicingService/SettleCardPayments" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleCardPaymentsRequest): Buffer =>
+      Buffer.from(SettleCardPaymentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleCardPaymentsRequest => SettleCardPaymentsRequest.decode(value),
+    responseSerialize: (value: SettleCardPaymentsResponse): Buffer =>
+      Buffer.from(SettleCardPaymentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleCardPaymentsResponse => SettleCardPaymentsResponse.decode(value),
+  },
+  /**
    * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
    * of the organization is issued (the test clock's advance waits for invoices).
    */
@@ -8922,6 +9086,11 @@ export interface InvoicingServiceServer extends UntypedServiceImplementation {
    * (invoice.paid). Idempotent: an invoice already paid answers as it is, unchanged.
    */
   settleCardPayment: handleUnaryCall<SettleCardPaymentRequest, SettleCardPaymentResponse>;
+  /**
+   * SettleCardPayment for several invoices of the organization in one transaction (a batch of
+   * card charges). Answers the invoices it found: paid now, or settled before (unchanged).
+   */
+  settleCardPayments: handleUnaryCall<SettleCardPaymentsRequest, SettleCardPaymentsResponse>;
   /**
    * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice
    * of the organization is issued (the test clock's advance waits for invoices).
@@ -9152,6 +9321,25 @@ export interface InvoicingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SettleCardPaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SettleCardPayment for several invoices of the organization in one transaction (a batch of
+   * card charges). Answers the invoices it found: paid now, or settled before (unchanged).
+   */
+  settleCardPayments(
+    request: SettleCardPaymentsRequest,
+    callback: (error: ServiceError | null, response: SettleCardPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  settleCardPayments(
+    request: SettleCardPaymentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleCardPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  settleCardPayments(
+    request: SettleCardPaymentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleCardPaymentsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Returns once every charge named has been invoiced and every pending (grouped renewal) invoice

@@ -1,0 +1,134 @@
+import { auditEntryRow, type IAuditLogEntry } from '@billing/db';
+import { type EventEnvelope, type OutboxRecord, outboxRecord } from '@billing/events';
+import type { RequestContext } from '@billing/observability';
+import { type ChangeScope, changeScope } from '@billing/runtime';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { writeDraftLinesInvoiced } from '../db/draft-line-store.js';
+import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
+import type { InvoiceRow } from '../db/entities/invoice.entity.js';
+import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
+import type { InvoicedChargeRow } from '../db/entities/invoiced-charge.entity.js';
+import type { MailJobRow } from '../db/entities/mail-job.entity.js';
+import {
+  insertAuditAndOutbox,
+  insertInvoicedCharges,
+  insertInvoicesWithLines,
+  insertMailJobs,
+} from '../db/issue-batch-store.js';
+
+const PRODUCER = 'invoicing';
+
+/**
+ * The writes of a batch of charges, collected while each charge is invoiced in order and then
+ * written with one multi-row statement per table (issue-batch-store.ts): the invoices issued at
+ * once with their lines, the invoiced charges, the mail jobs, the draft lines invoiced, the audit
+ * rows and the outbox rows. The same rows the unit of work would write, without its per-entity
+ * cost. Rows the unit of work tracks (grouped pending invoices, invoices credited) stay with it.
+ */
+export class IssueWrites {
+  private invoices: InvoiceRow[] = [];
+  private lines: InvoiceLineRow[] = [];
+  private invoicedCharges: InvoicedChargeRow[] = [];
+  private mailJobs: MailJobRow[] = [];
+  private invoicedDrafts: DraftInvoiceLineRow[] = [];
+  private audits: IAuditLogEntry[] = [];
+  private events: OutboxRecord[] = [];
+  /** The lines of each new invoice, in sort order (their ids set once written). */
+  private readonly linesByInvoice = new Map<string, InvoiceLineRow[]>();
+
+  /** `published`: where the envelopes of the events go too, for the hand-over after the commit. */
+  constructor(private readonly published: EventEnvelope[]) {}
+
+  /** A new invoice (a plain row), written by the next writeRows. */
+  addInvoice(invoice: InvoiceRow): void {
+    this.invoices.push(invoice);
+    this.linesByInvoice.set(invoice.id, []);
+  }
+
+  addLines(invoiceId: string, lines: readonly InvoiceLineRow[]): void {
+    this.lines.push(...lines);
+    this.linesByInvoice.get(invoiceId)?.push(...lines);
+  }
+
+  linesOf(invoiceId: string): readonly InvoiceLineRow[] {
+    return this.linesByInvoice.get(invoiceId) ?? [];
+  }
+
+  addInvoicedCharge(row: InvoicedChargeRow): void {
+    this.invoicedCharges.push(row);
+  }
+
+  addMailJob(row: MailJobRow): void {
+    this.mailJobs.push(row);
+  }
+
+  /** Draft lines (untracked rows: pendingRenewalDraftLines) that markDraftLinesInvoiced marked invoiced. */
+  addInvoicedDrafts(rows: readonly DraftInvoiceLineRow[]): void {
+    this.invoicedDrafts.push(...rows);
+  }
+
+  /** changeScope whose audit rows and events are collected here instead of the unit of work. */
+  scope(em: EntityManager, organizationId: string, context: RequestContext, now: Date): ChangeScope {
+    const scope: ChangeScope = {
+      ...changeScope(em, PRODUCER, organizationId, context, now),
+      audit: (action, objectType, objectId, details = {}) => {
+        this.audits.push(
+          auditEntryRow({
+            organizationId,
+            apiUserId: context.apiUserId ?? null,
+            clientSystem: context.clientSystem ?? null,
+            externalUser: context.externalUser ?? null,
+            requestId: context.requestId,
+            action,
+            objectType,
+            objectId,
+            occurredAt: now,
+            details,
+          }),
+        );
+      },
+      publish: (event) => {
+        const { envelope, record } = outboxRecord({
+          producer: PRODUCER,
+          organizationId,
+          requestId: context.requestId,
+          occurredAt: now,
+          ...event,
+        });
+        this.events.push(record);
+        this.published.push(envelope);
+      },
+      notBefore: (moment) =>
+        moment.getTime() > now.getTime() ? this.scope(em, organizationId, context, moment) : scope,
+    };
+    return scope;
+  }
+
+  /** Writes the invoices, lines, invoiced charges, mail jobs and invoiced draft lines collected so far. */
+  async writeRows(em: EntityManager): Promise<void> {
+    const invoices = this.invoices;
+    const lines = this.lines;
+    const invoicedCharges = this.invoicedCharges;
+    const mailJobs = this.mailJobs;
+    const invoicedDrafts = this.invoicedDrafts;
+    this.invoices = [];
+    this.lines = [];
+    this.invoicedCharges = [];
+    this.mailJobs = [];
+    this.invoicedDrafts = [];
+    await insertInvoicesWithLines(em, invoices, lines);
+    await insertInvoicedCharges(em, invoicedCharges);
+    await insertMailJobs(em, mailJobs);
+    await writeDraftLinesInvoiced(em, invoicedDrafts);
+  }
+
+  /** Writes everything still collected: the rows, then the audit rows and the events in their order. */
+  async write(em: EntityManager): Promise<void> {
+    await this.writeRows(em);
+    const audits = this.audits;
+    const events = this.events;
+    this.audits = [];
+    this.events = [];
+    await insertAuditAndOutbox(em, audits, events);
+  }
+}

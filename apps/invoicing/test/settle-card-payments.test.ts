@@ -1,0 +1,160 @@
+/**
+ * SettleCardPayments (payments' batch of card charges), against a real, migrated throwaway schema:
+ * settling several invoices in one transaction writes what SettleCardPayment one invoice at a time
+ * writes (invoices paid, versions, invoice.paid events, audit rows), leaves invoices that cannot be
+ * paid unchanged, answers the invoices found, and changes nothing when asked again.
+ */
+import { randomUUID } from 'node:crypto';
+import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
+import { decodeEnvelope } from '@billing/events';
+import { invoiceEventsV1 } from '@billing/proto';
+import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoicingEntities } from '../src/db/entities/index.js';
+import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
+import { migrations } from '../src/db/migrations/index.js';
+import type { Buyer } from '../src/domain/directory.js';
+import { settleCardPayment } from '../src/use-cases/invoice-actions.js';
+import { invoiceCharges } from '../src/use-cases/invoice-charge.js';
+import { settleCardPayments } from '../src/use-cases/settle-card-payments.js';
+import { buyer, charge, countingDirectory } from './support/charges.js';
+
+const clock = new TestClock('2026-03-01T09:00:00.000Z');
+let database: TestSchema;
+let orm: MikroORM;
+
+beforeAll(async () => {
+  database = await createTestSchema('invoicing_settle');
+  orm = await openOrm({
+    clientUrl: database.databaseUrl,
+    schema: database.schema,
+    entities: invoicingEntities,
+    migrations,
+  });
+  await migrate(orm);
+});
+
+afterAll(async () => {
+  await orm?.close(true);
+  await database?.drop();
+});
+
+/** An organization with three card invoices (1..3) and a card credit note (4), issued. */
+async function issuedCardInvoices() {
+  const organizationId = randomUUID();
+  const account = randomUUID();
+  const buyers = new Map<string, Buyer>([[account, buyer(account, 'carla')]]);
+  const { directory } = countingDirectory(buyers);
+  const card = { collection_method: 'payment_card' };
+  await inTransaction(orm, (em) =>
+    invoiceCharges(
+      { orm, clock, directory },
+      em,
+      [
+        charge(account, '100', card),
+        charge(account, '200', card),
+        charge(account, '300', card),
+        charge(account, '-40', { ...card, kind: 'adjustment' }),
+      ].map((item) => ({
+        charge: item,
+        origin: { organizationId, requestId: randomUUID(), occurredAt: clock.now() },
+      })),
+    ),
+  );
+  const rows = await orm.em
+    .fork()
+    .find(InvoiceEntity, { organization_id: organizationId }, { orderBy: { invoice_number: 'asc' } });
+  return { organizationId, directory, ids: rows.map((row) => row.id) };
+}
+
+const contextOf = (organizationId: string) => ({ requestId: randomUUID(), organizationId, clientSystem: 'payments' });
+
+/** What settling wrote for an organization, comparable across organizations. */
+async function written(organizationId: string) {
+  const em = orm.em.fork();
+  const invoices = await em.find(
+    InvoiceEntity,
+    { organization_id: organizationId },
+    { orderBy: { invoice_number: 'asc' } },
+  );
+  const numberOf = new Map(invoices.map((invoice) => [invoice.id, invoice.invoice_number]));
+  const audits = await em.find(AuditLogEntry, { organizationId, action: 'invoice.card_payment' });
+  const outbox = await em
+    .getConnection()
+    .execute<{ payload: Buffer }[]>('select payload from outbox order by position');
+  return {
+    invoices: invoices.map((invoice) => [
+      invoice.invoice_number,
+      invoice.status,
+      invoice.balance,
+      invoice.paid_date,
+      invoice.version,
+    ]),
+    paidEvents: outbox
+      .map((row) => decodeEnvelope(row.payload))
+      .filter((envelope) => envelope.organization_id === organizationId && envelope.event_type === 'invoice.paid')
+      .map((envelope) => {
+        const invoice = invoiceEventsV1.InvoiceChanged.decode(envelope.payload).invoice!;
+        return [invoice.invoice_number, invoice.status, invoice.balance, invoice.version, invoice.lines.length];
+      }),
+    audits: audits
+      .map((audit) => [numberOf.get(audit.objectId), (audit.details as { paid_date: string }).paid_date])
+      .sort(),
+  };
+}
+
+describe('settleCardPayments', () => {
+  it('pays the invoices of a batch as one call each would, once', async () => {
+    const one = await issuedCardInvoices();
+    const deps = { orm, clock, directory: one.directory };
+    for (const [index, uuid] of [one.ids[0]!, one.ids[2]!, one.ids[3]!].entries()) {
+      await settleCardPayment(deps, contextOf(one.organizationId), uuid, randomUUID(), `2026-03-0${index + 1}`);
+    }
+
+    const batch = await issuedCardInvoices();
+    const unknown = randomUUID();
+    const settlements = [
+      { uuid: batch.ids[0]!, payment: randomUUID(), paidDate: '2026-03-01' },
+      { uuid: unknown, payment: randomUUID(), paidDate: '2026-03-01' },
+      { uuid: batch.ids[2]!, payment: randomUUID(), paidDate: '2026-03-02' },
+      // A credit note is never paid; asked twice, the first settlement counts.
+      { uuid: batch.ids[3]!, payment: randomUUID(), paidDate: '2026-03-03' },
+      { uuid: batch.ids[0]!, payment: randomUUID(), paidDate: '2026-03-09' },
+    ];
+    const answered = await settleCardPayments(
+      { orm, clock, directory: batch.directory },
+      contextOf(batch.organizationId),
+      settlements,
+    );
+    expect(answered).toEqual([batch.ids[0], batch.ids[2], batch.ids[3]]);
+
+    const expected = await written(one.organizationId);
+    expect(await written(batch.organizationId)).toEqual(expected);
+    expect(expected).toEqual({
+      invoices: [
+        [1, 'paid', '0.000000', '2026-03-01', 2],
+        [2, 'open', '250.000000', null, 1],
+        [3, 'paid', '0.000000', '2026-03-02', 2],
+        [4, 'open', '-50.000000', null, 1],
+      ],
+      paidEvents: [
+        ['1', 'paid', '0.00', 2, 1],
+        ['3', 'paid', '0.00', 2, 1],
+      ],
+      audits: [
+        [1, '2026-03-01'],
+        [3, '2026-03-02'],
+      ],
+    });
+
+    // Asked again (payments retrying after a lost answer): the same answer, nothing written.
+    const again = await settleCardPayments(
+      { orm, clock, directory: batch.directory },
+      contextOf(batch.organizationId),
+      settlements,
+    );
+    expect(again).toEqual(answered);
+    expect(await written(batch.organizationId)).toEqual(expected);
+  });
+});
