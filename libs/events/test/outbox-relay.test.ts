@@ -1,11 +1,14 @@
+import { inTransaction } from '@billing/db';
 import { TestClock, uniqueName, waitFor } from '@billing/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   decodeEnvelope,
   type EventBus,
   InProcessBus,
+  insertOutboxRecords,
   OutboxMessage,
   OutboxRelay,
+  outboxRecord,
   type PublishRequest,
 } from '../src/index.js';
 import { appendEvent } from './support/append-event.js';
@@ -149,6 +152,51 @@ describe('OutboxRelay', () => {
       const second = await appendEvent(db.orm, producer);
       await waitFor(() => bus.published.length === 2, { description: 'the next commit to wake it again' });
       expect(bus.published.map((request) => request.messageId)).toEqual([first.event_id, second.event_id]);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('is woken by the commit of rows inserted in bulk (insertOutboxRecords) too, not by a rollback', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
+    const recordsOf = (count: number) =>
+      Array.from({ length: count }, (_, index) =>
+        outboxRecord({
+          producer,
+          eventType: 'account.created',
+          organizationId: 'org-1',
+          aggregateType: 'account',
+          aggregateId: `account-${index}`,
+          payloadType: 'billing.events.v1.AccountChanged',
+          payload: new TextEncoder().encode(`payload ${index}`),
+          occurredAt: new Date('2026-01-01T00:00:00Z'),
+        }),
+      );
+    relay.start();
+    try {
+      await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+      // A rolled-back bulk insert leaves nothing and must not leave a wake-up behind for its EntityManager.
+      await expect(
+        inTransaction(db.orm, async (em) => {
+          await insertOutboxRecords(
+            em,
+            recordsOf(1).map(({ record }) => record),
+          );
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      // The relay sleeps for a minute: only the commit of these rows can wake it within the test.
+      const batch = recordsOf(3);
+      await inTransaction(db.orm, (em) =>
+        insertOutboxRecords(
+          em,
+          batch.map(({ record }) => record),
+        ),
+      );
+      await waitFor(() => bus.published.length === 3, { description: 'the bulk insert’s commit to wake the relay' });
+      expect(bus.published.map((request) => request.messageId)).toEqual(batch.map(({ envelope }) => envelope.event_id));
     } finally {
       await relay.stop();
     }

@@ -3,6 +3,7 @@ import { currentContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventEnvelope, encodeEnvelope } from '../envelope/envelope-codec.js';
 import { subjectFor } from '../envelope/subjects.js';
+import { noteOutboxRowsInserted } from '../relay/wake-on-outbox-commit.js';
 import { traceContextToStore } from '../support/message-tracing.js';
 import type { AppendToOutboxInput } from './append-to-outbox.js';
 import { OutboxMessage } from './outbox-message.entity.js';
@@ -51,9 +52,11 @@ export function outboxRecord(input: AppendToOutboxInput): { envelope: EventEnvel
 /**
  * Inserts many outbox rows in one statement, in the caller's transaction and in the given order
  * (the relay publishes by insertion position), bypassing the unit of work: for writers that
- * produce hundreds of events per transaction (the subscriptions scheduler's batches).
+ * produce hundreds of events per transaction (the subscriptions scheduler's batches). The relay is
+ * woken when the transaction commits, as for rows of the unit of work.
  */
 export async function insertOutboxRecords(em: EntityManager, records: readonly OutboxRecord[]): Promise<void> {
   if (records.length === 0) return;
   await em.insertMany(OutboxMessage, records as OutboxRecord[]);
+  noteOutboxRowsInserted(em);
 }

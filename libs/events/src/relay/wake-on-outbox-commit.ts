@@ -1,13 +1,25 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
-/**
- * Calls `wake` right after a transaction that added outbox rows through the unit of work commits,
- * so the relay publishes them at once instead of at its next poll (the poll stays, for rows
- * written otherwise: bulk inserts, another process). Flushes are seen in `onFlush`, before their
- * implicit transaction commits; the commit event names the same EntityManager.
- */
 /** The outbox entity's name (outbox-message.entity.ts). */
 const OUTBOX_ENTITY = 'OutboxMessage';
+
+/** Transactions (their EntityManagers) that inserted outbox rows past the unit of work. */
+const bulkOutboxWrites = new WeakSet<EntityManager>();
+
+/**
+ * Tells the relay's wake-up that this transaction wrote outbox rows with a bulk insert, which the
+ * unit of work does not see (insertOutboxRecords): it wakes the relay when the transaction commits.
+ */
+export function noteOutboxRowsInserted(em: EntityManager): void {
+  bulkOutboxWrites.add(em);
+}
+
+/**
+ * Calls `wake` right after a transaction that added outbox rows commits, so the relay publishes
+ * them at once instead of at its next poll (the poll stays, for rows another process wrote). Rows
+ * of the unit of work are seen in `onFlush`, before their implicit transaction commits; bulk
+ * inserts are noted by noteOutboxRowsInserted; the commit event names the same EntityManager.
+ */
 
 export function wakeOnOutboxCommit(orm: MikroORM, wake: () => void): void {
   const pending = new WeakSet<EntityManager>();
@@ -18,7 +30,10 @@ export function wakeOnOutboxCommit(orm: MikroORM, wake: () => void): void {
       }
     },
     afterTransactionCommit: async ({ em }) => {
-      if (pending.delete(em as EntityManager)) wake();
+      // The bulk mark is read, not taken: every relay of the ORM (a stopped one too) sees the
+      // commit, and each transaction has an EntityManager of its own, forgotten with it.
+      const written = pending.delete(em as EntityManager);
+      if (written || bulkOutboxWrites.has(em as EntityManager)) wake();
     },
     afterTransactionRollback: async ({ em }) => {
       pending.delete(em as EntityManager);
