@@ -16,7 +16,8 @@ const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 const SUBSCRIPTIONS = 20;
 // 30 % of the accounts pay by card, both of their subscriptions: accounts 0-2 of 10.
 const CARD_INVOICES = 6;
-// The npm script builds first (from nx's cache when nothing changed); a loaded 2-core machine.
+// The npm script builds what is stale first (nothing, after the suite's build: it rewrites no dist/
+// file other tests run from); a loaded 2-core machine.
 const RUN_TIMEOUT_MS = 5 * 60_000;
 // Creating and dropping a database wait for a checkpoint, slow on a loaded machine.
 const HOOK_TIMEOUT_MS = 60_000;
