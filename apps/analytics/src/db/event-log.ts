@@ -20,20 +20,8 @@ export async function lockOrganizationsActivities(em: EntityManager, organizatio
 }
 
 /** Appends the event to the journal a rebuild replays (once per event id). */
-export async function appendToEventLog(em: EntityManager, envelope: EventEnvelope): Promise<void> {
-  await em
-    .createQueryBuilder(EventLogEntity)
-    .insert({
-      event_id: envelope.event_id,
-      organization_id: envelope.organization_id,
-      event_type: envelope.event_type,
-      payload_type: envelope.payload_type,
-      occurred_at: envelope.occurred_at ?? new Date(0),
-      payload: Buffer.from(envelope.payload),
-    })
-    .onConflict(['event_id'])
-    .ignore()
-    .execute('run');
+export function appendToEventLog(em: EntityManager, envelope: EventEnvelope): Promise<void> {
+  return appendManyToEventLog(em, [envelope]);
 }
 
 /** Appends the events to the journal, in the given order, with one statement (each event id once). */
