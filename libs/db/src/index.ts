@@ -1,6 +1,6 @@
 export { afterCommit } from './after-commit.js';
 export { AuditLogEntry, type IAuditLogEntry } from './audit/audit-log-entry.entity.js';
-export { type AuditEntryInput, auditEntryRow, recordAudit } from './audit/record-audit.js';
+export { type AuditEntryInput, auditEntryRow, insertAuditEntries, recordAudit } from './audit/record-audit.js';
 export { ConstraintViolationError, isConstraintViolation } from './constraint-violation-error.js';
 export { countAfterCommit } from './count-after-commit.js';
 export { type InTransactionOptions, inTransaction } from './in-transaction.js';

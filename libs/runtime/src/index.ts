@@ -1,4 +1,5 @@
 export { type BootReport, bootCheck } from './boot-check.js';
+export { CollectedChangeRecords, type CollectedChangeRecordsOptions } from './collected-change-records.js';
 export { type ForwardCommittedEventsOptions, forwardCommittedEvents } from './forward-committed-events.js';
 export { startPollingWorker, type WakeableWorker } from './polling-worker.js';
 export {

@@ -1,12 +1,12 @@
 import { TestClock } from '@billing/clock';
-import { AuditLogEntry, migrate, openOrm } from '@billing/db';
-import { decodeEnvelope, type EventEnvelope, eventEntities, OutboxMessage } from '@billing/events';
+import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
+import { decodeEnvelope, type EventEnvelope, eventEntities, insertOutboxRecords, OutboxMessage } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { createTestSchema, type TestSchema } from '@billing/testing';
 import { Migration } from '@mikro-orm/migrations';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeScope, runChange } from '../src/index.js';
+import { type ChangeScope, CollectedChangeRecords, changeScope, runChange } from '../src/index.js';
 
 /** The outbox and audit tables a change writes, as a service's generated migration creates them. */
 class CreateChangeTables extends Migration {
@@ -134,5 +134,89 @@ describe('runChange and its committed events listener', () => {
       },
     );
     expect([result, calls]).toEqual([42, 0]);
+  });
+});
+
+describe("CollectedChangeRecords: a batch's scopes", () => {
+  let database: TestSchema;
+  let orm: MikroORM;
+  beforeAll(async () => {
+    database = await createTestSchema('collected_records');
+    orm = await openOrm({
+      clientUrl: database.databaseUrl,
+      schema: database.schema,
+      entities: [...eventEntities, AuditLogEntry],
+      migrations: [CreateChangeTables],
+    });
+    await migrate(orm);
+  });
+  afterAll(async () => {
+    await orm?.close(true);
+    await database?.drop();
+  });
+
+  const at = new Date('2026-03-01T12:00:00Z');
+  const later = new Date('2026-03-02T08:30:00Z');
+  /** Two changes of a batch: the second finds its object changed later, so it stamps `later`. */
+  const changes = (scopeOf: () => ChangeScope) => {
+    const first = scopeOf();
+    first.audit('widget.update', 'widget', 'w-1', { quantity: 2 });
+    first.publish(widgetEvent('w-1'));
+    const second = scopeOf().notBefore(later);
+    second.publish(widgetEvent('w-2'));
+    second.audit('widget.update', 'widget', 'w-2');
+  };
+  /** What the change left in the outbox and audit log, without the rows' random ids. */
+  const written = async () => {
+    const em = orm.em.fork();
+    const events = (await em.find(OutboxMessage, {}, { orderBy: { position: 'asc' } })).map((row) => {
+      const { event_id: _id, ...envelope } = decodeEnvelope(row.payload);
+      return { subject: row.subject, createdAt: row.createdAt, envelope };
+    });
+    const audits = (await em.find(AuditLogEntry, {}, { orderBy: { occurredAt: 'asc', objectId: 'asc' } })).map(
+      ({ id: _id, ...row }) => ({ ...row }),
+    );
+    await em.nativeDelete(OutboxMessage, {});
+    await em.nativeDelete(AuditLogEntry, {});
+    return { events, audits };
+  };
+
+  it('collect the audit rows and events changeScope writes, to be written with one statement each', async () => {
+    await inTransaction(orm, async (em) => changes(() => changeScope(em, 'widgets', ORGANIZATION, context, at)));
+    const byUnitOfWork = await written();
+
+    const published: EventEnvelope[] = [];
+    const records = new CollectedChangeRecords('widgets', { published });
+    await inTransaction(orm, async (em) => {
+      changes(() => records.scope(em, ORGANIZATION, context, at));
+      const { audits, events } = records.take();
+      expect([audits.length, events.length, published.length]).toEqual([2, 2, 2]);
+      await em.insertMany(AuditLogEntry, audits);
+      await insertOutboxRecords(em, events);
+    });
+    expect(records.take()).toEqual({ audits: [], events: [] });
+    const collected = await written();
+
+    expect(collected).toEqual(byUnitOfWork);
+    expect(collected.events.map(({ envelope }) => [envelope.aggregate_id, envelope.occurred_at])).toEqual([
+      ['w-1', at],
+      ['w-2', later],
+    ]);
+    expect(published.map((envelope) => envelope.aggregate_id)).toEqual(['w-1', 'w-2']);
+  });
+
+  it('leave the audit rows to the unit of work when told to, and write only the events', async () => {
+    const records = new CollectedChangeRecords('widgets', { auditsByUnitOfWork: true });
+    await inTransaction(orm, async (em) => {
+      changes(() => records.scope(em, ORGANIZATION, context, at));
+      await records.write(em);
+    });
+    expect(records.take()).toEqual({ audits: [], events: [] });
+    const { events, audits } = await written();
+    expect(events.map(({ envelope }) => envelope.aggregate_id)).toEqual(['w-1', 'w-2']);
+    expect(audits.map((row) => [row.objectId, row.occurredAt])).toEqual([
+      ['w-1', at],
+      ['w-2', later],
+    ]);
   });
 });

@@ -1,5 +1,3 @@
-import { AuditLogEntry, type IAuditLogEntry } from '@billing/db';
-import { insertOutboxRecords, type OutboxRecord } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvoiceRow } from './entities/invoice.entity.js';
 import type { InvoiceLineRow } from './entities/invoice-line.entity.js';
@@ -54,14 +52,4 @@ export async function insertInvoicedCharges(em: EntityManager, rows: readonly In
 
 export async function insertMailJobs(em: EntityManager, rows: readonly MailJobRow[]): Promise<void> {
   await insertAsJson(em, 'mail_job', rows);
-}
-
-/** Audit rows and outbox rows (in the order given: the relay publishes by insertion position). */
-export async function insertAuditAndOutbox(
-  em: EntityManager,
-  audits: readonly IAuditLogEntry[],
-  events: readonly OutboxRecord[],
-): Promise<void> {
-  if (audits.length > 0) await em.insertMany(AuditLogEntry, audits as IAuditLogEntry[]);
-  await insertOutboxRecords(em, events);
 }

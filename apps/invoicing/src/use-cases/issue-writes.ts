@@ -1,7 +1,6 @@
-import { auditEntryRow, type IAuditLogEntry } from '@billing/db';
-import { type EventEnvelope, type OutboxRecord, outboxRecord } from '@billing/events';
+import type { EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
-import { type ChangeScope, changeScope } from '@billing/runtime';
+import { type ChangeScope, CollectedChangeRecords } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { writeDraftLinesInvoiced } from '../db/draft-line-store.js';
 import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
@@ -9,12 +8,7 @@ import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import type { InvoicedChargeRow } from '../db/entities/invoiced-charge.entity.js';
 import type { MailJobRow } from '../db/entities/mail-job.entity.js';
-import {
-  insertAuditAndOutbox,
-  insertInvoicedCharges,
-  insertInvoicesWithLines,
-  insertMailJobs,
-} from '../db/issue-batch-store.js';
+import { insertInvoicedCharges, insertInvoicesWithLines, insertMailJobs } from '../db/issue-batch-store.js';
 
 const PRODUCER = 'invoicing';
 
@@ -31,13 +25,14 @@ export class IssueWrites {
   private invoicedCharges: InvoicedChargeRow[] = [];
   private mailJobs: MailJobRow[] = [];
   private invoicedDrafts: DraftInvoiceLineRow[] = [];
-  private audits: IAuditLogEntry[] = [];
-  private events: OutboxRecord[] = [];
+  private readonly records: CollectedChangeRecords;
   /** The lines of each new invoice, in sort order (their ids set once written). */
   private readonly linesByInvoice = new Map<string, InvoiceLineRow[]>();
 
   /** `published`: where the envelopes of the events go too, for the hand-over after the commit. */
-  constructor(private readonly published: EventEnvelope[]) {}
+  constructor(published: EventEnvelope[]) {
+    this.records = new CollectedChangeRecords(PRODUCER, { published });
+  }
 
   /** A new invoice (a plain row), written by the next writeRows. */
   addInvoice(invoice: InvoiceRow): void {
@@ -69,39 +64,7 @@ export class IssueWrites {
 
   /** changeScope whose audit rows and events are collected here instead of the unit of work. */
   scope(em: EntityManager, organizationId: string, context: RequestContext, now: Date): ChangeScope {
-    const scope: ChangeScope = {
-      ...changeScope(em, PRODUCER, organizationId, context, now),
-      audit: (action, objectType, objectId, details = {}) => {
-        this.audits.push(
-          auditEntryRow({
-            organizationId,
-            apiUserId: context.apiUserId ?? null,
-            clientSystem: context.clientSystem ?? null,
-            externalUser: context.externalUser ?? null,
-            requestId: context.requestId,
-            action,
-            objectType,
-            objectId,
-            occurredAt: now,
-            details,
-          }),
-        );
-      },
-      publish: (event) => {
-        const { envelope, record } = outboxRecord({
-          producer: PRODUCER,
-          organizationId,
-          requestId: context.requestId,
-          occurredAt: now,
-          ...event,
-        });
-        this.events.push(record);
-        this.published.push(envelope);
-      },
-      notBefore: (moment) =>
-        moment.getTime() > now.getTime() ? this.scope(em, organizationId, context, moment) : scope,
-    };
-    return scope;
+    return this.records.scope(em, organizationId, context, now);
   }
 
   /** Writes the invoices, lines, invoiced charges, mail jobs and invoiced draft lines collected so far. */
@@ -125,10 +88,6 @@ export class IssueWrites {
   /** Writes everything still collected: the rows, then the audit rows and the events in their order. */
   async write(em: EntityManager): Promise<void> {
     await this.writeRows(em);
-    const audits = this.audits;
-    const events = this.events;
-    this.audits = [];
-    this.events = [];
-    await insertAuditAndOutbox(em, audits, events);
+    await this.records.write(em);
   }
 }

@@ -36,3 +36,8 @@ export function auditEntryRow(entry: AuditEntryInput): IAuditLogEntry {
     details: entry.details ?? null,
   };
 }
+
+/** Inserts audit rows (auditEntryRow) with one statement, in the caller's transaction, past the unit of work. */
+export async function insertAuditEntries(em: EntityManager, rows: readonly IAuditLogEntry[]): Promise<void> {
+  if (rows.length > 0) await em.insertMany(AuditLogEntry, rows as IAuditLogEntry[]);
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { countAfterCommit, inTransaction } from '@billing/db';
 import { chargeAttemptsTotal, type RequestContext } from '@billing/observability';
+import { CollectedChangeRecords } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { paymentAttemptView } from '../../db/attempt-view.js';
 import {
@@ -21,7 +22,6 @@ import { nextAttemptAt } from '../../domain/dunning.js';
 import type { ChargeResult } from '../../domain/payment-attempt.js';
 import { chargeableCard } from '../../domain/payment-card.js';
 import { publishPaymentEvent } from '../../events/payment-events.js';
-import { BatchRecords } from '../batch-scope.js';
 import type { PaymentsDeps } from '../deps.js';
 import { gatewayFor } from '../gateway-for.js';
 import { settleAttempts } from './settle.js';
@@ -203,7 +203,8 @@ async function recordOutcomes(
   };
   const recorded: PaymentAttemptRow[] = [];
   const outcomes: StoredOutcome[] = [];
-  const records = new BatchRecords();
+  // The batch's audit rows and events, written with one insert each after its outcomes.
+  const records = new CollectedChangeRecords('payments');
   for (const { attempt: stored, card, invoice } of locked) {
     // Another run of the same attempt stored it first: the gateway answered it the same (same key).
     if (stored.outcome !== 'pending') {

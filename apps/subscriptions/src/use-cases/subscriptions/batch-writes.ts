@@ -1,6 +1,6 @@
-import { type EventEnvelope, insertOutboxRecords, type OutboxRecord, outboxRecord } from '@billing/events';
+import type { EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
-import { changeScope } from '@billing/runtime';
+import { CollectedChangeRecords } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
@@ -22,9 +22,13 @@ export class BatchWrites implements EngineWrites {
   private readonly rows = new Map<string, SubscriptionRow>();
   private readonly properties = new Set<SubscriptionProperty>();
   private readonly charges: ChargeRow[] = [];
-  private readonly events: OutboxRecord[] = [];
-  /** The envelopes of `events`, for handing them over once the batch committed. */
+  /** The envelopes of the batch's events, for handing them over once the batch committed. */
   readonly envelopes: EventEnvelope[] = [];
+  /** Its events; audit rows stay with the unit of work, as changeScope writes them. */
+  private readonly records = new CollectedChangeRecords(PRODUCER, {
+    published: this.envelopes,
+    auditsByUnitOfWork: true,
+  });
 
   update(row: SubscriptionRow, columns: Partial<SubscriptionRow>, recorded = false): void {
     // Like the unit of work, write only columns whose value changes (dates by instant, JSON by
@@ -45,23 +49,7 @@ export class BatchWrites implements EngineWrites {
 
   /** changeScope whose events are collected here (same envelope as appendToOutbox) instead of the unit of work. */
   scope(em: EntityManager, organizationId: string, context: RequestContext, now: Date): ChangeScope {
-    const scope: ChangeScope = {
-      ...changeScope(em, PRODUCER, organizationId, context, now),
-      publish: (event) => {
-        const { envelope, record } = outboxRecord({
-          producer: PRODUCER,
-          organizationId,
-          requestId: context.requestId,
-          occurredAt: now,
-          ...event,
-        });
-        this.events.push(record);
-        this.envelopes.push(envelope);
-      },
-      notBefore: (moment) =>
-        moment.getTime() > now.getTime() ? this.scope(em, organizationId, context, moment) : scope,
-    };
-    return scope;
+    return this.records.scope(em, organizationId, context, now);
   }
 
   /**
@@ -71,6 +59,6 @@ export class BatchWrites implements EngineWrites {
   async write(em: EntityManager): Promise<void> {
     await updateSubscriptionRows(em, [...this.rows.values()], [...this.properties]);
     if (this.charges.length > 0) await em.insertMany(ChargeEntity, this.charges);
-    await insertOutboxRecords(em, this.events);
+    await this.records.write(em);
   }
 }
