@@ -135,8 +135,10 @@ function delivered(message: JsMsg): DeliveredMessage {
     headers: traceHeaders(message),
     deliveryCount: message.info.deliveryCount,
     ack: async () => {
-      // ackAck waits for the server to confirm, so "acked" means the durable has moved on.
-      await message.ackAck();
+      // A plain ack, not ackAck: waiting for the server's confirmation cost a request per message
+      // (a round trip, a timer and an Error nats.js builds for every settled request), and an ack
+      // that gets lost only brings a redelivery, which the consumer's inbox turns into a no-op.
+      message.ack();
     },
     nak: async (delayMs) => message.nak(delayMs),
     term: async () => message.term(),
