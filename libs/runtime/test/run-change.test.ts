@@ -35,11 +35,12 @@ const widgetEvent = (id: string) => ({
   payload: new Uint8Array([7]),
 });
 
-describe('runChange and its committed events listener', () => {
+/** A schema of its own with the outbox and audit tables, for the describe block it is called in. */
+function useChangeTables(name: string): () => MikroORM {
   let database: TestSchema;
   let orm: MikroORM;
   beforeAll(async () => {
-    database = await createTestSchema('run_change');
+    database = await createTestSchema(name);
     orm = await openOrm({
       clientUrl: database.databaseUrl,
       schema: database.schema,
@@ -51,6 +52,15 @@ describe('runChange and its committed events listener', () => {
   afterAll(async () => {
     await orm?.close(true);
     await database?.drop();
+  });
+  return () => orm;
+}
+
+describe('runChange and its committed events listener', () => {
+  const changeTables = useChangeTables('run_change');
+  let orm: MikroORM;
+  beforeAll(() => {
+    orm = changeTables();
   });
 
   const outboxIds = async (): Promise<string[]> =>
@@ -138,21 +148,10 @@ describe('runChange and its committed events listener', () => {
 });
 
 describe("CollectedChangeRecords: a batch's scopes", () => {
-  let database: TestSchema;
+  const changeTables = useChangeTables('collected_records');
   let orm: MikroORM;
-  beforeAll(async () => {
-    database = await createTestSchema('collected_records');
-    orm = await openOrm({
-      clientUrl: database.databaseUrl,
-      schema: database.schema,
-      entities: [...eventEntities, AuditLogEntry],
-      migrations: [CreateChangeTables],
-    });
-    await migrate(orm);
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await database?.drop();
+  beforeAll(() => {
+    orm = changeTables();
   });
 
   const at = new Date('2026-03-01T12:00:00Z');
