@@ -16,6 +16,7 @@ import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
 import { selfServiceService } from './grpc/self-service-service.js';
 import { webhookService } from './grpc/webhook-service.js';
+import { HandedOverEvents } from './use-cases/handed-over-events.js';
 import { queueSubscriptionNotice } from './use-cases/notifications/queue-subscription-notice.js';
 import { EnabledWebhooks } from './use-cases/webhooks/enabled-webhooks.js';
 import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
@@ -67,6 +68,17 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
     }
     return cache;
   };
+  // One record of the hand-overs' committed inbox rows per started service: its ApplyEvents
+  // fills it, its durable consumers skip the copies it names.
+  const handOvers = new WeakMap<ServiceDeps, HandedOverEvents>();
+  const handedOverOf = (deps: ServiceDeps): HandedOverEvents => {
+    let handedOver = handOvers.get(deps);
+    if (!handedOver) {
+      handedOver = new HandedOverEvents();
+      handOvers.set(deps, handedOver);
+    }
+    return handedOver;
+  };
   const webhooksDeps = (deps: ServiceDeps): WebhooksDeps => ({
     orm: deps.orm,
     pool: deps.pool,
@@ -89,7 +101,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       accountsService(deps),
       identityService(deps),
       churnReasonService(deps),
-      readModelService(deps, webhookFeeds(webhooksDeps(deps))),
+      readModelService({ ...deps, handedOver: handedOverOf(deps) }, webhookFeeds(webhooksDeps(deps))),
       organizationDataService(deps),
       selfServiceService(deps),
       webhookService(webhooksDeps(deps)),
@@ -113,8 +125,15 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
         startNoticeMailSender(deps, mailer, mail.from, options.mailIntervalMs ?? 1_000, deps.logger),
       ];
       try {
-        started.push(...(await accountsWorkers(deps)));
-        started.push(...(await startWebhookConsumers({ ...webhooks, logger: deps.logger, bus: deps.bus })));
+        started.push(...(await accountsWorkers(deps, handedOverOf(deps))));
+        started.push(
+          ...(await startWebhookConsumers({
+            ...webhooks,
+            logger: deps.logger,
+            bus: deps.bus,
+            handedOver: handedOverOf(deps),
+          })),
+        );
         started.push(...(await startSubscriptionNoticeConsumer({ ...deps, bus: deps.bus })));
         started.push(exportsOf(deps).worker(deps));
         return started;

@@ -1,6 +1,7 @@
 import type { EventBus, EventEnvelope, EventsLogger, RunningConsumer } from '@billing/events';
 import { startConsumer, streamNameFor, subjectFor } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { HandedOverEvents } from '../use-cases/handed-over-events.js';
 import { recordEventsWebhookDeliveries } from '../use-cases/webhooks/record-deliveries.js';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 import { readModelSchema } from './read-model-feeds.js';
@@ -90,7 +91,7 @@ export function ignoredByWebhooks(deps: Pick<WebhooksDeps, 'enabledWebhooks'>): 
  * the producers' other events (charges, draft lines, ...) never reach the webhooks' inbox.
  */
 export async function startWebhookConsumers(
-  deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus | null },
+  deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus | null; handedOver?: HandedOverEvents },
 ): Promise<RunningConsumer[]> {
   const { bus } = deps;
   if (!bus) {
@@ -101,6 +102,7 @@ export async function startWebhookConsumers(
   const handle = webhookEventHandler(deps);
   const handleBatch = webhookEventsHandler(deps);
   const ignored = ignoredByWebhooks(deps);
+  const { handedOver } = deps;
   const started: RunningConsumer[] = [];
   try {
     for (const mapping of WEBHOOK_EVENT_MAP) {
@@ -120,8 +122,9 @@ export async function startWebhookConsumers(
           handleBatch,
           // An event that maps to no public event (a subscription.changed other than a
           // cancellation), or that no enabled webhook of its organization takes, is acknowledged
-          // without a transaction (ignoredByWebhooks says why that is safe).
-          ignore: ignored,
+          // without a transaction (ignoredByWebhooks says why that is safe); so is a copy whose
+          // inbox row this process saw committed by a hand-over (use-cases/handed-over-events.ts).
+          ignore: (envelope) => ignored(envelope) || (handedOver?.takeDone(consumer, envelope.event_id) ?? false),
         }),
       );
     }
