@@ -16,10 +16,13 @@ import { organizationDataService } from './grpc/organization-data-service.js';
 import { readModelService } from './grpc/read-model-service.js';
 import { selfServiceService } from './grpc/self-service-service.js';
 import { webhookService } from './grpc/webhook-service.js';
+import { HandedOverEvents } from './use-cases/handed-over-events.js';
 import { queueSubscriptionNotice } from './use-cases/notifications/queue-subscription-notice.js';
+import { EnabledWebhooks } from './use-cases/webhooks/enabled-webhooks.js';
 import type { WebhooksDeps } from './use-cases/webhooks/webhooks-deps.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks-config.js';
 import { startNoticeMailSender } from './workers/notice-mail-sender.js';
+import { startWebhookChangeListener } from './workers/webhook-change-listener.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from './workers/webhook-dispatcher.js';
 
 export interface AccountsModuleOptions {
@@ -54,6 +57,28 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
   // One dispatcher per started service (its ServiceDeps); the gRPC handlers and the event
   // consumers wake it when deliveries fall due.
   const dispatchers = new WeakMap<ServiceDeps, WebhookDispatcher>();
+  // One cache of enabled webhooks per started service: its webhook changes (gRPC) and its
+  // consumers share it; it is used only while the workers' listener hears every change.
+  const caches = new WeakMap<ServiceDeps, EnabledWebhooks>();
+  const cacheOf = (deps: ServiceDeps): EnabledWebhooks => {
+    let cache = caches.get(deps);
+    if (!cache) {
+      cache = new EnabledWebhooks();
+      caches.set(deps, cache);
+    }
+    return cache;
+  };
+  // One record of the hand-overs' committed inbox rows per started service: its ApplyEvents
+  // fills it, its durable consumers skip the copies it names.
+  const handOvers = new WeakMap<ServiceDeps, HandedOverEvents>();
+  const handedOverOf = (deps: ServiceDeps): HandedOverEvents => {
+    let handedOver = handOvers.get(deps);
+    if (!handedOver) {
+      handedOver = new HandedOverEvents();
+      handOvers.set(deps, handedOver);
+    }
+    return handedOver;
+  };
   const webhooksDeps = (deps: ServiceDeps): WebhooksDeps => ({
     orm: deps.orm,
     pool: deps.pool,
@@ -64,6 +89,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
     mailRenewalNotice: async (em, notice, noticeId) => {
       await queueSubscriptionNotice(em, noticeOfRenewal(notice, noticeId), deps.clock.now());
     },
+    enabledWebhooks: cacheOf(deps),
   });
   return {
     name: 'accounts',
@@ -75,7 +101,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       accountsService(deps),
       identityService(deps),
       churnReasonService(deps),
-      readModelService(deps, webhookFeeds(webhooksDeps(deps))),
+      readModelService({ ...deps, handedOver: handedOverOf(deps) }, webhookFeeds(webhooksDeps(deps))),
       organizationDataService(deps),
       selfServiceService(deps),
       webhookService(webhooksDeps(deps)),
@@ -95,11 +121,19 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       const mailer = createMailer(mail, deps.clock);
       const started: BackgroundWorker[] = [
         dispatcher,
+        startWebhookChangeListener(deps.pool, cacheOf(deps), deps.logger),
         startNoticeMailSender(deps, mailer, mail.from, options.mailIntervalMs ?? 1_000, deps.logger),
       ];
       try {
-        started.push(...(await accountsWorkers(deps)));
-        started.push(...(await startWebhookConsumers({ ...webhooks, logger: deps.logger, bus: deps.bus })));
+        started.push(...(await accountsWorkers(deps, handedOverOf(deps))));
+        started.push(
+          ...(await startWebhookConsumers({
+            ...webhooks,
+            logger: deps.logger,
+            bus: deps.bus,
+            handedOver: handedOverOf(deps),
+          })),
+        );
         started.push(...(await startSubscriptionNoticeConsumer({ ...deps, bus: deps.bus })));
         started.push(exportsOf(deps).worker(deps));
         return started;

@@ -21,6 +21,7 @@ import { WEBHOOK_EVENT_MAP } from '../src/events/webhook-event-map.js';
 import { webhookFeeds } from '../src/events/webhook-feeds.js';
 import { applyReadModelEvents } from '../src/use-cases/apply-read-model-events.js';
 import { createAccount } from '../src/use-cases/create-account.js';
+import { HandedOverEvents } from '../src/use-cases/handed-over-events.js';
 import { createOrganization } from '../src/use-cases/organizations.js';
 import { createRecipient } from '../src/use-cases/recipients.js';
 import { createWebhook } from '../src/use-cases/webhooks/manage-webhooks.js';
@@ -493,6 +494,29 @@ describe('the hand-over (ReadModelService.ApplyEvents)', () => {
     expectSequenceRows(actual, run);
     expectDeliveries(actual, run);
     expect(actual.notices).toEqual([]);
+  });
+
+  it("names every inbox row it committed, once, so that the stream's copies are acknowledged without a transaction", async () => {
+    const schema = await copyOfTemplate();
+    const run = sequence();
+    const handedOver = new HandedOverEvents();
+    const apply = applyReadModelEvents(
+      { orm: schema.orm, clock, logger, handedOver },
+      webhookFeeds(webhooksDeps(schema)),
+    );
+    const own = run.events.filter((event) => event.organization_id === orgA.id);
+    await apply({ requestId: randomUUID(), organizationId: orgA.id }, own.map(encodeEnvelope));
+    const rows = await schema.pool.query<{ consumer: string; message_id: string }>(
+      'select consumer, message_id from inbox order by consumer, message_id',
+    );
+    expect(rows.rows.length).toBeGreaterThan(own.length);
+    // Exactly the rows now in the inbox (this schema's only rows), each named once.
+    for (const row of rows.rows) expect(handedOver.takeDone(row.consumer, row.message_id)).toBe(true);
+    for (const row of rows.rows) expect(handedOver.takeDone(row.consumer, row.message_id)).toBe(false);
+    const consumers = new Set(durableConsumers(schema).map((consumer) => consumer.consumer));
+    for (const event of run.events.filter((candidate) => candidate.organization_id !== orgA.id)) {
+      for (const consumer of consumers) expect(handedOver.takeDone(consumer, event.event_id)).toBe(false);
+    }
   });
 
   it('sends a list again and finds it all done', async () => {

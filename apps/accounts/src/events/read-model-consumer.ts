@@ -1,6 +1,7 @@
 import type { Clock } from '@billing/clock';
 import { type EventBus, type EventsLogger, type RunningConsumer, startConsumer, streamNameFor } from '@billing/events';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { HandedOverEvents } from '../use-cases/handed-over-events.js';
 import type { ReadModelBatchHandler, ReadModelHandler } from './read-model-handler.js';
 
 /** How the caller runs a read model's durable consumer; the same for every read model. */
@@ -16,6 +17,8 @@ export interface ReadModelConsumerOptions {
   producer?: string;
   retryDelayMs?: (deliveryCount: number) => number;
   ackWaitMs?: number;
+  /** The events this process's hand-overs applied (or found applied) under this consumer's name. */
+  handedOver?: HandedOverEvents;
 }
 
 /** What one read model's events are: the rest of its durable consumer is shared. */
@@ -35,6 +38,7 @@ export function startReadModelConsumer(
   events: ReadModelEvents,
 ): Promise<RunningConsumer> {
   const producer = options.producer ?? events.defaultProducer;
+  const handedOver = options.handedOver;
   return startConsumer({
     orm: options.orm,
     bus: options.bus,
@@ -47,6 +51,9 @@ export function startReadModelConsumer(
     // The events that arrived together are applied in one transaction, set-based.
     batch: true,
     handleBatch: events.handleBatch,
+    // A copy whose inbox row this process saw committed by a hand-over is acknowledged without a
+    // transaction: all the inbox would have done with it (use-cases/handed-over-events.ts).
+    ...(handedOver ? { ignore: (envelope) => handedOver.takeDone(options.consumer, envelope.event_id) } : {}),
     // Passed only when set, so that startConsumer's own defaults apply otherwise.
     ...(options.retryDelayMs ? { retryDelayMs: options.retryDelayMs } : {}),
     ...(options.ackWaitMs === undefined ? {} : { ackWaitMs: options.ackWaitMs }),

@@ -1,10 +1,16 @@
 import type { EventBus, EventEnvelope, EventsLogger, RunningConsumer } from '@billing/events';
 import { startConsumer, streamNameFor, subjectFor } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { HandedOverEvents } from '../use-cases/handed-over-events.js';
 import { recordEventsWebhookDeliveries } from '../use-cases/webhooks/record-deliveries.js';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 import { readModelSchema } from './read-model-feeds.js';
-import { WEBHOOK_EVENT_MAP, type WebhookEventMapping, webhookMappingOf } from './webhook-event-map.js';
+import {
+  WEBHOOK_EVENT_MAP,
+  type WebhookEventMapping,
+  webhookMappingOf,
+  webhookMappingOfType,
+} from './webhook-event-map.js';
 
 /**
  * The durable consumer's name per mapped event: `accounts-webhooks-invoice-issued` in production
@@ -38,7 +44,7 @@ export function webhookEventsHandler(deps: WebhooksDeps): WebhookEventsHandler {
         },
       ];
     });
-    const created = await recordEventsWebhookDeliveries(em, deps.clock, sources);
+    const created = await recordEventsWebhookDeliveries(em, deps.clock, sources, deps.enabledWebhooks);
     if (created === 0) return;
     em.getEventManager().registerSubscriber({
       afterTransactionCommit: async (args) => {
@@ -55,11 +61,37 @@ export function webhookEventHandler(deps: WebhooksDeps): (em: EntityManager, env
 }
 
 /**
+ * Whether the durable consumer acknowledges the event at once, without a transaction or an inbox
+ * row: when it maps to no public event (decided from the event alone), or when the enabled
+ * webhooks of its organization, known to be current (use-cases/webhooks/enabled-webhooks.ts),
+ * take none of its public event.
+ *
+ * Why skipping the inbox row is safe for the second reason, although it is decided from stored
+ * state: an event's deliveries are decided by the webhooks that exist when it is processed, and
+ * here none takes it, so the handler would only have written the inbox row. That row makes a
+ * later copy of the event (a redelivery, or the producer's hand-over) a no-op. Without it, a later
+ * copy decides again, from the webhooks that exist when it is processed: none take it still (and
+ * it is skipped again), or one was created or enabled meanwhile and that copy makes its deliveries
+ * in a transaction with the inbox row, so every copy after it is a no-op (and a delivery is keyed
+ * by webhook and event besides). Either way no webhook ever gets the event twice, and a copy's
+ * deliveries are those of the webhooks of its time. When the webhooks are not known, the event
+ * goes through the transaction as before, whose read fills the cache.
+ */
+export function ignoredByWebhooks(deps: Pick<WebhooksDeps, 'enabledWebhooks'>): (envelope: EventEnvelope) => boolean {
+  return (envelope) => {
+    const mapping = webhookMappingOfType(envelope);
+    if (!mapping) return true;
+    if (deps.enabledWebhooks?.takes(envelope.organization_id, mapping.name) === false) return true;
+    return mapping.when ? !mapping.when(envelope) : false;
+  };
+}
+
+/**
  * One durable consumer per mapped event type, on exactly its subject (`invoicing.invoice.issued`):
  * the producers' other events (charges, draft lines, ...) never reach the webhooks' inbox.
  */
 export async function startWebhookConsumers(
-  deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus | null },
+  deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus | null; handedOver?: HandedOverEvents },
 ): Promise<RunningConsumer[]> {
   const { bus } = deps;
   if (!bus) {
@@ -69,16 +101,19 @@ export async function startWebhookConsumers(
   const schema = readModelSchema(deps.orm);
   const handle = webhookEventHandler(deps);
   const handleBatch = webhookEventsHandler(deps);
+  const ignored = ignoredByWebhooks(deps);
+  const { handedOver } = deps;
   const started: RunningConsumer[] = [];
   try {
     for (const mapping of WEBHOOK_EVENT_MAP) {
+      const consumer = webhookConsumerName(schema, mapping);
       started.push(
         await startConsumer({
           orm: deps.orm,
           bus,
           logger: deps.logger,
           clock: deps.clock,
-          consumer: webhookConsumerName(schema, mapping),
+          consumer,
           stream: streamNameFor(mapping.producer),
           filterSubject: subjectFor(mapping.producer, mapping.eventType),
           handle,
@@ -86,8 +121,10 @@ export async function startWebhookConsumers(
           batch: true,
           handleBatch,
           // An event that maps to no public event (a subscription.changed other than a
-          // cancellation, decided from the event alone) is acknowledged without a transaction.
-          ignore: (envelope) => webhookMappingOf(envelope) === null,
+          // cancellation), or that no enabled webhook of its organization takes, is acknowledged
+          // without a transaction (ignoredByWebhooks says why that is safe); so is a copy whose
+          // inbox row this process saw committed by a hand-over (use-cases/handed-over-events.ts).
+          ignore: (envelope) => ignored(envelope) || (handedOver?.takeDone(consumer, envelope.event_id) ?? false),
         }),
       );
     }

@@ -76,7 +76,12 @@ if (BY_EVENT_TYPE.size !== WEBHOOK_EVENT_MAP.length) throw new Error('an event t
 
 /** The mapping of an event when it becomes a public webhook event, else null. */
 export function webhookMappingOf(envelope: EventEnvelope): WebhookEventMapping | null {
-  const mapping = BY_EVENT_TYPE.get(envelope.event_type);
+  const mapping = webhookMappingOfType(envelope);
   if (!mapping || (mapping.when && !mapping.when(envelope))) return null;
   return mapping;
+}
+
+/** The mapping of the event's type, before its `when` (which may decode the payload) is asked. */
+export function webhookMappingOfType(envelope: EventEnvelope): WebhookEventMapping | null {
+  return BY_EVENT_TYPE.get(envelope.event_type) ?? null;
 }

@@ -16,11 +16,14 @@ import { InvalidInvoiceEvent } from '../domain/invoice-state.js';
 import { InvalidSubscriptionEvent } from '../domain/subscription-state.js';
 import { type ReadModelFeed, readModelFeeds } from '../events/read-model-feeds.js';
 import { requireOrganization } from './change-transaction.js';
+import type { HandedOverEvents } from './handed-over-events.js';
 
 export interface ReadModelDeps {
   orm: MikroORM;
   clock: Clock;
   logger: EventsLogger;
+  /** Told the inbox rows a hand-over committed, so that the durable consumers skip their copies. */
+  handedOver?: HandedOverEvents;
 }
 
 /**
@@ -52,7 +55,10 @@ export function applyReadModelEvents(
     const organizationId = requireOrganization(context);
     const envelopes = encoded.map((bytes, index) => decodeOwnEnvelope(bytes, index, organizationId));
     try {
-      return await inTransaction(deps.orm, (em) => applyAll(deps, em, envelopes, feedsOf));
+      const { applied, entries } = await inTransaction(deps.orm, (em) => applyAll(deps, em, envelopes, feedsOf));
+      // Committed: every entry's inbox row is there now (inserted here, or found there).
+      deps.handedOver?.committed(entries.map(({ consumer, envelope }) => ({ consumer, eventId: envelope.event_id })));
+      return applied;
     } catch (error) {
       deps.logger.debug({ err: error, count: envelopes.length }, 'handed-over events failed together; one by one');
     }
@@ -62,13 +68,16 @@ export function applyReadModelEvents(
 
 type FeedsOf = (envelope: EventEnvelope) => { readModel: ReadModelFeed | null; more: ReadModelFeed[] };
 
-/** In one transaction: every feed's inbox rows by one statement, then each feed's new events at once. */
+/**
+ * In one transaction: every feed's inbox rows by one statement, then each feed's new events at
+ * once. Returns how many were applied to a read model, and every inbox entry of the list.
+ */
 async function applyAll(
   deps: ReadModelDeps,
   em: EntityManager,
   envelopes: readonly EventEnvelope[],
   feedsOf: FeedsOf,
-): Promise<number> {
+): Promise<{ applied: number; entries: InboxEntry[] }> {
   const feeds = new Map<string, ReadModelFeed>();
   const readModelConsumers = new Set<string>();
   const entries: InboxEntry[] = [];
@@ -89,7 +98,7 @@ async function applyAll(
     await feeds.get(consumer)!.handleBatch(em, events);
     if (readModelConsumers.has(consumer)) applied += events.length;
   }
-  return applied;
+  return { applied, entries };
 }
 
 /** Each event on its own, each feed in its own transaction, as the durable consumers handle them. */

@@ -4,6 +4,7 @@ import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing
 import { AppError } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { WebhookEntity, type WebhookRow } from '../../db/entities/webhook.entity.js';
+import { notifyWebhooksChanged } from '../../db/webhook-change-notices.js';
 import { findWebhookPage, requireWebhook, webhookView } from '../../db/webhook-store.js';
 import { isPrivateAddress, literalAddress, PRIVATE_ENDPOINT_MESSAGE } from '../../domain/webhooks/endpoint-address.js';
 import {
@@ -12,7 +13,7 @@ import {
   type WebhookFields,
   type WebhookView,
 } from '../../domain/webhooks/webhook-fields.js';
-import { requireOrganization, runChange } from '../change-transaction.js';
+import { type ChangeScope, requireOrganization, runChange } from '../change-transaction.js';
 import type { WebhooksDeps } from './webhooks-deps.js';
 
 const ORDERING: Readonly<Record<string, string>> = { created_date: 'created_at', endpoint: 'endpoint' };
@@ -67,6 +68,27 @@ async function checked(
   return normalised.fields;
 }
 
+/**
+ * A change of the organization's webhooks in one transaction that also announces it to the other
+ * replicas (at its commit); this process's cache of enabled webhooks knows nothing of the
+ * organization until the change ended.
+ */
+function runWebhookChange<T>(
+  deps: WebhooksDeps,
+  context: RequestContext,
+  change: (scope: ChangeScope) => Promise<T>,
+): Promise<T> {
+  const transaction = () =>
+    runChange(deps, context, async (scope) => {
+      const result = await change(scope);
+      await notifyWebhooksChanged(scope.em, scope.organizationId);
+      return result;
+    });
+  return deps.enabledWebhooks
+    ? deps.enabledWebhooks.changeOf(requireOrganization(context), transaction)
+    : transaction();
+}
+
 /** A new webhook and its signing secret, which is shown this once. */
 export async function createWebhook(
   deps: WebhooksDeps,
@@ -74,7 +96,7 @@ export async function createWebhook(
   write: Write<WebhookFields>,
 ): Promise<{ webhook: WebhookView; secret: string }> {
   const fields = await checked(deps, null, write, 'create');
-  return runChange(deps, context, async (scope) => {
+  return runWebhookChange(deps, context, async (scope) => {
     const row = scope.em.create(WebhookEntity, {
       id: randomUUID(),
       organization_id: scope.organizationId,
@@ -100,7 +122,7 @@ export async function updateWebhook(
   // Checked before the transaction: the endpoint check may resolve a name.
   const current = await requireWebhook(deps.orm.em.fork(), organizationId, uuid);
   const fields = await checked(deps, fieldsOf(current), write, replace ? 'replace' : 'patch');
-  return runChange(deps, context, async (scope) => {
+  return runWebhookChange(deps, context, async (scope) => {
     const row = await requireWebhook(scope.em, scope.organizationId, uuid);
     scope.em.assign(row, { ...fields, updated_at: scope.now });
     await scope.em.flush();
@@ -111,7 +133,7 @@ export async function updateWebhook(
 
 /** Removes the webhook with its deliveries and their attempts. */
 export async function deleteWebhook(deps: WebhooksDeps, context: RequestContext, uuid: string): Promise<void> {
-  await runChange(deps, context, async (scope) => {
+  await runWebhookChange(deps, context, async (scope) => {
     const row = await requireWebhook(scope.em, scope.organizationId, uuid);
     await scope.em.execute(
       'delete from webhook_attempt where delivery_id in (select id from webhook_delivery where webhook_id = ?)',

@@ -4,6 +4,7 @@ import { OrganizationEntity } from '../../db/entities/organization.entity.js';
 import { insertDeliveries } from '../../db/webhook-delivery-store.js';
 import { findEnabledWebhooks } from '../../db/webhook-store.js';
 import { deliveryBody, type WebhookEvent } from '../../domain/webhooks/delivery-view.js';
+import type { EnabledWebhooks } from './enabled-webhooks.js';
 
 /** The organization's time: its test clock's when it runs on one. */
 export async function organizationNow(em: EntityManager, organizationId: string, clock: Clock): Promise<Date> {
@@ -29,12 +30,16 @@ export async function recordEventsWebhookDeliveries(
   em: EntityManager,
   clock: Clock,
   sources: readonly WebhookEventSource[],
+  /** Told what was read, for the consumers' next events. */
+  cache?: EnabledWebhooks,
 ): Promise<number> {
   if (sources.length === 0) return 0;
+  const generation = cache?.readStarted();
   const webhooks = await findEnabledWebhooks(
     em,
     sources.map(({ event }) => event.organizationId),
   );
+  if (cache && generation !== undefined) cache.store(generation, webhooks);
   const clocks = new Map<string, Date>();
   const deliveries: Parameters<typeof insertDeliveries>[1][number][] = [];
   for (const { event, renderData } of sources) {

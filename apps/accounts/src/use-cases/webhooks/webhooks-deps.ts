@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DueRenewalNotice } from '../../db/renewal-notice-store.js';
 import type { WebhooksConfig } from '../../webhooks-config.js';
 import type { AccountsDeps } from '../deps.js';
+import type { EnabledWebhooks } from './enabled-webhooks.js';
 
 /** What the webhook use cases need besides the accounts database and clock. */
 export interface WebhooksDeps extends AccountsDeps {
@@ -16,4 +17,10 @@ export interface WebhooksDeps extends AccountsDeps {
    * subscription-notices), in the notice's transaction.
    */
   mailRenewalNotice: (em: EntityManager, notice: DueRenewalNotice, noticeId: string) => Promise<void>;
+  /**
+   * This process's knowledge of the organizations' enabled webhooks, shared by everything of one
+   * started service (told of changes, filled by the reads of the deliveries' path); without it,
+   * every event no webhook takes still goes through a transaction and its inbox row.
+   */
+  enabledWebhooks?: EnabledWebhooks;
 }
