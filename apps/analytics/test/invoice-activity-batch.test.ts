@@ -13,8 +13,11 @@ import { expect, it } from 'vitest';
 import {
   handleAccountsEvent,
   handleInvoiceEvent,
+  handleInvoiceEventAlone,
   handlePaymentEvent,
+  handlePaymentEventAlone,
   handleSubscriptionsEvent,
+  handleSubscriptionsEventAlone,
 } from '../src/events/consumers.js';
 import {
   handleInvoiceEvents,
@@ -35,6 +38,8 @@ import {
 
 const oneByOne = useAnalyticsService();
 const batched = useAnalyticsService();
+/** Each event as the consumers handle a message that comes alone (a batch of one). */
+const alone = useAnalyticsService();
 
 type Handle = (em: EntityManager, envelope: EventEnvelope) => Promise<void>;
 type HandleBatch = (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>;
@@ -43,15 +48,33 @@ const PLAN = 'aaaaaaaa-0000-4000-8000-000000000002';
 const TERMS = 'bbbbbbbb-0000-4000-8000-000000000002';
 const price = (status: string): PricingInput => ({ terms: TERMS, plan: PLAN, status, quantity: 1, unit_price: '100' });
 
-/** The same envelopes applied to both schemas one by one (what both start from). */
+/** The same envelopes applied to every schema one by one (what all start from). */
 async function everywhere(consumer: string, handle: Handle, envelopes: EventEnvelope[]) {
-  for (const service of [oneByOne, batched])
-    for (const envelope of envelopes) await handleEventOnce({ orm: service.service().orm, consumer }, envelope, handle);
+  for (const service of [oneByOne, batched, alone])
+    for (const envelope of envelopes)
+      await handleEventOnce(
+        { orm: service.service().orm, consumer },
+        envelope,
+        service === alone ? aloneHandler(handle) : handle,
+      );
 }
 
-/** A consumer's batch: to one schema one by one (`handle`), to the other as one batch (`handleBatch`). */
+/** The consumers' handler of a message that comes alone, by the one-by-one handler it stands for. */
+const ALONE = new Map<Handle, Handle>([
+  [handleInvoiceEvent, handleInvoiceEventAlone],
+  [handlePaymentEvent, handlePaymentEventAlone],
+  [handleSubscriptionsEvent, handleSubscriptionsEventAlone],
+]);
+const aloneHandler = (handle: Handle): Handle => ALONE.get(handle) ?? handle;
+
+/**
+ * A consumer's batch: to one schema one by one (`handle`), to another as one batch (`handleBatch`),
+ * to the third each alone as the consumer handles a message that comes by itself.
+ */
 async function batch(consumer: string, handle: Handle, handleBatch: HandleBatch, envelopes: EventEnvelope[]) {
   for (const envelope of envelopes) await handleEventOnce({ orm: oneByOne.service().orm, consumer }, envelope, handle);
+  for (const envelope of envelopes)
+    await handleEventOnce({ orm: alone.service().orm, consumer }, envelope, aloneHandler(handle));
   return handleEventsOnce({ orm: batched.service().orm, consumer }, envelopes, handleBatch);
 }
 
@@ -215,17 +238,21 @@ it('a batch of invoice and payment events ends as the same events applied one by
     paid(a.org, { ...i8, subscription: s1 }, '2026-02-05T09:03:00Z'),
     issued(a.org, i9, '2026-02-05T09:04:00Z'),
   ];
-  for (const envelope of mixed)
-    await handleEventOnce(
-      { orm: oneByOne.service().orm, consumer: 'mixed' },
-      envelope,
-      envelope.event_type === 'payment.succeeded' ? handlePaymentEvent : handleInvoiceEvent,
-    );
+  for (const service of [oneByOne, alone])
+    for (const envelope of mixed) {
+      const handle = envelope.event_type === 'payment.succeeded' ? handlePaymentEvent : handleInvoiceEvent;
+      await handleEventOnce(
+        { orm: service.service().orm, consumer: 'mixed' },
+        envelope,
+        service === alone ? aloneHandler(handle) : handle,
+      );
+    }
   await handleEventsOnce({ orm: batched.service().orm, consumer: 'mixed' }, mixed, recordInvoiceActivityEvents);
 
   const expected = await written(oneByOne, [a.org, b.org]);
   const actual = await written(batched, [a.org, b.org]);
   expect(actual).toEqual(expected);
+  expect(await written(alone, [a.org, b.org])).toEqual(expected);
 
   // And what both made is what gaps.md §8 says (so they are not equally wrong).
   const name = new Map<string | null, string>([

@@ -9,7 +9,12 @@ import { decodeEnvelope, type EventEnvelope } from '@billing/events';
 import { activityEventsV1 } from '@billing/proto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { expect, it } from 'vitest';
-import { handleAccountsEvent, handleSubscriptionsEvent, handleSubscriptionsEvents } from '../src/events/consumers.js';
+import {
+  handleAccountsEvent,
+  handleSubscriptionsEvent,
+  handleSubscriptionsEventAlone,
+  handleSubscriptionsEvents,
+} from '../src/events/consumers.js';
 import { useAnalyticsService } from './support/analytics-service.js';
 import { applyBatch } from './support/apply-batch.js';
 import {
@@ -24,6 +29,8 @@ import {
 
 const oneByOne = useAnalyticsService();
 const batched = useAnalyticsService();
+/** Each event as the consumer handles a message that comes alone: a batch of one. */
+const alone = useAnalyticsService();
 
 const ORG = randomUUID();
 const OTHER_ORG = randomUUID();
@@ -281,13 +288,14 @@ async function state(orm: MikroORM) {
 }
 
 it('a batch of subscription changes ends exactly as the same changes applied one by one', async () => {
-  for (const service of [oneByOne, batched]) {
+  for (const service of [oneByOne, batched, alone]) {
     for (const envelope of setup) await service.apply(envelope, handleAccountsEvent);
     for (const envelope of plans) await service.apply(envelope, handleSubscriptionsEvent);
   }
   for (const batch of batches) {
     for (const envelope of batch) await oneByOne.apply(envelope, handleSubscriptionsEvent);
     await applyBatch(batched.service().orm, 'test', batch, handleSubscriptionsEvents);
+    for (const envelope of batch) await alone.apply(envelope, handleSubscriptionsEventAlone);
   }
 
   const expected = await state(oneByOne.service().orm);
@@ -324,8 +332,26 @@ it('a batch of subscription changes ends exactly as the same changes applied one
   ]);
   expect(expected.journal).toHaveLength(17);
   expect(expected.outbox).toHaveLength(14);
+  // activity.created embeds the plans, with the name they had when the activity was recorded.
+  expect(expected.outbox.map(({ payload }) => payload.plans.map((plan) => plan.name).join('/'))).toEqual([
+    'Pro',
+    'Pro',
+    'Pro Plus',
+    'Pro Plus',
+    'Pro Plus',
+    'Basic',
+    'Pro Plus',
+    'Pro Plus',
+    'Pro Plus',
+    'Basic',
+    'Pro Plus',
+    'Pro Plus',
+    'Basic',
+    'Basic 2',
+  ]);
 
   expect(await state(batched.service().orm)).toEqual(expected);
+  expect(await state(alone.service().orm)).toEqual(expected);
 });
 
 it('a batch with an organization not known yet fails as a whole (retried one by one), leaving nothing', async () => {

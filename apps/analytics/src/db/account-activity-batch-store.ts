@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
-import { placeholders, setFromExcluded, valuesOf } from './sql-rows.js';
+import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -97,27 +97,20 @@ export async function subscriptionStartsOfAccounts(
   }));
 }
 
-/** New derived account activities in one statement, in the given order (their seq follows it). */
-export async function insertAccountActivities(
-  em: EntityManager,
-  records: readonly AccountActivityRecord[],
-): Promise<void> {
-  if (records.length === 0) return;
+/** The insert of new derived account activities, in the given order (their seq follows it); null for none. */
+export function accountActivityInserts(records: readonly AccountActivityRecord[]): SqlStatement | null {
+  if (records.length === 0) return null;
   const values = valuesOf(records, COLUMNS);
-  await em.execute(`insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}`, values.params, 'run');
+  return { sql: `insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}`, params: values.params };
 }
 
-/** Stored derived account activities derived otherwise now, in one statement (only what a derivation sets). */
-export async function updateAccountActivities(
-  em: EntityManager,
-  records: readonly AccountActivityRecord[],
-): Promise<void> {
-  if (records.length === 0) return;
+/** The write of stored derived account activities derived otherwise now (only what a derivation sets); null for none. */
+export function accountActivityUpdates(records: readonly AccountActivityRecord[]): SqlStatement | null {
+  if (records.length === 0) return null;
   const values = valuesOf(records, COLUMNS);
-  await em.execute(
-    `insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}
+  return {
+    sql: `insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}
      on conflict (id) do update set ${setFromExcluded(CHANGEABLE)}`,
-    values.params,
-    'run',
-  );
+    params: values.params,
+  };
 }

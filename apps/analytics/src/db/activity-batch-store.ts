@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ActivityRecord, INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
-import { placeholders, setFromExcluded, valuesOf } from './sql-rows.js';
+import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -111,21 +111,20 @@ export async function churnReasonNames(
   return new Map(rows.map((row) => [`${row.organization_id}/${row.id}`, row.name]));
 }
 
-/** New activities in one statement, in the given order (their seq, the recording order, follows it). */
-export async function insertActivities(em: EntityManager, records: readonly ActivityRecord[]): Promise<void> {
-  if (records.length === 0) return;
+/** The insert of new activities, in the given order (their seq, the recording order, follows it); null for none. */
+export function activityInserts(records: readonly ActivityRecord[]): SqlStatement | null {
+  if (records.length === 0) return null;
   const values = valuesOf(records, COLUMNS);
-  await em.execute(`insert into activity (${COLUMNS.join(', ')}) values ${values.sql}`, values.params, 'run');
+  return { sql: `insert into activity (${COLUMNS.join(', ')}) values ${values.sql}`, params: values.params };
 }
 
-/** Stored activities changed by subscription changes, in one statement (only what those change is written). */
-export async function updateActivities(em: EntityManager, records: readonly ActivityRecord[]): Promise<void> {
-  if (records.length === 0) return;
+/** The write of stored activities changed by subscription changes (only what those change); null for none. */
+export function activityUpdates(records: readonly ActivityRecord[]): SqlStatement | null {
+  if (records.length === 0) return null;
   const values = valuesOf(records, COLUMNS);
-  await em.execute(
-    `insert into activity (${COLUMNS.join(', ')}) values ${values.sql}
+  return {
+    sql: `insert into activity (${COLUMNS.join(', ')}) values ${values.sql}
      on conflict (id) do update set ${setFromExcluded(CHANGEABLE)}`,
-    values.params,
-    'run',
-  );
+    params: values.params,
+  };
 }

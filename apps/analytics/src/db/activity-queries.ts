@@ -15,16 +15,18 @@ export const ACTIVITY_ORDERING: Readonly<Record<string, string>> = {
 };
 export const DEFAULT_ACTIVITY_ORDERING = '-date';
 
-const SELECT = `
-  select a.*, coalesce(acc.code, '') as account_code, coalesce(acc.company_name, '') as company_name,
+const VIEW_COLUMNS = `
+         a.*, coalesce(acc.code, '') as account_code, coalesce(acc.company_name, '') as company_name,
          coalesce(acc.ean_invoicing, false) as ean_invoicing,
-         ot.code as old_terms_name, nt.code as new_terms_name, op.name as old_plan_name, np.name as new_plan_name
+         ot.code as old_terms_name, nt.code as new_terms_name, op.name as old_plan_name, np.name as new_plan_name`;
+const VIEW_FROM = `
     from activity a
     left join account acc on acc.id = a.account_id
     left join plan_terms ot on ot.id = a.old_terms
     left join plan_terms nt on nt.id = a.new_terms
     left join plan op on op.id = a.old_plan
     left join plan np on np.id = a.new_plan`;
+const SELECT = `select ${VIEW_COLUMNS} ${VIEW_FROM}`;
 
 interface ActivityQueryRow {
   id: string;
@@ -172,19 +174,74 @@ export async function findActivityView(
   return row ? viewOf(row, base) : null;
 }
 
-/** Activities of the organization by id (deleted ones too), in one statement; those not there are left out. */
-export async function findActivityViews(
+/** A plan an activity.created embeds (old_plan / new_plan): one of the organization analytics has a code for. */
+export interface EmbeddedPlanRow {
+  id: string;
+  name: string;
+  code: string;
+  collect_vat: boolean;
+  vat_type: string;
+}
+
+/** The plan columns a news row carries per side: the plan only when embeddedPlans would find it. */
+const embeddedPlanColumns = (side: 'old' | 'new', alias: string) => `
+         case when ${alias}.organization_id = a.organization_id and ${alias}.code is not null then ${alias}.id end
+           as ${side}_embedded_id,
+         ${alias}.code as ${side}_plan_code, ${alias}.collect_vat as ${side}_plan_collect_vat,
+         ${alias}.vat_type as ${side}_plan_vat_type`;
+
+type NewsRow = ActivityQueryRow & {
+  base_currency: string;
+  old_embedded_id: string | null;
+  old_plan_code: string;
+  old_plan_collect_vat: boolean;
+  old_plan_vat_type: string;
+  new_embedded_id: string | null;
+  new_plan_code: string;
+  new_plan_collect_vat: boolean;
+  new_plan_vat_type: string;
+};
+
+const embeddedPlanOf = (row: NewsRow, side: 'old' | 'new'): EmbeddedPlanRow | null => {
+  const id = row[`${side}_embedded_id`];
+  return id
+    ? {
+        id,
+        name: row[`${side}_plan_name`]!,
+        code: row[`${side}_plan_code`],
+        collect_vat: row[`${side}_plan_collect_vat`],
+        vat_type: row[`${side}_plan_vat_type`],
+      }
+    : null;
+};
+
+/**
+ * What activity.created of recorded activities is made of, in one statement: the activities of the
+ * organization by id, deleted ones too, as findActivityView shows them (in the organization's base
+ * currency, DKK for one not known, as readSettings reads it), and the plans those not deleted embed,
+ * as embeddedPlans finds them (joined instead of read after).
+ */
+export async function findActivityNews(
   em: EntityManager,
   organizationId: string,
-  base: CurrencyCode,
   uuids: readonly string[],
-): Promise<ActivityView[]> {
-  if (uuids.length === 0) return [];
-  const rows = await em.execute<ActivityQueryRow[]>(
-    `${SELECT} where a.organization_id = ? and a.id in (${uuids.map(() => '?').join(', ')})`,
-    [organizationId, ...uuids],
+): Promise<{ views: ActivityView[]; plans: EmbeddedPlanRow[] }> {
+  if (uuids.length === 0) return { views: [], plans: [] };
+  const rows = await em.execute<NewsRow[]>(
+    `select ${VIEW_COLUMNS},
+         coalesce((select base_currency from organization where id = ?), 'DKK') as base_currency,
+         ${embeddedPlanColumns('old', 'op')}, ${embeddedPlanColumns('new', 'np')}
+     ${VIEW_FROM}
+     where a.organization_id = ? and a.id in (${uuids.map(() => '?').join(', ')})`,
+    [organizationId, organizationId, ...uuids],
   );
-  return rows.map((row) => viewOf(row, base));
+  const views = rows.map((row) => viewOf(row, row.base_currency as CurrencyCode));
+  const plans = new Map<string, EmbeddedPlanRow>();
+  rows.forEach((row, i) => {
+    if (views[i]!.deleted) return;
+    for (const plan of [embeddedPlanOf(row, 'old'), embeddedPlanOf(row, 'new')]) if (plan) plans.set(plan.id, plan);
+  });
+  return { views, plans: [...plans.values()] };
 }
 
 /**
@@ -220,7 +277,7 @@ export async function embeddedPlans(
   em: EntityManager,
   organizationId: string,
   planIds: readonly string[],
-): Promise<Array<{ id: string; name: string; code: string; collect_vat: boolean; vat_type: string }>> {
+): Promise<EmbeddedPlanRow[]> {
   if (planIds.length === 0) return [];
   return em.execute(
     `select id, name, code, collect_vat, vat_type from plan

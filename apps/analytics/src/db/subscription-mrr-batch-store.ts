@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/postgresql';
 import type { MrrTotalsChange, SubscriptionMrrColumns } from '../domain/subscription-mrr.js';
 import { SubscriptionMrrEntity, type SubscriptionMrrRow } from './entities/subscription-mrr.entity.js';
-import { setFromExcluded, valuesOf } from './sql-rows.js';
+import { type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 /** The stored MRR rows of the subscriptions, locked for this transaction's changes, in one statement. */
 export async function lockSubscriptionMrrs(
@@ -50,32 +50,30 @@ const COLUMNS = [
   'invalid',
 ] as const satisfies ReadonlyArray<keyof MrrRow>;
 
-/** Subscriptions' MRR rows after their changes (new or replacing the stored ones), in one statement. */
-export async function saveSubscriptionMrrs(em: EntityManager, rows: readonly MrrRow[]): Promise<void> {
-  if (rows.length === 0) return;
+/** The save of subscriptions' MRR rows after their changes (new or replacing the stored ones); null for none. */
+export function subscriptionMrrSaves(rows: readonly MrrRow[]): SqlStatement | null {
+  if (rows.length === 0) return null;
   const values = valuesOf(rows, COLUMNS);
-  await em.execute(
-    `insert into subscription_mrr (${COLUMNS.join(', ')}) values ${values.sql}
+  return {
+    sql: `insert into subscription_mrr (${COLUMNS.join(', ')}) values ${values.sql}
      on conflict (id) do update set ${setFromExcluded(COLUMNS.filter((column) => column !== 'id'))}`,
-    values.params,
-    'run',
-  );
+    params: values.params,
+  };
 }
 
-/** Moves the organizations' totals (one change each), in one statement. */
-export async function addToMrrTotals(em: EntityManager, changes: ReadonlyMap<string, MrrTotalsChange>): Promise<void> {
-  if (changes.size === 0) return;
+/** The move of the organizations' totals (one change each); null for none. */
+export function mrrTotalsMoves(changes: ReadonlyMap<string, MrrTotalsChange>): SqlStatement | null {
+  if (changes.size === 0) return null;
   const rows = [...changes].map(([organization_id, change]) => ({ organization_id, ...change }));
   const values = valuesOf(rows, ['organization_id', 'total_mrr', 'future_mrr', 'pending_mrr', 'subscriptions_count']);
-  await em.execute(
-    `insert into mrr_totals (organization_id, total_mrr, future_mrr, pending_mrr, subscriptions_count)
+  return {
+    sql: `insert into mrr_totals (organization_id, total_mrr, future_mrr, pending_mrr, subscriptions_count)
        values ${values.sql}
        on conflict (organization_id) do update set
          total_mrr = mrr_totals.total_mrr + excluded.total_mrr,
          future_mrr = mrr_totals.future_mrr + excluded.future_mrr,
          pending_mrr = mrr_totals.pending_mrr + excluded.pending_mrr,
          subscriptions_count = mrr_totals.subscriptions_count + excluded.subscriptions_count`,
-    values.params,
-    'run',
-  );
+    params: values.params,
+  };
 }

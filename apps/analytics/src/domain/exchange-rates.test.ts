@@ -28,3 +28,21 @@ describe('localDay', () => {
     expect(localDay(new Date('2026-01-31T23:30:00Z'), 'UTC')).toBe('2026-01-31');
   });
 });
+
+describe('localDay with one formatter per time zone', () => {
+  it('keeps each zone its own day when zones alternate', () => {
+    const moment = new Date('2026-03-31T22:30:00Z');
+    expect(localDay(moment, 'Europe/Copenhagen')).toBe('2026-04-01');
+    expect(localDay(moment, 'America/New_York')).toBe('2026-03-31');
+    expect(localDay(moment, 'Europe/Copenhagen')).toBe('2026-04-01');
+    expect(localDay(new Date('2026-04-01T04:30:00Z'), 'America/New_York')).toBe('2026-04-01');
+    expect(localDay(new Date('2026-12-31T23:59:59Z'), 'Asia/Tokyo')).toBe('2027-01-01');
+  });
+  it('still fails for a time zone Intl does not know, every time', () => {
+    expect(() => localDay(new Date('2026-01-01T00:00:00Z'), 'Mars/Olympus')).toThrow(RangeError);
+    expect(() => localDay(new Date('2026-01-01T00:00:00Z'), 'Mars/Olympus')).toThrow(RangeError);
+  });
+  it('still fails for an invalid moment', () => {
+    expect(() => localDay(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
+  });
+});

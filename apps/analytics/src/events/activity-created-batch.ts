@@ -1,8 +1,7 @@
 import { insertOutboxRecords, outboxRecord } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { embeddedPlans, findActivityViews } from '../db/activity-queries.js';
-import { readSettings } from '../use-cases/organization-settings.js';
-import { activityCreatedEventOf, embeddedPlanIds } from './activity-events.js';
+import { findActivityNews } from '../db/activity-queries.js';
+import { activityCreatedEventOf } from './activity-events.js';
 
 /** The activities one event recorded, to announce as its news. */
 export interface RecordedActivities {
@@ -15,7 +14,7 @@ export interface RecordedActivities {
  * publishActivitiesSince for the events of a batch at once: activity.created of each recorded
  * activity, as its GET shows it now (ones deleted or dropped by then are not news), in the caller's
  * transaction (the outbox), in the events' order and each event's recording order; read with one
- * statement per organization for the activities and one for their plans, written with one insert.
+ * statement per organization (the activities, its base currency and their plans), written with one insert.
  */
 export async function publishActivitiesCreated(
   em: EntityManager,
@@ -32,12 +31,9 @@ export async function publishActivitiesCreated(
   const events = new Map<string, ReturnType<typeof activityCreatedEventOf>>();
   for (const [organizationId, ids] of idsByOrganization) {
     if (ids.length === 0) continue;
-    const { base } = await readSettings(em, organizationId);
-    const views = await findActivityViews(em, organizationId, base, ids);
-    const news = views.filter((view) => !view.deleted);
-    const plans = await embeddedPlans(em, organizationId, embeddedPlanIds(news));
+    const { views, plans } = await findActivityNews(em, organizationId, ids);
     for (const view of views) found.add(view.uuid);
-    for (const view of news) events.set(view.uuid, activityCreatedEventOf(view, plans));
+    for (const view of views) if (!view.deleted) events.set(view.uuid, activityCreatedEventOf(view, plans));
   }
   const records = recorded.flatMap(({ source, activityIds }) =>
     activityIds.flatMap((id) => {

@@ -1,7 +1,13 @@
 import { appendToOutbox } from '@billing/events';
 import { activityEventsV1, type catalogV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { activityIdsRecordedSince, embeddedPlans, findActivityView, nextActivitySeq } from '../db/activity-queries.js';
+import {
+  activityIdsRecordedSince,
+  type EmbeddedPlanRow,
+  embeddedPlans,
+  findActivityView,
+  nextActivitySeq,
+} from '../db/activity-queries.js';
 import type { ActivityView } from '../domain/activity-view.js';
 import { activityMessage } from '../grpc/activity-mapper.js';
 import { readSettings } from '../use-cases/organization-settings.js';
@@ -67,8 +73,6 @@ export function activityCreatedEventOf(view: ActivityView, plans: readonly Embed
     payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans: embedded }).finish(),
   };
 }
-
-type EmbeddedPlanRow = Awaited<ReturnType<typeof embeddedPlans>>[number];
 
 /**
  * A mark before an event is applied: the activities its transaction records come after it. Every

@@ -20,6 +20,20 @@ export function handleInvoiceEvents(em: EntityManager, envelopes: readonly Event
   );
 }
 
+/**
+ * A message handled alone (one that arrived by itself, or one of a failed batch retried one by one)
+ * as a batch of one when its payload is batched, otherwise as `handleOne`: the same effects as
+ * `handleOne` (the batch tests compare the two) with fewer statements (no activity mark, no
+ * activity read back one by one).
+ */
+export const aloneAsBatch =
+  (
+    handleBatch: (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>,
+    handleOne: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
+  ) =>
+  (em: EntityManager, envelope: EventEnvelope): Promise<void> =>
+    BATCHED_PAYLOADS.has(envelope.payload_type) ? handleBatch(em, [envelope]) : handleOne(em, envelope);
+
 /** The payments consumer's batch: what handlePaymentEvent does for each event, in order. */
 export function handlePaymentEvents(em: EntityManager, envelopes: readonly EventEnvelope[]): Promise<void> {
   return recordInvoiceActivityEvents(

@@ -11,6 +11,10 @@ const SUBSCRIPTION_CHANGED = 'billing.events.v1.SubscriptionChanged';
 /** The other subscriptions.> events handleSubscriptionsEvent applies (plans' and terms' names); it ignores the rest. */
 const CATALOG_CHANGED = new Set(['billing.events.v1.PlanChanged', 'billing.events.v1.PlanTermsChanged']);
 
+/** Whether handleSubscriptionsEvent does anything with the event (decided from its payload type alone). */
+export const isAppliedSubscriptionsEvent = (envelope: Pick<EventEnvelope, 'payload_type'>): boolean =>
+  envelope.payload_type === SUBSCRIPTION_CHANGED || CATALOG_CHANGED.has(envelope.payload_type);
+
 /**
  * A batch of subscriptions.> events (the consumer's `handleBatch`), with the same effects as
  * `handleOne` applied to each in order: consecutive subscription.changed events are applied
@@ -24,9 +28,7 @@ export async function handleSubscriptionsBatch(
   handleOne: (em: EntityManager, envelope: EventEnvelope) => Promise<void>,
 ): Promise<void> {
   // Events without effect (a charge.created beside each renewal) are left out: they would cut the runs short.
-  const applied = envelopes.filter(
-    (envelope) => envelope.payload_type === SUBSCRIPTION_CHANGED || CATALOG_CHANGED.has(envelope.payload_type),
-  );
+  const applied = envelopes.filter(isAppliedSubscriptionsEvent);
   for (const run of runsOf(applied, (envelope) => envelope.payload_type === SUBSCRIPTION_CHANGED)) {
     if (!run.kind) {
       for (const envelope of run.items) await appliedAlone(em, envelope, handleOne);

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
+  accountActivityInserts,
+  accountActivityUpdates,
   derivedAccountActivities,
-  insertAccountActivities,
   subscriptionStartsOfAccounts,
-  updateAccountActivities,
 } from '../db/account-activity-batch-store.js';
-import { activitiesInScope, churnReasonNames, insertActivities, updateActivities } from '../db/activity-batch-store.js';
-import { addToMrrTotals, lockSubscriptionMrrs, saveSubscriptionMrrs } from '../db/subscription-mrr-batch-store.js';
+import { activitiesInScope, activityInserts, activityUpdates, churnReasonNames } from '../db/activity-batch-store.js';
+import { runWrites } from '../db/sql-rows.js';
+import { lockSubscriptionMrrs, mrrTotalsMoves, subscriptionMrrSaves } from '../db/subscription-mrr-batch-store.js';
 import { heldRateOf } from '../db/subscription-mrr-store.js';
 import { AccountActivityLedger } from '../domain/account-activity-ledger.js';
 import type { ActivityContext } from '../domain/activity-columns.js';
@@ -42,7 +43,7 @@ const accountKey = (organizationId: string, accountId: string) => `${organizatio
  * they touch is read once (the subscriptions' MRR rows locked, their accounts' activities and
  * derived account activities), the changes are applied to it in memory one after the other (an
  * account with two changed subscriptions is derived again after each, as one by one), and what
- * changed is written with one statement per table. Returns, per change, the activities it recorded
+ * changed is written with one statement. Returns, per change, the activities it recorded
  * that count (those activity.created announces), in recording order.
  */
 export async function recordSubscriptionChanges(
@@ -159,20 +160,22 @@ export async function recordSubscriptionChanges(
     announced.push(recorded.filter((id) => activities.counts(id)));
   });
 
-  await insertActivities(em, activities.recorded());
-  await updateActivities(em, activities.changed());
-  await saveSubscriptionMrrs(em, [...mrrRows.values()]);
-  await addToMrrTotals(
-    em,
-    new Map(
-      [...totals].map(([organizationId, organizationTotals]) => [
-        organizationId,
-        sumOfTotalsChanges(organizationTotals),
-      ]),
+  // One statement: each table once, new and changed rows apart (the ledgers never list a row in both).
+  await runWrites(em, [
+    activityInserts(activities.recorded()),
+    activityUpdates(activities.changed()),
+    subscriptionMrrSaves([...mrrRows.values()]),
+    mrrTotalsMoves(
+      new Map(
+        [...totals].map(([organizationId, organizationTotals]) => [
+          organizationId,
+          sumOfTotalsChanges(organizationTotals),
+        ]),
+      ),
     ),
-  );
-  await insertAccountActivities(em, accountActivities.recorded());
-  await updateAccountActivities(em, accountActivities.changed());
+    accountActivityInserts(accountActivities.recorded()),
+    accountActivityUpdates(accountActivities.changed()),
+  ]);
   return announced;
 }
 
