@@ -168,8 +168,9 @@ export async function pollStages(db: pg.Pool, organizationId: string, stages: St
   const pending = (...indexes: number[]) => indexes.some((k) => stages[k]!.last === undefined);
   const counts: Array<string | null | undefined> = [];
   if (pending(0)) {
-    counts[0] = (await one('select count(*) as n from subscriptions.charge where organization_id = $1', [organizationId]))
-      .n;
+    counts[0] = (
+      await one('select count(*) as n from subscriptions.charge where organization_id = $1', [organizationId])
+    ).n;
   }
   if (pending(1, 4)) {
     const invoices = await one(
