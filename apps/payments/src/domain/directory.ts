@@ -34,6 +34,12 @@ export interface Directory {
   organization(context: RequestContext): Promise<OrganizationFacts>;
   /** The account, or null when the organization has no account with that uuid. */
   account(context: RequestContext, accountId: string): Promise<AccountFacts | null>;
+  /**
+   * The organization's accounts named by uuid, in one call (the mail sender's batch), keyed by
+   * uuid; uuids of no account of the organization are left out, as account answers null for them.
+   * Absent (a directory without a batch call): one account call each.
+   */
+  accounts?(context: RequestContext, accountIds: readonly string[]): Promise<Map<string, AccountFacts>>;
   /** The organization's credentials for `gateway`, opened; null when it has none. */
   gatewayCredentials(context: RequestContext, gateway: string): Promise<Record<string, string> | null>;
   close(): void;

@@ -13,7 +13,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CardInvoice } from '../domain/directory.js';
 import { cardInvoiceOf } from '../grpc/invoicing-client.js';
 import type { Charger } from '../use-cases/charging/charger.js';
-import { systemContext } from '../use-cases/charging/run-attempt.js';
+import { organizationLookup } from '../use-cases/charging/run-attempt.js';
 import { type TakeInOrigin, takeInCardInvoices } from '../use-cases/charging/take-in-invoice.js';
 import type { PaymentsDeps } from '../use-cases/deps.js';
 
@@ -31,15 +31,8 @@ export async function takeInIssuedInvoices(
   em: EntityManager,
   envelopes: readonly EventEnvelope[],
 ): Promise<void> {
-  const organizations = new Map<string, Promise<{ testClockTime: Date | null }>>();
-  const organizationOf = (organizationId: string) => {
-    let organization = organizations.get(organizationId);
-    if (!organization) {
-      organization = deps.directory.organization(systemContext(organizationId));
-      organizations.set(organizationId, organization);
-    }
-    return organization;
-  };
+  // Asked once per organization of the batch; the charging after the commit uses the same answers.
+  const organizationOf = organizationLookup(deps);
   const candidates: Array<{ invoice: CardInvoice; origin: TakeInOrigin; attemptAt: Date }> = [];
   for (const envelope of envelopes) {
     const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
@@ -63,7 +56,7 @@ export async function takeInIssuedInvoices(
     .map(({ invoice, attemptAt }) => ({ invoiceId: invoice.invoiceId, now: attemptAt }));
   if (toRun.length === 0) return;
   void afterCommit(em, async () => {
-    await charger.runInvoices(toRun).catch((error: unknown) => {
+    await charger.runInvoices(toRun, organizationOf).catch((error: unknown) => {
       deps.logger.error(
         { err: error, invoices: toRun.map((job) => job.invoiceId) },
         'charging card invoices failed; the worker retries',

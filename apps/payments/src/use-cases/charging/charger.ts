@@ -2,7 +2,7 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import { InvoicePaymentEntity, type InvoicePaymentRow } from '../../db/entities/invoice-payment.entity.js';
 import type { PaymentsDeps } from '../deps.js';
 import { InFlight } from './in-flight.js';
-import { type AttemptRun, type CallSlots, runDueAttempts } from './run-attempt.js';
+import { type AttemptRun, type CallSlots, type OrganizationLookup, runDueAttempts } from './run-attempt.js';
 
 const BATCH = 1_000;
 
@@ -68,13 +68,19 @@ export class Charger {
     return runs.get(invoiceId) ?? 'not_due';
   }
 
-  /** Runs the due attempts of these invoices (each at its moment), in groups as runDue does. */
-  async runInvoices(jobs: ReadonlyArray<{ invoiceId: string; now: Date }>): Promise<void> {
+  /**
+   * Runs the due attempts of these invoices (each at its moment), in groups as runDue does.
+   * `organization`: the caller's lookup, when it has asked for the organizations already.
+   */
+  async runInvoices(
+    jobs: ReadonlyArray<{ invoiceId: string; now: Date }>,
+    organization?: OrganizationLookup,
+  ): Promise<void> {
     const groups: Array<Array<{ invoiceId: string; now: Date }>> = [];
     for (let start = 0; start < jobs.length; start += this.groupSize)
       groups.push(jobs.slice(start, start + this.groupSize));
     await eachWithConcurrency(groups, Charger.GROUPS_UNDER_WAY, async (group) => {
-      await this.runGroup(group);
+      await this.runGroup(group, organization);
     });
   }
 
@@ -129,7 +135,10 @@ export class Charger {
     return this.inFlight.idle();
   }
 
-  private runGroup(group: ReadonlyArray<{ invoiceId: string; now: Date }>): Promise<Map<string, AttemptRun>> {
+  private runGroup(
+    group: ReadonlyArray<{ invoiceId: string; now: Date }>,
+    organization?: OrganizationLookup,
+  ): Promise<Map<string, AttemptRun>> {
     const nowOf = new Map(group.map((job) => [job.invoiceId, job.now]));
     return this.inFlight.runMany(
       group.map((job) => job.invoiceId),
@@ -138,6 +147,7 @@ export class Charger {
           this.deps,
           claimed.map((invoiceId) => ({ invoiceId, now: nowOf.get(invoiceId)! })),
           this.slots,
+          organization,
         ),
       'not_due',
     );

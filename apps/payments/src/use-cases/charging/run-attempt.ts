@@ -35,6 +35,26 @@ export const systemContext = (organizationId: string): RequestContext => ({
   clientSystem: 'payments',
 });
 
+/** An organization's facts by id; a lookup made by organizationLookup asks for each once. */
+export type OrganizationLookup = (organizationId: string) => Promise<OrganizationFacts>;
+
+/**
+ * Asks the accounts service for each organization once, however many of a batch's invoices are
+ * its: the consumer's take-in, the outcomes (dunning schedule) and the settlements (time zone of
+ * the paid date) of one batch share the answer instead of asking again at each step.
+ */
+export function organizationLookup(deps: PaymentsDeps): OrganizationLookup {
+  const organizations = new Map<string, Promise<OrganizationFacts>>();
+  return (organizationId) => {
+    let facts = organizations.get(organizationId);
+    if (!facts) {
+      facts = deps.directory.organization(systemContext(organizationId));
+      organizations.set(organizationId, facts);
+    }
+    return facts;
+  };
+}
+
 /** Bounds the gateway calls in flight (the Charger's concurrency); none: unbounded. */
 export type CallSlots = <T>(call: () => Promise<T>) => Promise<T>;
 
@@ -63,6 +83,7 @@ export async function runDueAttempts(
   deps: PaymentsDeps,
   jobs: ReadonlyArray<{ invoiceId: string; now: Date }>,
   slots: CallSlots = (call) => call(),
+  organization: OrganizationLookup = organizationLookup(deps),
 ): Promise<Map<string, AttemptRun>> {
   const runs = new Map<string, AttemptRun>(jobs.map((job) => [job.invoiceId, 'not_due']));
   if (jobs.length === 0) return runs;
@@ -77,11 +98,12 @@ export async function runDueAttempts(
   });
   if (answered.length === 0) return runs;
   deps.afterGatewayCall?.();
-  const recorded = await inTransaction(deps.orm, (em) => recordOutcomes(deps, em, answered));
+  const recorded = await inTransaction(deps.orm, (em) => recordOutcomes(em, answered, organization));
   for (const attempt of recorded) runs.set(attempt.invoice_id, attempt.outcome as AttemptRun);
   await settleAttempts(
     deps,
     recorded.filter((attempt) => attempt.outcome === 'succeeded'),
+    organization,
   );
   return runs;
 }
@@ -186,21 +208,12 @@ async function prepareAttempts(
 }
 
 async function recordOutcomes(
-  deps: PaymentsDeps,
   em: EntityManager,
   answered: ReadonlyArray<{ job: Prepared; result: ChargeResult }>,
+  organization: OrganizationLookup,
 ): Promise<PaymentAttemptRow[]> {
   const resultOf = new Map(answered.map(({ job, result }) => [job.attempt.id, { result, now: job.now }]));
   const locked = await lockAttempts(em, [...resultOf.keys()]);
-  const organizations = new Map<string, Promise<OrganizationFacts>>();
-  const organization = (id: string) => {
-    let facts = organizations.get(id);
-    if (!facts) {
-      facts = deps.directory.organization(systemContext(id));
-      organizations.set(id, facts);
-    }
-    return facts;
-  };
   const recorded: PaymentAttemptRow[] = [];
   const outcomes: StoredOutcome[] = [];
   // The batch's audit rows and events, written with one insert each after its outcomes.

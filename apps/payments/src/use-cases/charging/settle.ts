@@ -3,7 +3,7 @@ import { markSettled, type SettleableAttempt, unsettledAttempts } from '../../db
 import { localDate } from '../../domain/amounts.js';
 import type { CardSettlement } from '../../domain/directory.js';
 import type { PaymentsDeps } from '../deps.js';
-import { systemContext } from './run-attempt.js';
+import { type OrganizationLookup, organizationLookup, systemContext } from './run-attempt.js';
 
 /**
  * Tells invoicing that succeeded attempts paid their invoices (invoice.paid), one call per
@@ -11,7 +11,11 @@ import { systemContext } from './run-attempt.js';
  * SettleCardPayments is idempotent, so a settlement repeated after a failure here changes nothing;
  * an unsettled attempt is retried by the worker and the test clock's advance.
  */
-export async function settleAttempts(deps: PaymentsDeps, attempts: readonly SettleableAttempt[]): Promise<void> {
+export async function settleAttempts(
+  deps: PaymentsDeps,
+  attempts: readonly SettleableAttempt[],
+  organization: OrganizationLookup = organizationLookup(deps),
+): Promise<void> {
   if (attempts.length === 0) return;
   const byOrganization = new Map<string, SettleableAttempt[]>();
   for (const attempt of attempts) {
@@ -24,7 +28,7 @@ export async function settleAttempts(deps: PaymentsDeps, attempts: readonly Sett
     [...byOrganization].map(async ([organizationId, group]) => {
       const context = systemContext(organizationId);
       try {
-        const { timeZone } = await deps.directory.organization(context);
+        const { timeZone } = await organization(organizationId);
         const found = await settle(
           deps,
           context,

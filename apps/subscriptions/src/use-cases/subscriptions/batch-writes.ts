@@ -2,7 +2,8 @@ import type { EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { CollectedChangeRecords } from '@billing/runtime';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ChargeEntity, type ChargeRow } from '../../db/entities/charge.entity.js';
+import { insertChargeRows } from '../../db/charge-bulk-insert.js';
+import type { ChargeRow } from '../../db/entities/charge.entity.js';
 import type { SubscriptionRow } from '../../db/entities/subscription.entity.js';
 import { type SubscriptionProperty, updateSubscriptionRows } from '../../db/subscription-bulk-update.js';
 import { changedProperties, countChange } from '../../db/subscription-version.js';
@@ -58,7 +59,7 @@ export class BatchWrites implements EngineWrites {
    */
   async write(em: EntityManager): Promise<void> {
     await updateSubscriptionRows(em, [...this.rows.values()], [...this.properties]);
-    if (this.charges.length > 0) await em.insertMany(ChargeEntity, this.charges);
+    await insertChargeRows(em, this.charges);
     await this.records.write(em);
   }
 }
