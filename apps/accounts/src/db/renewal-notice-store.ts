@@ -29,6 +29,12 @@ export async function claimDueRenewalNotices(
       where s.status = ? and s.snapshot is not null and s.next_renewal_at is not null
         and s.next_renewal_at > coalesce(o.test_clock_time, ?::timestamptz)
         and s.next_renewal_at <= coalesce(o.test_clock_time, ?::timestamptz) + (? * interval '1 millisecond')
+        -- The same window widened to every organization's clock: implied by the two lines above,
+        -- but free of the join, so the (status, next_renewal_at) index reads only the window
+        -- instead of every renewing subscription on each pass (least/greatest skip nulls).
+        and s.next_renewal_at > least(?::timestamptz, (select min(test_clock_time) from organization))
+        and s.next_renewal_at <= greatest(?::timestamptz, (select max(test_clock_time) from organization))
+                                 + (? * interval '1 millisecond')
         and s.renewal_noticed_for is distinct from s.next_renewal_at
         and (?::uuid is null or s.organization_id = ?::uuid)
       order by s.next_renewal_at
@@ -36,6 +42,9 @@ export async function claimDueRenewalNotices(
       for update of s ${options.organizationId === null ? 'skip locked' : ''}`,
     [
       RENEWING_STATUS,
+      options.now,
+      options.now,
+      options.noticeMs,
       options.now,
       options.now,
       options.noticeMs,
