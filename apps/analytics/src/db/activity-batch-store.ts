@@ -112,7 +112,9 @@ export async function churnReasonNames(
 }
 
 /** The insert of new activities, in the given order (their seq, the recording order, follows it); null for none. */
-export function activityInserts(records: readonly ActivityRecord[]): SqlStatement | null {
+export function activityInserts(
+  records: ReadonlyArray<Record<(typeof COLUMNS)[number], unknown>>,
+): SqlStatement | null {
   if (records.length === 0) return null;
   const values = valuesOf(records, COLUMNS);
   return { sql: `insert into activity (${COLUMNS.join(', ')}) values ${values.sql}`, params: values.params };

@@ -7,16 +7,44 @@ import { EventLogEntity, type EventLogRow } from './entities/event-log.entity.js
  * rebuild take it first, so a rebuild never runs beside an event of the same organization.
  */
 export async function lockOrganizationActivities(em: EntityManager, organizationId: string): Promise<void> {
-  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`analytics.activities:${organizationId}`]);
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [lockKey(organizationId)]);
 }
 
+const lockKey = (organizationId: string) => `analytics.activities:${organizationId}`;
+
 /**
- * lockOrganizationActivities for the organizations of a batch of events, each once, in one order
- * (sorted) so that two batches naming the same organizations cannot wait for each other.
+ * lockOrganizationActivities of each of the events' organizations, then appendManyToEventLog of
+ * the events, with one statement: the rows to journal are joined to the locks' one-row aggregate,
+ * so every lock is held before the first row is inserted. The locks are taken in one order (the
+ * sorted subquery feeds them), so two batches naming the same organizations cannot wait for each
+ * other; the rows go in in the given order, each event id once.
  */
-export async function lockOrganizationsActivities(em: EntityManager, organizationIds: readonly string[]) {
-  for (const organizationId of [...new Set(organizationIds)].sort())
-    await lockOrganizationActivities(em, organizationId);
+export async function lockAndJournal(em: EntityManager, envelopes: readonly EventEnvelope[]): Promise<void> {
+  if (envelopes.length === 0) return;
+  const keys = [...new Set(envelopes.map((envelope) => envelope.organization_id))].sort().map(lockKey);
+  const row = '(?::uuid, ?::uuid, ?::text, ?::text, ?::timestamptz, ?::bytea)';
+  await em.execute(
+    `insert into event_log (event_id, organization_id, event_type, payload_type, occurred_at, payload)
+     select e.event_id, e.organization_id, e.event_type, e.payload_type, e.occurred_at, e.payload
+       from (select count(pg_advisory_xact_lock(hashtextextended(k, 0))) as taken
+               from (select k from (values ${keys.map(() => '(?::text)').join(', ')}) as keys(k) order by k offset 0) as sorted
+            ) as locks
+      cross join (values ${envelopes.map(() => row).join(', ')})
+            as e(event_id, organization_id, event_type, payload_type, occurred_at, payload)
+     on conflict (event_id) do nothing`,
+    [
+      ...keys,
+      ...envelopes.flatMap((envelope) => [
+        envelope.event_id,
+        envelope.organization_id,
+        envelope.event_type,
+        envelope.payload_type,
+        envelope.occurred_at ?? new Date(0),
+        Buffer.from(envelope.payload),
+      ]),
+    ],
+    'run',
+  );
 }
 
 /** Appends the event to the journal a rebuild replays (once per event id). */

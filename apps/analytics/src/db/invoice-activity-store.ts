@@ -5,7 +5,9 @@ import {
   invoiceKey,
   type PaymentSubscriptionBackfill,
 } from '../domain/invoice-activities.js';
-import { ActivityEntity, type ActivityRow } from './entities/activity.entity.js';
+import { activityInserts } from './activity-batch-store.js';
+import type { ActivityRow } from './entities/activity.entity.js';
+import { runWrites } from './sql-rows.js';
 
 /** The row of an invoice activity (no MRR; `date` and the recording moment are the event's). */
 export function invoiceActivityRow(
@@ -103,8 +105,10 @@ export async function backfillPaymentSubscriptions(
   );
 }
 
-/** Inserts the activities with one statement, their `seq` in the given order (the recording order). */
+/**
+ * Inserts the activities with one statement, their `seq` in the given order (the recording order):
+ * plain SQL, as a subscription change's activities are inserted (no entities to build for them).
+ */
 export async function insertActivities(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await em.insertMany(ActivityEntity, rows as ActivityRow[]);
+  await runWrites(em, [activityInserts(rows)]);
 }

@@ -1,19 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode } from '@mikro-orm/postgresql';
 import type { MrrTotalsChange, SubscriptionMrrColumns } from '../domain/subscription-mrr.js';
-import { SubscriptionMrrEntity, type SubscriptionMrrRow } from './entities/subscription-mrr.entity.js';
-import { type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import type { SubscriptionMrrRow } from './entities/subscription-mrr.entity.js';
+import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
-/** The stored MRR rows of the subscriptions, locked for this transaction's changes, in one statement. */
+/**
+ * The stored MRR rows of the subscriptions, locked for this transaction's changes (in id order), in
+ * one statement; plain rows, not entities (the batch writes them back with subscriptionMrrSaves).
+ */
 export async function lockSubscriptionMrrs(
   em: EntityManager,
   subscriptionIds: readonly string[],
 ): Promise<Map<string, SubscriptionMrrRow>> {
   if (subscriptionIds.length === 0) return new Map();
-  const rows = await em.find(
-    SubscriptionMrrEntity,
-    { id: { $in: [...subscriptionIds] } },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+  const rows = await em.execute<SubscriptionMrrRow[]>(
+    `select * from subscription_mrr where id in (${placeholders(subscriptionIds.length)}) order by id for update`,
+    [...subscriptionIds],
   );
   return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appendManyToEventLog, lockOrganizationsActivities } from '../db/event-log.js';
+import { lockAndJournal } from '../db/event-log.js';
 import type { InvoiceActivityInput } from '../domain/invoice-activities.js';
 import { recordInvoiceActivities } from '../use-cases/record-invoice-activities.js';
 import { publishActivitiesCreated } from './activity-created-batch.js';
@@ -54,11 +54,7 @@ export async function recordInvoiceActivityEvents(
   if (envelopes.length === 0) return;
   const unbatched = envelopes.find((envelope) => !BATCHED_PAYLOADS.has(envelope.payload_type));
   if (unbatched) throw new Error(`${unbatched.event_type} ${unbatched.event_id} is not batched: one by one`);
-  await lockOrganizationsActivities(
-    em,
-    envelopes.map((envelope) => envelope.organization_id),
-  );
-  await appendManyToEventLog(em, envelopes);
+  await lockAndJournal(em, envelopes);
   const inputs = envelopes.flatMap((envelope): Array<InvoiceActivityInput & { envelope: EventEnvelope }> => {
     const activity = invoiceActivityOf(envelope);
     return activity ? [{ ...activity, envelope }] : [];

@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@billing/events';
 import { subscriptionEventsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { appendManyToEventLog, lockOrganizationsActivities } from '../db/event-log.js';
+import { lockAndJournal } from '../db/event-log.js';
 import { chunksWithoutRepeats, runsOf } from '../domain/batch-runs.js';
 import { recordSubscriptionChanges } from '../use-cases/record-subscription-changes.js';
 import { publishActivitiesCreated } from './activity-created-batch.js';
@@ -68,11 +68,7 @@ type DecodedChange = { envelope: EventEnvelope } & ReturnType<typeof decoded>;
  * announced (activity.created), set-wise.
  */
 async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): Promise<void> {
-  await lockOrganizationsActivities(
-    em,
-    chunk.map(({ envelope }) => envelope.organization_id),
-  );
-  await appendManyToEventLog(
+  await lockAndJournal(
     em,
     chunk.map(({ envelope }) => envelope),
   );

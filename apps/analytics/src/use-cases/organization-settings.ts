@@ -2,6 +2,7 @@ import { AppError, StatusCode } from '@billing/errors';
 import type { CurrencyCode, Decimal } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrganizationEntity, type OrganizationRow } from '../db/entities/read-models.entity.js';
+import { organizationRows } from '../db/organization-rows.js';
 import { localDay, rateOn } from '../domain/exchange-rates.js';
 
 /** An organization's MRR settings: base currency, time zone and the rate of a currency on a moment. */
@@ -51,7 +52,7 @@ export async function organizationsSettings(
   organizationIds: readonly string[],
 ): Promise<Map<string, OrganizationSettings>> {
   const wanted = [...new Set(organizationIds)];
-  const rows = await em.find(OrganizationEntity, { id: { $in: wanted } });
+  const rows = await organizationRows(em, wanted);
   const settings = new Map(rows.map((row) => [row.id, settingsOf(row)]));
   const missing = wanted.find((id) => !settings.has(id));
   if (missing) throw notKnownYet(missing);
