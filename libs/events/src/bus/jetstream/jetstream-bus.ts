@@ -18,6 +18,7 @@ import {
   type PublishRequest,
   type RunningConsumer,
 } from '../event-bus.js';
+import { AckBatcher } from './ack-batcher.js';
 import { PullConsumerLoop } from './pull-consumer-loop.js';
 import { StreamPublisher } from './stream-publisher.js';
 
@@ -48,6 +49,7 @@ export class JetStreamBus implements EventBus {
   private readonly running = new Set<PullConsumerLoop>();
   private readonly js: JetStreamClient;
   private readonly publisher: StreamPublisher;
+  private readonly acks = new AckBatcher();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -121,7 +123,7 @@ export class JetStreamBus implements EventBus {
 
   async consume(request: ConsumeRequest): Promise<RunningConsumer> {
     await this.ensureDurable(request);
-    const loop = new PullConsumerLoop(this.js, request, this.logger, () => this.running.delete(loop));
+    const loop = new PullConsumerLoop(this.js, request, this.logger, this.acks, () => this.running.delete(loop));
     this.running.add(loop);
     loop.start();
     return loop;
@@ -129,6 +131,7 @@ export class JetStreamBus implements EventBus {
 
   async close(): Promise<void> {
     await Promise.all([...this.running].map((loop) => loop.stop()));
+    this.acks.flush();
     this.publisher.close();
     await this.nc.close();
   }
