@@ -27,10 +27,16 @@ afterEach(async () => {
 /** An in-process bus that records every publish call and can be told to fail. */
 class RecordingBus extends InProcessBus {
   readonly published: PublishRequest[] = [];
+  /** Every publish call, also the failed ones, in call order. */
+  readonly attempted: PublishRequest[] = [];
   failWith: Error | undefined;
+  /** Fails only the publish of this message id. */
+  failOn: { messageId: string; error: Error } | undefined;
 
   override async publish(request: PublishRequest): Promise<void> {
+    this.attempted.push(request);
     if (this.failWith) throw this.failWith;
+    if (this.failOn?.messageId === request.messageId) throw this.failOn.error;
     await new Promise((resolve) => setImmediate(resolve));
     await super.publish(request);
     this.published.push(request);
@@ -89,6 +95,75 @@ describe('OutboxRelay', () => {
     bus.failWith = undefined;
     expect(await relay.drainOnce()).toEqual({ published: 1 });
     expect(bus.published.map((request) => request.messageId)).toEqual([event.event_id]);
+  });
+
+  it('sends a batch without waiting for each ack, each row naming the one before it', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const rows = [await appendEvent(db.orm, producer), await appendEvent(db.orm, producer)];
+    rows.push(await appendEvent(db.orm, producer));
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const publish = bus.publish.bind(bus);
+    bus.publish = async (request) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      try {
+        await publish(request);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+
+    expect(await relayFor(bus, producer).drainOnce()).toEqual({ published: 3 });
+
+    expect(mostInFlight).toBe(3);
+    expect(bus.published.map(({ messageId, previousMessageId }) => [messageId, previousMessageId])).toEqual([
+      [rows[0]!.event_id, undefined],
+      [rows[1]!.event_id, rows[0]!.event_id],
+      [rows[2]!.event_id, rows[1]!.event_id],
+    ]);
+  });
+
+  it('when a row in the middle of a batch fails, marks the ones before it, records the failure on it and leaves it and the later ones pending', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const clock = new TestClock('2026-05-01T10:00:00Z');
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await appendEvent(db.orm, producer)).event_id);
+    const error = new Error('insufficient resources');
+    bus.failOn = { messageId: ids[1]!, error };
+
+    const failed = await relayFor(bus, producer, clock).drainOnce();
+
+    expect(failed).toEqual({ published: 1, error });
+    // The bus stored none after the failed row: each later one names its predecessor, which it does not have.
+    expect(bus.published.map((request) => request.messageId)).toEqual([ids[0]]);
+    const rowsOf = async () =>
+      (await db.orm.em.fork().find(OutboxMessage, { id: { $in: ids } }, { orderBy: { position: 'asc' } })).map(
+        (row) => ({
+          id: row.id,
+          publishedAt: row.publishedAt?.toISOString() ?? null,
+          attempts: row.attempts,
+          lastError: row.lastError,
+        }),
+      );
+    expect(await rowsOf()).toEqual([
+      { id: ids[0], publishedAt: '2026-05-01T10:00:00.000Z', attempts: 0, lastError: null },
+      { id: ids[1], publishedAt: null, attempts: 1, lastError: 'Error: insufficient resources' },
+      { id: ids[2], publishedAt: null, attempts: 0, lastError: null },
+      { id: ids[3], publishedAt: null, attempts: 0, lastError: null },
+    ]);
+
+    bus.failOn = undefined;
+    expect(await relayFor(bus, producer, clock).drainOnce()).toEqual({ published: 3 });
+    expect(bus.published.map((request) => request.messageId)).toEqual(ids);
+    expect((await rowsOf()).map(({ publishedAt, attempts }) => [publishedAt, attempts])).toEqual([
+      ['2026-05-01T10:00:00.000Z', 0],
+      ['2026-05-01T10:00:00.000Z', 1],
+      ['2026-05-01T10:00:00.000Z', 0],
+      ['2026-05-01T10:00:00.000Z', 0],
+    ]);
   });
 
   it('takes turns with other replicas: while one publishes, another publishes nothing', async () => {

@@ -10,6 +10,7 @@ export {
   inSpan,
   type Link,
   markFailed,
+  NON_RECORDING_SPAN,
   type Span,
   SpanKind,
   type SpanOptions,

@@ -7,6 +7,13 @@ export interface PublishRequest {
   data: Uint8Array;
   /** W3C trace context of the publish (NATS headers traceparent, tracestate). */
   headers?: TraceHeaders | undefined;
+  /**
+   * The id of the message this one must follow: the bus stores it only if the last message it
+   * stored in the stream had this id, and rejects it otherwise (a duplicate is recognised first).
+   * Lets a publisher send a run of messages without waiting for each ack in between and still
+   * never store a later one after an earlier one failed (JetStream: Nats-Expected-Last-Msg-Id).
+   */
+  previousMessageId?: string | undefined;
 }
 
 /** One delivery of a stored message to a durable consumer. Exactly one of ack/nak/term settles it. */

@@ -1,11 +1,10 @@
 import { type Clock, systemClock } from '@billing/clock';
-import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventBus } from '../bus/event-bus.js';
-import { OutboxMessage } from '../outbox/outbox-message.entity.js';
 import { InterruptibleSleep } from '../support/interruptible-sleep.js';
 import type { EventsLogger } from '../support/logger.js';
 import { publishInSpan } from '../support/message-tracing.js';
+import { claimOutboxRows, releaseOutboxRows } from './outbox-rows.js';
 import { wakeOnOutboxCommit } from './wake-on-outbox-commit.js';
 
 export interface OutboxRelayOptions {
@@ -48,6 +47,8 @@ export class OutboxRelay {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly lockKey: string;
+  /** The outbox table, schema-qualified as the ORM's queries are. */
+  private readonly table: string;
   private wakesOnCommit = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
@@ -56,7 +57,9 @@ export class OutboxRelay {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     // One outbox per service schema, so the schema names the lock.
-    this.lockKey = `billing:outbox-relay:${options.orm.config.get('schema') ?? options.producer}`;
+    const schema = options.orm.config.get('schema');
+    this.lockKey = `billing:outbox-relay:${schema ?? options.producer}`;
+    this.table = schema ? `"${schema}"."outbox"` : '"outbox"';
   }
 
   /** Publishes everything pending now, batch by batch, stopping at the first failure. */
@@ -133,36 +136,34 @@ export class OutboxRelay {
   private publishBatch(): Promise<{ claimed: number; published: number; error?: unknown }> {
     const em = this.options.orm.em.fork();
     return em.transactional(async (tx) => {
-      const [turn] = await tx
-        .getConnection()
-        .execute<{ acquired: boolean }[]>(
-          'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as acquired',
-          [this.lockKey],
-          'all',
-          tx.getTransactionContext(),
-        );
-      if (!turn?.acquired) return { claimed: 0, published: 0 };
-      const rows = await tx.find(
-        OutboxMessage,
-        { publishedAt: null },
-        { orderBy: { position: 'asc' }, limit: this.batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+      const rows = await claimOutboxRows(tx, this.table, this.lockKey, this.batchSize, this.clock.now());
+      // All sent at once (one socket write, acks awaited together) instead of one round trip each.
+      // Each but the first names its predecessor, so the stream stores a row only right after the
+      // one before it: a row that fails cannot be overtaken by a later one, which is refused too.
+      const outcomes = await Promise.allSettled(
+        rows.map((row, index) =>
+          publishInSpan(row, (headers) =>
+            this.options.bus.publish({
+              subject: row.subject,
+              messageId: row.id,
+              data: row.payload,
+              headers,
+              previousMessageId: index > 0 ? rows[index - 1]!.id : undefined,
+            }),
+          ),
+        ),
       );
-      let published = 0;
-      for (const row of rows) {
-        try {
-          await publishInSpan(row, (headers) =>
-            this.options.bus.publish({ subject: row.subject, messageId: row.id, data: row.payload, headers }),
-          );
-        } catch (error) {
-          // Keep order: later rows wait until this one goes out.
-          row.attempts += 1;
-          row.lastError = describe(error);
-          return { claimed: rows.length, published, error };
-        }
-        row.publishedAt = this.clock.now();
-        published += 1;
-      }
-      return { claimed: rows.length, published };
+      const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+      if (failed === -1) return { claimed: rows.length, published: rows.length };
+      // Keep order: the failed row and the later ones wait until it goes out.
+      const error = (outcomes[failed] as PromiseRejectedResult).reason;
+      await releaseOutboxRows(
+        tx,
+        this.table,
+        rows.slice(failed).map((row) => row.id),
+        describe(error),
+      );
+      return { claimed: rows.length, published: failed, error };
     });
   }
 }

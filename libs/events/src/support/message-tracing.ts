@@ -1,10 +1,12 @@
 import {
   contextFromCarrier,
   inSpan,
+  NON_RECORDING_SPAN,
   type Span,
   SpanKind,
   type TraceCarrier,
   traceCarrier,
+  tracingEnabled,
 } from '@billing/observability';
 
 /** The NATS headers that carry W3C trace context (the same names as the outbox row's columns). */
@@ -37,6 +39,8 @@ export async function publishInSpan(
     traceparent: row.traceparent,
     ...(row.tracestate ? { tracestate: row.tracestate } : {}),
   };
+  // No span records here: the stored context goes on as it is (what the span below would send).
+  if (!tracingEnabled()) return publish(stored);
   const parent = contextFromCarrier((key) => stored[key]);
   return inSpan(
     `${row.subject} publish`,
@@ -66,6 +70,8 @@ export function consumeInSpan<T>(
   consumer: string,
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
+  // Tracing off: no parent to read, no attributes to build, no context to enter.
+  if (!tracingEnabled()) return fn(NON_RECORDING_SPAN);
   const headers = message.headers ?? {};
   return inSpan(
     `${message.subject} process`,

@@ -100,6 +100,22 @@ export function runEventBusContract(adapter: string, makeBus: () => Promise<Even
       expect(received.map((message) => message.text)).toEqual(['original', 'next']);
     });
 
+    it('stores a message that names a previous one only right after it, and recognises a duplicate first', async () => {
+      const follow = (messageId: string, previousMessageId: string) =>
+        bus.publish({ subject: subject('account.updated'), messageId, data: encode(messageId), previousMessageId });
+      // Sent together, without waiting in between, as the outbox relay does.
+      await Promise.all([publish('account.created', 'p-1'), follow('p-2', 'p-1'), follow('p-3', 'p-2')]);
+      await expect(follow('p-4', 'p-2')).rejects.toThrow(/wrong last msg ID: p-3/);
+      // A redelivery of a stored message is a duplicate, whatever it names as previous.
+      await follow('p-2', 'p-1');
+      await follow('p-4', 'p-3');
+      const { received } = await consume('follower');
+
+      await receivedAtLeast(received, 4, 'the four stored messages');
+
+      expect(received.map((message) => message.text)).toEqual(['p-1', 'p-2', 'p-3', 'p-4']);
+    });
+
     it('redelivers a nakked message after the requested delay, counting deliveries', async () => {
       await publish('account.created', 'nakked');
       const { received } = await consume('nakker', (message) =>

@@ -10,7 +10,7 @@ export interface StoredMessage {
   headers?: TraceHeaders | undefined;
 }
 
-/** An append-only list of messages with JetStream's publisher dedupe by message id. */
+/** An append-only list of messages with JetStream's publisher dedupe by message id and expected last id. */
 export class InProcessStream {
   readonly messages: StoredMessage[] = [];
   readonly wakeup = new Wakeup();
@@ -28,6 +28,11 @@ export class InProcessStream {
       this.recentIds.delete(id);
     }
     if (this.recentIds.has(request.messageId)) return;
+    const last = this.messages.at(-1)?.messageId;
+    if (request.previousMessageId !== undefined && request.previousMessageId !== last) {
+      // As JetStream answers a wrong Nats-Expected-Last-Msg-Id.
+      throw new Error(`wrong last msg ID: ${last ?? ''}`);
+    }
     this.recentIds.set(request.messageId, now);
     this.messages.push({
       sequence: this.messages.length + 1,

@@ -8,7 +8,7 @@ import {
   jetstreamManager,
   StorageType,
 } from '@nats-io/jetstream';
-import { connect, headers, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { DUPLICATE_WINDOW_MS, producerSubjects, streamNameFor } from '../../envelope/subjects.js';
 import { type EventsLogger, silentLogger } from '../../support/logger.js';
 import {
@@ -18,7 +18,9 @@ import {
   type PublishRequest,
   type RunningConsumer,
 } from '../event-bus.js';
+import { AckBatcher } from './ack-batcher.js';
 import { PullConsumerLoop } from './pull-consumer-loop.js';
+import { StreamPublisher } from './stream-publisher.js';
 
 /** One durable's backlog on the server (JetStreamBus.consumerLag). */
 export interface ConsumerLag {
@@ -46,14 +48,17 @@ export class JetStreamBus implements EventBus {
   private readonly ensuredStreams = new Set<string>();
   private readonly running = new Set<PullConsumerLoop>();
   private readonly js: JetStreamClient;
+  private readonly publisher: StreamPublisher;
+  private readonly acks = new AckBatcher();
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly jsm: JetStreamManager,
     private readonly logger: EventsLogger,
-    private readonly publishTimeoutMs: number,
+    publishTimeoutMs: number,
   ) {
     this.js = jsm.jetstream();
+    this.publisher = new StreamPublisher(nc, publishTimeoutMs);
     void this.watchConnection();
   }
 
@@ -102,17 +107,23 @@ export class JetStreamBus implements EventBus {
     this.ensuredStreams.add(name);
   }
 
-  async publish(request: PublishRequest): Promise<void> {
-    await this.js.publish(request.subject, request.data, {
-      msgID: request.messageId,
-      timeout: this.publishTimeoutMs,
-      ...(request.headers ? { headers: natsHeaders(request.headers) } : {}),
-    });
+  publish(request: PublishRequest): Promise<void> {
+    try {
+      return this.publisher.publish({
+        subject: request.subject,
+        data: request.data,
+        messageId: request.messageId,
+        expectedLastMessageId: request.previousMessageId,
+        headers: request.headers,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async consume(request: ConsumeRequest): Promise<RunningConsumer> {
     await this.ensureDurable(request);
-    const loop = new PullConsumerLoop(this.js, request, this.logger, () => this.running.delete(loop));
+    const loop = new PullConsumerLoop(this.js, request, this.logger, this.acks, () => this.running.delete(loop));
     this.running.add(loop);
     loop.start();
     return loop;
@@ -120,6 +131,8 @@ export class JetStreamBus implements EventBus {
 
   async close(): Promise<void> {
     await Promise.all([...this.running].map((loop) => loop.stop()));
+    this.acks.flush();
+    this.publisher.close();
     await this.nc.close();
   }
 
@@ -183,13 +196,6 @@ export class JetStreamBus implements EventBus {
       }
     }
   }
-}
-
-/** Trace context as NATS headers (JetStream adds its own, e.g. Nats-Msg-Id, beside them). */
-function natsHeaders(values: Readonly<Record<string, string | undefined>>) {
-  const result = headers();
-  for (const [key, value] of Object.entries(values)) if (value) result.set(key, value);
-  return result;
 }
 
 function isApiError(error: unknown, code: JetStreamApiCodes): boolean {

@@ -9,6 +9,7 @@ import { InterruptibleSleep } from '../../support/interruptible-sleep.js';
 import type { EventsLogger } from '../../support/logger.js';
 import type { TraceHeaders } from '../../support/message-tracing.js';
 import type { ConsumeRequest, DeliveredMessage, RunningConsumer } from '../event-bus.js';
+import type { AckBatcher } from './ack-batcher.js';
 
 const BATCH_SIZE = 10;
 /** With a batch handler: more in flight, so that what arrives during one batch makes the next. */
@@ -32,6 +33,7 @@ export class PullConsumerLoop implements RunningConsumer {
     private readonly js: JetStreamClient,
     private readonly request: ConsumeRequest,
     private readonly logger: EventsLogger,
+    private readonly acks: AckBatcher,
     private readonly onStopped: () => void,
   ) {}
 
@@ -60,6 +62,7 @@ export class PullConsumerLoop implements RunningConsumer {
     this.currentBatch?.stop();
     this.backoff.wake();
     await this.loop;
+    this.acks.flush();
     this.onStopped();
   }
 
@@ -112,7 +115,7 @@ export class PullConsumerLoop implements RunningConsumer {
 
   private async deliverBatch(messages: JsMsg[]): Promise<void> {
     try {
-      await this.request.batchHandler!(messages.map(delivered));
+      await this.request.batchHandler!(messages.map((message) => delivered(message, this.acks)));
     } catch (error) {
       this.logger.warn({ err: error, count: messages.length }, 'event handler failed; redelivering after ack wait');
     }
@@ -120,14 +123,14 @@ export class PullConsumerLoop implements RunningConsumer {
 
   private async deliver(message: JsMsg): Promise<void> {
     try {
-      await this.request.handler(delivered(message));
+      await this.request.handler(delivered(message, this.acks));
     } catch (error) {
       this.logger.warn({ err: error, subject: message.subject }, 'event handler failed; redelivering after ack wait');
     }
   }
 }
 
-function delivered(message: JsMsg): DeliveredMessage {
+function delivered(message: JsMsg, acks: AckBatcher): DeliveredMessage {
   return {
     messageId: message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`,
     subject: message.subject,
@@ -138,7 +141,8 @@ function delivered(message: JsMsg): DeliveredMessage {
       // A plain ack, not ackAck: waiting for the server's confirmation cost a request per message
       // (a round trip, a timer and an Error nats.js builds for every settled request), and an ack
       // that gets lost only brings a redelivery, which the consumer's inbox turns into a no-op.
-      message.ack();
+      // Sent with the other acks of this turn of the event loop, in one socket write.
+      acks.ack(message);
     },
     nak: async (delayMs) => message.nak(delayMs),
     term: async () => message.term(),
