@@ -13,7 +13,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
+import { InvoiceReminderEntity } from '../src/db/entities/invoice-reminder.entity.js';
+import { invoiceViewsOfRows, invoiceViewsWithLines } from '../src/db/invoice-view.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { lockIssuedInvoiceRows } from '../src/db/settle-store.js';
 import type { Buyer } from '../src/domain/directory.js';
 import { settleCardPayment } from '../src/use-cases/invoice-actions.js';
 import { invoiceCharges } from '../src/use-cases/invoice-charge.js';
@@ -156,5 +159,37 @@ describe('settleCardPayments', () => {
     );
     expect(again).toEqual(answered);
     expect(await written(batch.organizationId)).toEqual(expected);
+  });
+
+  it('reads the invoices, their lines and reminders as plain rows as the entities present them', async () => {
+    const { organizationId, ids } = await issuedCardInvoices();
+    await inTransaction(orm, async (em) => {
+      em.create(InvoiceReminderEntity, {
+        id: randomUUID(),
+        organization_id: organizationId,
+        invoice_id: ids[1]!,
+        number: 1,
+        date: '2026-03-20',
+        days_after_due: 5,
+        fee: '12.500000',
+        fee_draft_line_id: null,
+        recipients: ['carla@example.test'],
+        created_at: new Date('2026-03-20T08:00:00.123Z'),
+      });
+    });
+    const em = orm.em.fork();
+    const entities = await em.find(InvoiceEntity, { id: { $in: ids } }, { orderBy: { id: 'asc' } });
+    const rows = await inTransaction(orm, (tx) => lockIssuedInvoiceRows(tx, organizationId, [...ids, ids[0]!]));
+    expect(rows.map((row) => row.id)).toEqual(entities.map((entity) => entity.id));
+    const fromRows = await invoiceViewsOfRows(orm.em.fork(), rows);
+    expect(fromRows).toEqual(await invoiceViewsWithLines(em, entities));
+    expect(fromRows.flatMap((view) => (view.reminders ?? []).map((reminder) => reminder.fee))).toEqual(['12.50']);
+    for (const [index, row] of rows.entries()) {
+      const entity = entities[index]!;
+      for (const key of ['invoice_number', 'issued_at', 'issue_after', 'created_at', 'updated_at'] as const)
+        expect(row[key]).toEqual(entity[key]);
+    }
+    // Another organization sees none of them.
+    expect(await inTransaction(orm, (tx) => lockIssuedInvoiceRows(tx, randomUUID(), ids))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type { InvoiceRow } from './entities/invoice.entity.js';
 import type { InvoiceLineRow } from './entities/invoice-line.entity.js';
 import { linesOf } from './invoice-store.js';
 import { remindersOf, remindersOfInvoices, reminderView } from './reminder-store.js';
+import { lineRowsOf, reminderRowsOf } from './settle-store.js';
 
 const decimalsOf = (currency: string): number => (currency === 'ISK' ? 0 : 2);
 
@@ -103,6 +104,21 @@ export async function invoiceViewsWithLines(em: EntityManager, rows: readonly In
   const ids = rows.map((row) => row.id);
   const lines = await linesOf(em, ids);
   const reminders = await remindersOfInvoices(em, ids);
+  return rows.map((row) => ({
+    ...invoiceView(row, lines.get(row.id) ?? []),
+    reminders: (reminders.get(row.id) ?? []).map((reminder) => reminderView(reminder, row.currency)),
+  }));
+}
+
+/**
+ * invoiceViewsWithLines for invoices that are plain rows (not entities of the unit of work): their
+ * lines and reminders read as plain rows too, in one query each.
+ */
+export async function invoiceViewsOfRows(em: EntityManager, rows: readonly InvoiceRow[]): Promise<InvoiceView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const lines = await lineRowsOf(em, ids);
+  const reminders = await reminderRowsOf(em, ids);
   return rows.map((row) => ({
     ...invoiceView(row, lines.get(row.id) ?? []),
     reminders: (reminders.get(row.id) ?? []).map((reminder) => reminderView(reminder, row.currency)),

@@ -142,9 +142,14 @@ async function invoiceOrganizationCharges(
   if (todo.length === 0) return;
   const first = todo[0]!;
   const context = systemContext(organizationId, first.origin.requestId);
-  const seller = await deps.directory.seller(context);
-  const buyers = await buyersOf(deps, context, todo);
   const renewalAccounts = todo.filter(({ charge }) => charge.kind === 'renewal').map(({ charge }) => charge.account);
+  // The calls to accounts and the draft lines' query at once: the batch waits for the slowest
+  // rather than for each in turn (the consumer takes its next batch only after this one).
+  const [seller, buyers, renewalDrafts] = await Promise.all([
+    deps.directory.seller(context),
+    buyersOf(deps, context, todo),
+    pendingRenewalDraftLines(em, organizationId, renewalAccounts),
+  ]);
   const published: EventEnvelope[] = [];
   const batch: OrganizationBatch = {
     deps,
@@ -152,7 +157,7 @@ async function invoiceOrganizationCharges(
     organizationId,
     seller,
     published,
-    renewalDrafts: await pendingRenewalDraftLines(em, organizationId, renewalAccounts),
+    renewalDrafts,
     pendingByKey: new Map(),
     linesByInvoice: new Map(),
     buyers,

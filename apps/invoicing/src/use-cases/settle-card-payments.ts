@@ -1,9 +1,11 @@
+import { inTransaction } from '@billing/db';
 import { AppError } from '@billing/errors';
+import type { EventEnvelope } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
-import { runChange } from '@billing/runtime';
+import { CollectedChangeRecords, orgNow, requireOrganization } from '@billing/runtime';
 import type { InvoiceRow } from '../db/entities/invoice.entity.js';
-import { lockIssuedInvoices } from '../db/invoice-store.js';
-import { invoiceViewsWithLines } from '../db/invoice-view.js';
+import { invoiceViewsOfRows } from '../db/invoice-view.js';
+import { lockIssuedInvoiceRows, writeInvoicesPaid } from '../db/settle-store.js';
 import { INVALID_DATE, isIsoDate } from '../domain/local-day.js';
 import { publishInvoiceEvent } from '../events/invoice-events.js';
 import type { InvoicingDeps } from './deps.js';
@@ -22,6 +24,10 @@ export interface CardSettlement {
  * query each), in the order given. Idempotent like settleCardPayment: an invoice already paid or
  * settled otherwise (credited) is answered unchanged, as is one named twice. Answers the invoices
  * found, each once; an unknown uuid is left out (payments retries it).
+ *
+ * A change as runChange makes one (its events handed to the accounts read model after the
+ * commit), with the invoices, lines and reminders as plain rows and the paid invoices, audit rows
+ * and events written one statement each, past the unit of work (db/settle-store.ts).
  */
 export async function settleCardPayments(
   deps: InvoicingDeps,
@@ -30,24 +36,39 @@ export async function settleCardPayments(
 ): Promise<string[]> {
   if (settlements.some(({ paidDate }) => !isIsoDate(paidDate))) throw AppError.invalidField('paid_date', INVALID_DATE);
   if (settlements.length === 0) return [];
-  return runChange(deps, 'invoicing', context, async (scope) => {
-    const rows = await lockIssuedInvoices(
-      scope.em,
-      scope.organizationId,
+  const organizationId = requireOrganization(context);
+  let published: EventEnvelope[] = [];
+  const found = await inTransaction(deps.orm, async (em) => {
+    // A retried transaction starts again: only the events of the attempt that commits count.
+    published = [];
+    const records = new CollectedChangeRecords('invoicing', { published });
+    const scope = records.scope(em, organizationId, context, orgNow(deps.clock, context));
+    const rows = await lockIssuedInvoiceRows(
+      em,
+      organizationId,
       settlements.map(({ uuid }) => uuid),
     );
-    const found = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.map((row) => [row.id, row]));
     const paid: InvoiceRow[] = [];
     for (const { uuid, payment, paidDate } of settlements) {
-      const row = found.get(uuid);
+      const row = byId.get(uuid);
       if (row?.status !== 'open' || row.is_credit_note) continue;
-      scope.em.assign(row, { balance: '0', status: 'paid', paid_date: paidDate, updated_at: scope.now });
       // publishInvoiceChange's version step (the row is locked: versions never repeat).
-      row.version += 1;
+      Object.assign(row, {
+        balance: '0',
+        status: 'paid',
+        paid_date: paidDate,
+        updated_at: scope.now,
+        version: row.version + 1,
+      });
       scope.audit('invoice.card_payment', 'invoice', row.id, { payment, paid_date: paidDate });
       paid.push(row);
     }
-    for (const view of await invoiceViewsWithLines(scope.em, paid)) publishInvoiceEvent(scope, 'invoice.paid', view);
-    return [...new Set(settlements.map(({ uuid }) => uuid).filter((uuid) => found.has(uuid)))];
+    await writeInvoicesPaid(em, organizationId, paid);
+    for (const view of await invoiceViewsOfRows(em, paid)) publishInvoiceEvent(scope, 'invoice.paid', view);
+    await records.write(em);
+    return byId;
   });
+  if (published.length > 0 && deps.committedEvents) await deps.committedEvents(published, context);
+  return [...new Set(settlements.map(({ uuid }) => uuid).filter((uuid) => found.has(uuid)))];
 }
