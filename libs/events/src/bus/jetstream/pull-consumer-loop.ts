@@ -91,7 +91,9 @@ export class PullConsumerLoop implements RunningConsumer {
           else if (!batched) await this.deliver(message);
           else {
             queue.push(message);
-            working ??= work();
+            // Starts on the next turn, so the messages of the same read join the first batch (started
+            // at once, a fetch of 100 became a batch of 1 and then one of 99).
+            working ??= nextTurn().then(work);
           }
         }
         await working;
@@ -129,6 +131,8 @@ export class PullConsumerLoop implements RunningConsumer {
     }
   }
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function delivered(message: JsMsg, acks: AckBatcher): DeliveredMessage {
   return {
