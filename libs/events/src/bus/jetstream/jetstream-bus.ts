@@ -150,11 +150,14 @@ export class JetStreamBus implements EventBus {
     const durables = new Map<string, { stream: string; durable: string }>();
     for (const loop of this.running) durables.set(`${loop.stream}/${loop.durable}`, loop);
     return Promise.all(
-      [...durables.values()].map(async ({ stream, durable }) => {
-        const info = await this.jsm.consumers.info(stream, durable);
-        return { stream, durable, pending: info.num_pending, ackPending: info.num_ack_pending };
-      }),
+      [...durables.values()].map(({ stream, durable }) => this.durableLag(stream, durable)),
     );
+  }
+
+  /** How far any durable of the server is behind (also one another process consumes). */
+  async durableLag(stream: string, durable: string): Promise<ConsumerLag> {
+    const info = await this.jsm.consumers.info(stream, durable);
+    return { stream, durable, pending: info.num_pending, ackPending: info.num_ack_pending };
   }
 
   private async ensureDurable(request: ConsumeRequest): Promise<void> {
