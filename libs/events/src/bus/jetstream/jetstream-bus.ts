@@ -149,9 +149,7 @@ export class JetStreamBus implements EventBus {
   async consumerLag(): Promise<ConsumerLag[]> {
     const durables = new Map<string, { stream: string; durable: string }>();
     for (const loop of this.running) durables.set(`${loop.stream}/${loop.durable}`, loop);
-    return Promise.all(
-      [...durables.values()].map(({ stream, durable }) => this.durableLag(stream, durable)),
-    );
+    return Promise.all([...durables.values()].map(({ stream, durable }) => this.durableLag(stream, durable)));
   }
 
   /** How far any durable of the server is behind (also one another process consumes). */
