@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { accountsModule, createOrganization } from '@billing/accounts';
-import { inTransaction, migrate, openOrm } from '@billing/db';
+import { inTransaction } from '@billing/db';
 import { type AppError, isAppError, StatusCode } from '@billing/errors';
 import { decodeEnvelope } from '@billing/events';
 import { createLogger, type RequestContext } from '@billing/observability';
@@ -16,13 +16,12 @@ import { createTestSchema, TestClock, type TestSchema, waitFor } from '@billing/
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingDraftLines } from '../src/db/draft-line-store.js';
-import { invoicingEntities } from '../src/db/entities/index.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { Directory } from '../src/domain/directory.js';
 import { ONLY_ONE_DISCOUNT } from '../src/domain/draft-lines/fields.js';
 import { accountsDirectory } from '../src/grpc/accounts-directory.js';
 import { type DraftLineHandlers, draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import { markDraftLinesInvoiced } from '../src/use-cases/mark-draft-lines-invoiced.js';
+import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 const T0 = '2026-01-15T09:00:00.000Z';
 const clock = new TestClock(T0);
@@ -34,14 +33,7 @@ let directory: Directory;
 let handlers: DraftLineHandlers;
 
 beforeAll(async () => {
-  database = await createTestSchema('invoicing_drafts');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: invoicingEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openInvoicingSchema('invoicing_drafts'));
   // The accounts service the way invoicing meets it in production: over gRPC (no event bus needed).
   accountsDatabase = await createTestSchema('invoicing_drafts_accounts');
   accounts = await startService(accountsModule, {

@@ -5,39 +5,31 @@
  * accounts service (fixed facts in memory, counting its calls) is asked once per batch.
  */
 import { randomUUID } from 'node:crypto';
-import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
+import { AuditLogEntry, inTransaction } from '@billing/db';
 import { decodeEnvelope } from '@billing/events';
 import { invoiceEventsV1 } from '@billing/proto';
-import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
+import { TestClock, type TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DraftInvoiceLineEntity } from '../src/db/entities/draft-invoice-line.entity.js';
-import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
 import { InvoiceLineEntity } from '../src/db/entities/invoice-line.entity.js';
 import { InvoicedChargeEntity } from '../src/db/entities/invoiced-charge.entity.js';
 import { MailJobEntity } from '../src/db/entities/mail-job.entity.js';
 import { invoiceViewWithLines } from '../src/db/invoice-view.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer } from '../src/domain/directory.js';
 import { invoiceMessage } from '../src/grpc/invoice-mapper.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { invoiceCharge, invoiceCharges } from '../src/use-cases/invoice-charge.js';
 import { buyer, charge, countingDirectory } from './support/charges.js';
+import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 const clock = new TestClock('2026-03-01T09:00:00.000Z');
 let database: TestSchema;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  database = await createTestSchema('invoicing_batch');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: invoicingEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openInvoicingSchema('invoicing_batch'));
 });
 
 afterAll(async () => {

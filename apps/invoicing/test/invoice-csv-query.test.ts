@@ -6,20 +6,18 @@
  * amounts, sub-millisecond instants, kickback on and off, an unknown account, a bank account.
  */
 import { randomUUID } from 'node:crypto';
-import { migrate, openOrm } from '@billing/db';
 import { withLiterals } from '@billing/exports';
 import { presentInvoiceListItem } from '@billing/rest-representation';
-import { createTestSchema, type TestSchema } from '@billing/testing';
+import type { TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
 import { invoiceCsvQuery } from '../src/db/invoice-csv-query.js';
 import { invoiceListSelection } from '../src/db/invoice-queries.js';
 import { invoiceView } from '../src/db/invoice-view.js';
-import { migrations } from '../src/db/migrations/index.js';
 import { invoiceMessage } from '../src/grpc/invoice-mapper.js';
+import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 /** The list item's CSV columns (the gateway's InvoiceListItemSchema, in order). */
 const COLUMNS = [
@@ -83,14 +81,7 @@ const known = randomUUID();
 const unknown = randomUUID();
 
 beforeAll(async () => {
-  database = await createTestSchema('invoicing_csv_query');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: invoicingEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openInvoicingSchema('invoicing_csv_query'));
   pool = new pg.Pool({ connectionString: database.databaseUrl, options: `-c search_path=${database.schema}` });
   const party = JSON.stringify({
     name: 'Acme',

@@ -6,22 +6,20 @@
  * for a transaction that failed.
  */
 import { randomUUID } from 'node:crypto';
-import { migrate, openOrm } from '@billing/db';
 import { decodeEnvelope, type EventEnvelope, encodeEnvelope, handleEventOnce } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { invoiceEventsV1, type invoicingV1, subscriptionEventsV1 } from '@billing/proto';
 import { accountsReadModel, readModelHandOver } from '@billing/read-model-client';
-import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
+import { TestClock, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoicingEntities } from '../src/db/entities/index.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from '../src/events/accounts-hand-over.js';
 import { invoiceChargeCreated } from '../src/events/charge-consumer.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { generateInvoice } from '../src/use-cases/generate-invoice.js';
+import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 const T0 = '2026-01-15T09:00:00.000Z';
 const clock = new TestClock(T0);
@@ -32,14 +30,7 @@ let orm: MikroORM;
 const FAILS_AT_COMMIT = 'fails at commit';
 
 beforeAll(async () => {
-  database = await createTestSchema('invoicing_handover');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: invoicingEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openInvoicingSchema('invoicing_handover'));
   const connection = orm.em.getConnection();
   await connection.execute(
     `create function refuse_at_commit() returns trigger language plpgsql as $$

@@ -7,33 +7,25 @@
  * memory here, as in the other tests of invoicing's own transactions.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, migrate, openOrm } from '@billing/db';
-import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
+import { inTransaction } from '@billing/db';
+import { TestClock, type TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
 import { InvoiceLineEntity } from '../src/db/entities/invoice-line.entity.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import type { ReceivedCharge } from '../src/domain/received-charge.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { invoiceCharge } from '../src/use-cases/invoice-charge.js';
 import { issueDuePendingInvoices } from '../src/use-cases/issue-pending.js';
+import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 const clock = new TestClock('2026-01-15T09:00:00.000Z');
 let database: TestSchema;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  database = await createTestSchema('invoicing_reseller');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: invoicingEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openInvoicingSchema('invoicing_reseller'));
 });
 
 afterAll(async () => {

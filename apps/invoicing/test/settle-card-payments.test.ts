@@ -5,37 +5,29 @@
  * paid unchanged, answers the invoices found, and changes nothing when asked again.
  */
 import { randomUUID } from 'node:crypto';
-import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
+import { AuditLogEntry, inTransaction } from '@billing/db';
 import { decodeEnvelope } from '@billing/events';
 import { invoiceEventsV1 } from '@billing/proto';
-import { createTestSchema, TestClock, type TestSchema } from '@billing/testing';
+import { TestClock, type TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoicingEntities } from '../src/db/entities/index.js';
 import { InvoiceEntity } from '../src/db/entities/invoice.entity.js';
 import { InvoiceReminderEntity } from '../src/db/entities/invoice-reminder.entity.js';
 import { invoiceViewsOfRows, invoiceViewsWithLines } from '../src/db/invoice-view.js';
-import { migrations } from '../src/db/migrations/index.js';
 import { lockIssuedInvoiceRows } from '../src/db/settle-store.js';
 import type { Buyer } from '../src/domain/directory.js';
 import { settleCardPayment } from '../src/use-cases/invoice-actions.js';
 import { invoiceCharges } from '../src/use-cases/invoice-charge.js';
 import { settleCardPayments } from '../src/use-cases/settle-card-payments.js';
 import { buyer, charge, countingDirectory } from './support/charges.js';
+import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 const clock = new TestClock('2026-03-01T09:00:00.000Z');
 let database: TestSchema;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  database = await createTestSchema('invoicing_settle');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: invoicingEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openInvoicingSchema('invoicing_settle'));
 });
 
 afterAll(async () => {

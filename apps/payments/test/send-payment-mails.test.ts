@@ -7,33 +7,24 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TestClock } from '@billing/clock';
-import { migrate, openOrm } from '@billing/db';
 import type { MailTransport, OutgoingMail } from '@billing/mail';
 import { createLogger } from '@billing/observability';
-import { createTestSchema, type TestSchema } from '@billing/testing';
+import type { TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPaymentMail } from '../src/db/charge-store.js';
-import { paymentsEntities } from '../src/db/entities/index.js';
 import { PaymentMailEntity } from '../src/db/entities/payment-mail.entity.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { AccountFacts, Directory } from '../src/domain/directory.js';
 import type { PaymentMailFacts } from '../src/domain/payment-mail.js';
 import type { PaymentsDeps } from '../src/use-cases/deps.js';
 import { sendPaymentMails } from '../src/use-cases/mail/send-payment-mails.js';
+import { openPaymentsSchema } from './support/payments-schema.js';
 
 let database: TestSchema;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  database = await createTestSchema('payments_mails');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: paymentsEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openPaymentsSchema('payments_mails'));
 });
 
 afterAll(async () => {

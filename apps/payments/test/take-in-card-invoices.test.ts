@@ -5,28 +5,20 @@
  * left as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, migrate, openOrm } from '@billing/db';
-import { createTestSchema, type TestSchema } from '@billing/testing';
+import { inTransaction } from '@billing/db';
+import type { TestSchema } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentsEntities } from '../src/db/entities/index.js';
 import { InvoicePaymentEntity } from '../src/db/entities/invoice-payment.entity.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { CardInvoice } from '../src/domain/directory.js';
 import { takeInCardInvoices } from '../src/use-cases/charging/take-in-invoice.js';
+import { openPaymentsSchema } from './support/payments-schema.js';
 
 let database: TestSchema;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  database = await createTestSchema('payments_take_in');
-  orm = await openOrm({
-    clientUrl: database.databaseUrl,
-    schema: database.schema,
-    entities: paymentsEntities,
-    migrations,
-  });
-  await migrate(orm);
+  ({ database, orm } = await openPaymentsSchema('payments_take_in'));
 });
 
 afterAll(async () => {
