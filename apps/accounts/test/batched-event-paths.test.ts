@@ -30,27 +30,14 @@ import { type AccountsSchema, copyRows, openAccountsSchema } from './support/acc
 import { draftLineChanged } from './support/draft-line-events.js';
 import { invoiceChanged } from './support/invoice-events.js';
 import { subscriptionChanged } from './support/subscription-events.js';
+import { testWebhooksDeps } from './support/webhooks-deps.js';
 
 const clock = new TestClock('2026-01-15T09:00:00Z');
 const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const write = <T extends object>(values: T) => ({ values, present: new Set(Object.keys(values)) });
 
-const webhooksDeps = (schema: AccountsSchema): WebhooksDeps => ({
-  orm: schema.orm,
-  pool: schema.pool,
-  clock,
-  webhooks: {
-    forbidPrivateEndpoints: false,
-    pollIntervalMs: 60_000,
-    attemptTimeoutMs: 1_000,
-    maxConcurrency: 1,
-    endpointConcurrency: 1,
-    publicApiUrl: 'https://billing.example.com',
-  },
-  wakeDispatcher: () => {},
-  renderSubscription: () => Promise.reject(new Error('no renewal notice is rendered here')),
-  mailRenewalNotice: () => Promise.reject(new Error('no renewal is noticed here')),
-});
+const webhooksDeps = (schema: AccountsSchema): WebhooksDeps =>
+  testWebhooksDeps({ orm: schema.orm, pool: schema.pool, clock });
 
 /** One consumer as startConsumer runs it: its name, its subject's events, handle and handleBatch. */
 interface ConsumerUnderTest {

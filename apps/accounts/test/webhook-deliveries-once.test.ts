@@ -14,6 +14,7 @@ import { webhookConsumerName, webhookEventHandler } from '../src/events/webhook-
 import { createAccountsModule } from '../src/service.js';
 import { useAccountsService } from './support/accounts-service.js';
 import { invoiceChanged } from './support/invoice-events.js';
+import { testWebhooksDeps } from './support/webhooks-deps.js';
 
 // Nothing listens on port 9: attempts fail, which does not matter here.
 const ENDPOINT = 'http://127.0.0.1:9/hook';
@@ -70,22 +71,7 @@ describe('deliveries are made once per event and webhook', () => {
     const schema = service.orm.config.get('schema') as string;
     const database = accounts.database();
     const pool = openPool({ clientUrl: database.databaseUrl, schema: database.schema, max: 1 });
-    const handler = webhookEventHandler({
-      orm: service.orm,
-      pool,
-      clock: accounts.clock,
-      webhooks: {
-        forbidPrivateEndpoints: false,
-        pollIntervalMs: 60_000,
-        attemptTimeoutMs: 1_000,
-        maxConcurrency: 1,
-        endpointConcurrency: 1,
-        publicApiUrl: 'https://billing.example.com',
-      },
-      wakeDispatcher: () => {},
-      renderSubscription: () => Promise.reject(new Error('no subscription is rendered here')),
-      mailRenewalNotice: () => Promise.reject(new Error('no renewal is noticed here')),
-    });
+    const handler = webhookEventHandler(testWebhooksDeps({ orm: service.orm, pool, clock: accounts.clock }));
     try {
       // The stream's copy: the inbox knows it already.
       const consumer = webhookConsumerName(schema, { eventType: 'invoice.issued' });

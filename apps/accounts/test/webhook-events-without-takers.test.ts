@@ -19,6 +19,7 @@ import type { WebhooksDeps } from '../src/use-cases/webhooks/webhooks-deps.js';
 import { startWebhookChangeListener } from '../src/workers/webhook-change-listener.js';
 import { useAccountsService } from './support/accounts-service.js';
 import { invoiceChanged } from './support/invoice-events.js';
+import { testWebhooksDeps } from './support/webhooks-deps.js';
 
 // Nothing listens on port 9: attempts fail, which does not matter here.
 const ENDPOINT = 'http://127.0.0.1:9/hook';
@@ -40,23 +41,7 @@ beforeAll(async () => {
   pool = openPool({ clientUrl: database.databaseUrl, schema: database.schema, max: 2 });
   cache = new EnabledWebhooks(60_000);
   listener = startWebhookChangeListener(pool, cache, createLogger('test', 'silent'));
-  deps = {
-    orm: accounts.service().orm,
-    pool,
-    clock: accounts.clock,
-    webhooks: {
-      forbidPrivateEndpoints: false,
-      pollIntervalMs: 60_000,
-      attemptTimeoutMs: 1_000,
-      maxConcurrency: 1,
-      endpointConcurrency: 1,
-      publicApiUrl: 'https://billing.example.com',
-    },
-    wakeDispatcher: () => {},
-    renderSubscription: () => Promise.reject(new Error('no subscription is rendered here')),
-    mailRenewalNotice: () => Promise.reject(new Error('no renewal is noticed here')),
-    enabledWebhooks: cache,
-  };
+  deps = testWebhooksDeps({ orm: accounts.service().orm, pool, clock: accounts.clock, enabledWebhooks: cache });
   // Listening before the tests: until then the cache stores nothing.
   const probe = randomUUID();
   await until(() => {
