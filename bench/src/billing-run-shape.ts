@@ -6,7 +6,13 @@ import pg from 'pg';
 import type { BenchPlatform } from './bench-platform.js';
 import { type StageLag, stageLags } from './billing-run-lag.js';
 import type { RunShape } from './billing-run-options.js';
-import { billingRunProblems, billingRunStages, NOOP_CARD, pollStages, seedBillingRun } from './billing-run-scenario.js';
+import {
+  billingRunProblems,
+  billingRunStages,
+  NOOP_CARD,
+  StagePoller,
+  seedBillingRun,
+} from './billing-run-scenario.js';
 import { startPlatformProcesses } from './platform-processes.js';
 import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince } from './process-cpu.js';
 import { organizationOutboxEvents } from './run-outbox.js';
@@ -58,11 +64,10 @@ export interface ShapeRun {
 }
 
 /**
- * How often the run's progress is counted: every 250 ms up to 25,000 subscriptions, then spaced in
- * proportion (1 s at 100,000), as each count's cost grows with the rows; the figures' resolution
- * stays under 1 % of the run's expected length.
+ * How often the run's progress is counted: every count costs what changed since the last one
+ * (StagePoller), so a quarter of a second whatever the size of the run.
  */
-const pollMs = (subscriptions: number) => Math.max(250, subscriptions / 100);
+const POLL_MS = 250;
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
@@ -133,10 +138,11 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   const postgresBefore = postgresBackendCpu(database);
 
   const stages = billingRunStages(n, cards);
+  const poller = new StagePoller(db, org, due);
   const deadline = start + options.timeoutSeconds * 1000;
   let lastReport = Date.now();
   for (;;) {
-    await pollStages(db, org, stages, start);
+    await poller.poll(stages, start);
     if (stages.every((stage) => stage.last !== undefined)) break;
     if (stages[0]!.done === 0 && Date.now() - start > 60_000) throw new Error('no charge 60 s after the due moment');
     if (Date.now() > deadline) {
@@ -148,7 +154,7 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
       lastReport = Date.now();
       log(`${((Date.now() - start) / 1000).toFixed(0)} s: ${stages.map((s) => `${s.done}/${s.target}`).join(', ')}`);
     }
-    await sleep(pollMs(n));
+    await sleep(POLL_MS);
   }
   const wall = Math.max(...stages.map((stage) => stage.last!));
   const cpu = cpuSince(cpuBefore, platform.servers);

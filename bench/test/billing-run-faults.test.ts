@@ -22,9 +22,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   billingRunProblems,
   billingRunStages,
-  pollStages,
   type SeededRun,
   type Stage,
+  StagePoller,
   seedBillingRun,
 } from '../src/billing-run-scenario.js';
 import { ensureDatabase, quoteIdentifier, withClient } from '../src/database.js';
@@ -43,6 +43,7 @@ interface Run {
   stripe: Awaited<ReturnType<typeof startFakeStripe>>;
   seeded: SeededRun;
   stages: Stage[];
+  poller: StagePoller;
   start: number;
 }
 
@@ -135,6 +136,7 @@ async function startRun(replicas: Partial<Record<ServiceName, number>> = {}): Pr
     stripe,
     seeded,
     stages: billingRunStages(SUBSCRIPTIONS, seeded.cards),
+    poller: new StagePoller(db, platform.organizationId, seeded.due),
     start: Math.max(seeded.due.getTime(), seeded.seeded.getTime()),
   };
 }
@@ -143,7 +145,7 @@ async function startRun(replicas: Partial<Record<ServiceName, number>> = {}): Pr
 async function waitForStages(run: Run, what: string, done: (stages: Stage[]) => boolean): Promise<void> {
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
-    await pollStages(run.db, run.platform.organizationId, run.stages, run.start);
+    await run.poller.poll(run.stages, run.start);
     if (done(run.stages)) return;
     if (Date.now() > deadline) {
       throw new Error(
@@ -196,7 +198,7 @@ describe(`the billing run of ${SUBSCRIPTIONS} subscriptions`, () => {
         // In the middle: a fifth of the service's work done, and not all of it.
         await waitForStages(run, `${service} to be under way`, (stages) => stages[stage]!.done >= target / 5);
         await run.platform.kill(service);
-        await pollStages(run.db, run.platform.organizationId, run.stages, run.start);
+        await run.poller.poll(run.stages, run.start);
         expect(run.stages[stage]!.done).toBeLessThan(target);
         run.platform.restart(service);
         await waitForStages(run, 'the run to end after the restart', everyStageDone);
