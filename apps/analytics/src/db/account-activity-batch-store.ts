@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
-import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { keysTable, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -37,19 +37,17 @@ const CHANGEABLE = [
 ] as const;
 
 type AccountRef = { organizationId: string; accountId: string };
-const distinct = (values: readonly string[]) => [...new Set(values)];
 
-/**
- * The rows of the accounts, on the (organization, account) index: every organization's id and
- * every account's id (account ids are uuids, so no account of another organization matches).
- */
-const ofAccounts = (accounts: readonly AccountRef[]) =>
-  `organization_id in (${placeholders(distinct(accounts.map((a) => a.organizationId)).length)})
-        and account_id in (${placeholders(distinct(accounts.map((a) => a.accountId)).length)})`;
-const accountParams = (accounts: readonly AccountRef[]) => [
-  ...distinct(accounts.map((a) => a.organizationId)),
-  ...distinct(accounts.map((a) => a.accountId)),
-];
+/** The accounts as a table `k(organization_id, account_id)` to join on the (organization, account) index. */
+const accountKeys = (accounts: readonly AccountRef[]) =>
+  keysTable(
+    'k',
+    [
+      ['organization_id', 'uuid'],
+      ['account_id', 'uuid'],
+    ],
+    [...new Map(accounts.map((a) => [`${a.organizationId}/${a.accountId}`, [a.organizationId, a.accountId]])).values()],
+  );
 
 const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
@@ -59,11 +57,13 @@ export async function derivedAccountActivities(
   accounts: ReadonlyArray<{ organizationId: string; accountId: string }>,
 ): Promise<AccountActivityRecord[]> {
   if (accounts.length === 0) return [];
+  const keys = accountKeys(accounts);
   const rows = await em.execute<Array<Record<string, unknown>>>(
-    `select * from account_activity
-      where ${ofAccounts(accounts)} and not is_manual
-      order by seq`,
-    accountParams(accounts),
+    `select a.* from ${keys.sql}
+       join account_activity a on a.organization_id = k.organization_id and a.account_id = k.account_id
+      where not a.is_manual
+      order by a.seq`,
+    keys.params,
   );
   return rows.map((row) => {
     const record = Object.fromEntries(
@@ -82,12 +82,13 @@ export async function subscriptionStartsOfAccounts(
   accounts: ReadonlyArray<{ organizationId: string; accountId: string }>,
 ): Promise<Array<{ id: string; organizationId: string; accountId: string; originalStart: Date | null }>> {
   if (accounts.length === 0) return [];
+  const keys = accountKeys(accounts);
   const rows = await em.execute<
     Array<{ id: string; organization_id: string; account_id: string; original_start_date: string | null }>
   >(
-    `select id, organization_id, account_id, original_start_date from subscription_mrr
-      where ${ofAccounts(accounts)}`,
-    accountParams(accounts),
+    `select s.id, s.organization_id, s.account_id, s.original_start_date from ${keys.sql}
+       join subscription_mrr s on s.organization_id = k.organization_id and s.account_id = k.account_id`,
+    keys.params,
   );
   return rows.map((row) => ({
     id: row.id,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ActivityRecord, INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
-import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { keysTable, placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -52,50 +52,85 @@ const CHANGEABLE = COLUMNS.filter(
 
 const DATES = ['date', 'created_date', 'updated_date'] as const;
 
+type SubscriptionRef = { organizationId: string; subscriptionId: string };
+
 /** The accounts and subscriptions a batch of subscription changes reads the activities of. */
 export interface ActivityScope {
   accounts: ReadonlyArray<{ organizationId: string; accountId: string }>;
-  subscriptions: readonly string[];
+  subscriptions: readonly SubscriptionRef[];
   /** Subscriptions cancelled with cancel_invalid: their invoice activities are dropped too. */
-  droppingAll: readonly string[];
+  droppingAll: readonly SubscriptionRef[];
 }
+
+const subscriptionKeys = (subscriptions: readonly SubscriptionRef[]) =>
+  keysTable(
+    'k',
+    [
+      ['organization_id', 'uuid'],
+      ['subscription_id', 'uuid'],
+    ],
+    subscriptions.map((s) => [s.organizationId, s.subscriptionId]),
+  );
 
 /**
  * The activities a batch of subscription changes reads or changes, in one statement: those that
  * move MRR of the accounts (rederiveAccountActivities reads them) and of the subscriptions
- * (saveActivity and dropPlannedExcept), and every one of a subscription to drop whole.
+ * (saveActivity and dropPlannedExcept), and every one of a subscription to drop whole; in
+ * recording order. Each part is a join with its keys (see keysTable); an activity found by two
+ * parts is returned once.
  */
 export async function activitiesInScope(
   em: EntityManager,
   scope: ActivityScope,
 ): Promise<Array<{ record: ActivityRecord; seq: number }>> {
-  const accountIds = [...new Set(scope.accounts.map((account) => account.accountId))];
-  const organizationIds = [...new Set(scope.accounts.map((account) => account.organizationId))];
-  if (accountIds.length === 0 && scope.subscriptions.length === 0) return [];
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  if (accountIds.length > 0) {
-    parts.push(
-      `(organization_id in (${placeholders(organizationIds.length)}) and account_id in (${placeholders(accountIds.length)}))`,
+  const parts: SqlStatement[] = [];
+  const movingMrr = `a.type not in (${placeholders(INVOICE_ACTIVITY_TYPES.length)})`;
+  if (scope.accounts.length > 0) {
+    const keys = keysTable(
+      'k',
+      [
+        ['organization_id', 'uuid'],
+        ['account_id', 'uuid'],
+      ],
+      scope.accounts.map((a) => [a.organizationId, a.accountId]),
     );
-    params.push(...organizationIds, ...accountIds);
+    parts.push({
+      sql: `select a.* from ${keys.sql}
+              join activity a on a.organization_id = k.organization_id and a.account_id = k.account_id
+             where ${movingMrr}`,
+      params: [...keys.params, ...INVOICE_ACTIVITY_TYPES],
+    });
   }
   if (scope.subscriptions.length > 0) {
-    parts.push(`subscription_id in (${placeholders(scope.subscriptions.length)})`);
-    params.push(...scope.subscriptions);
+    const keys = subscriptionKeys(scope.subscriptions);
+    parts.push({
+      sql: `select a.* from ${keys.sql}
+              join activity a on a.organization_id = k.organization_id and a.subscription_id = k.subscription_id
+             where ${movingMrr}`,
+      params: [...keys.params, ...INVOICE_ACTIVITY_TYPES],
+    });
   }
-  const droppingAll =
-    scope.droppingAll.length > 0 ? ` or subscription_id in (${placeholders(scope.droppingAll.length)})` : '';
+  if (scope.droppingAll.length > 0) {
+    const keys = subscriptionKeys(scope.droppingAll);
+    parts.push({
+      sql: `select a.* from ${keys.sql}
+              join activity a on a.organization_id = k.organization_id and a.subscription_id = k.subscription_id`,
+      params: keys.params,
+    });
+  }
+  if (parts.length === 0) return [];
   const rows = await em.execute<Array<Record<string, unknown>>>(
-    `select * from activity
-      where ((${parts.join(' or ')}) and type not in (${placeholders(INVOICE_ACTIVITY_TYPES.length)}))${droppingAll}`,
-    [...params, ...INVOICE_ACTIVITY_TYPES, ...scope.droppingAll],
+    parts.map((part) => `(${part.sql})`).join(' union all '),
+    parts.flatMap((part) => part.params),
   );
-  return rows.map((row) => {
+  const byId = new Map<string, { record: ActivityRecord; seq: number }>();
+  for (const row of rows) {
+    if (byId.has(row.id as string)) continue;
     const record = Object.fromEntries(COLUMNS.map((column) => [column, row[column]])) as unknown as ActivityRecord;
     for (const column of DATES) record[column] = new Date(row[column] as string);
-    return { record, seq: Number(row.seq) };
-  });
+    byId.set(record.id, { record, seq: Number(row.seq) });
+  }
+  return [...byId.values()].sort((a, b) => a.seq - b.seq);
 }
 
 /** The names of churn reasons (`organization/uuid` → name) of the organizations, those known. */

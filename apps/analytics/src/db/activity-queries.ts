@@ -3,6 +3,7 @@ import type { ExportSnapshot } from '@billing/exports';
 import { type CurrencyCode, currencyDecimals, formatExact, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityListFilter, ActivityView } from '../domain/activity-view.js';
+import { keysTable } from './sql-rows.js';
 import { SqlWhere } from './sql-where.js';
 
 /** Orderable fields of the activity list (REST name → column); ties keep the recording order. */
@@ -227,13 +228,22 @@ export async function findActivityNews(
   uuids: readonly string[],
 ): Promise<{ views: ActivityView[]; plans: EmbeddedPlanRow[] }> {
   if (uuids.length === 0) return { views: [], plans: [] };
+  // Joined with their keys (see keysTable): one primary-key lookup per activity, statistics or not.
+  const keys = keysTable(
+    'k',
+    [
+      ['organization_id', 'uuid'],
+      ['id', 'uuid'],
+    ],
+    uuids.map((uuid) => [organizationId, uuid]),
+  );
   const rows = await em.execute<NewsRow[]>(
     `select ${VIEW_COLUMNS},
          coalesce((select base_currency from organization where id = ?), 'DKK') as base_currency,
          ${embeddedPlanColumns('old', 'op')}, ${embeddedPlanColumns('new', 'np')}
      ${VIEW_FROM}
-     where a.organization_id = ? and a.id in (${uuids.map(() => '?').join(', ')})`,
-    [organizationId, organizationId, ...uuids],
+     join ${keys.sql} on a.organization_id = k.organization_id and a.id = k.id`,
+    [organizationId, ...keys.params],
   );
   const views = rows.map((row) => viewOf(row, row.base_currency as CurrencyCode));
   const plans = new Map<string, EmbeddedPlanRow>();

@@ -7,7 +7,7 @@ import {
 } from '../domain/invoice-activities.js';
 import { activityInserts } from './activity-batch-store.js';
 import type { ActivityRow } from './entities/activity.entity.js';
-import { runWrites } from './sql-rows.js';
+import { keysTable, runWrites } from './sql-rows.js';
 
 /** The row of an invoice activity (no MRR; `date` and the recording moment are the event's). */
 export function invoiceActivityRow(
@@ -52,8 +52,6 @@ export function invoiceActivityRow(
   } as ActivityRow;
 }
 
-const valuesList = (rows: number, columns: string) => Array.from({ length: rows }, () => `(${columns})`).join(', ');
-
 /**
  * The subscription of each invoice's first invoice activity (invoice_sent / invoice_paid, by
  * recording order), by invoiceKey, for the invoices that have one: one statement for all.
@@ -63,14 +61,21 @@ export async function firstInvoiceSubscriptions(
   invoices: ReadonlyArray<{ organizationId: string; invoiceId: string }>,
 ): Promise<Map<string, string | null>> {
   if (invoices.length === 0) return new Map();
+  const keys = keysTable(
+    'k',
+    [
+      ['organization_id', 'uuid'],
+      ['invoice_id', 'uuid'],
+    ],
+    invoices.map(({ organizationId, invoiceId }) => [organizationId, invoiceId]),
+  );
   const rows = await em.execute<Array<{ organization_id: string; invoice_id: string; subscription_id: string | null }>>(
     `select distinct on (a.organization_id, a.invoice_id) a.organization_id, a.invoice_id, a.subscription_id
        from activity a
-       join (values ${valuesList(invoices.length, '?::uuid, ?::uuid')}) as k(organization_id, invoice_id)
-         on a.organization_id = k.organization_id and a.invoice_id = k.invoice_id
+       join ${keys.sql} on a.organization_id = k.organization_id and a.invoice_id = k.invoice_id
       where a.type in ('invoice_sent', 'invoice_paid')
       order by a.organization_id, a.invoice_id, a.seq`,
-    invoices.flatMap(({ organizationId, invoiceId }) => [organizationId, invoiceId]),
+    keys.params,
   );
   return new Map(rows.map((row) => [invoiceKey(row.organization_id, row.invoice_id), row.subscription_id]));
 }
@@ -94,13 +99,22 @@ export async function backfillPaymentSubscriptions(
   backfills: readonly PaymentSubscriptionBackfill[],
 ): Promise<void> {
   if (backfills.length === 0) return;
+  const keys = keysTable(
+    'b',
+    [
+      ['organization_id', 'uuid'],
+      ['invoice_id', 'uuid'],
+      ['subscription_id', 'uuid'],
+      ['dropped', 'boolean'],
+    ],
+    backfills.map((b) => [b.organizationId, b.invoiceId, b.subscriptionId, b.dropped]),
+  );
   await em.execute(
     `update activity a set subscription_id = b.subscription_id, dropped = b.dropped
-       from (values ${valuesList(backfills.length, '?::uuid, ?::uuid, ?::uuid, ?::boolean')})
-         as b(organization_id, invoice_id, subscription_id, dropped)
+       from ${keys.sql}
       where a.organization_id = b.organization_id and a.invoice_id = b.invoice_id
         and a.type = 'payment_made' and a.subscription_id is null`,
-    backfills.flatMap((b) => [b.organizationId, b.invoiceId, b.subscriptionId, b.dropped]),
+    keys.params,
     'run',
   );
 }

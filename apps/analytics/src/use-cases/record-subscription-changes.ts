@@ -36,6 +36,10 @@ export interface SubscriptionChangeInput {
 }
 
 const accountKey = (organizationId: string, accountId: string) => `${organizationId}/${accountId}`;
+const subscriptionRef = (item: SubscriptionChangeInput) => ({
+  organizationId: item.organizationId,
+  subscriptionId: item.record.uuid,
+});
 
 /**
  * Changes of distinct subscriptions, in the consumer's transaction, with the same effects as
@@ -72,8 +76,8 @@ export async function recordSubscriptionChanges(
   ];
   const stored = await activitiesInScope(em, {
     accounts,
-    subscriptions: changes.map((item) => item.record.uuid),
-    droppingAll: changes.flatMap((item, i) => (outcomes[i]!.dropAll ? [item.record.uuid] : [])),
+    subscriptions: changes.map(subscriptionRef),
+    droppingAll: changes.filter((_, i) => outcomes[i]!.dropAll).map(subscriptionRef),
   });
   const reasons = new Map<string, { organizationId: string; reasonId: string }>();
   const namedReason = (organizationId: string, reasonId: string | null) => {
