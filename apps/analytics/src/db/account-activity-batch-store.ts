@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
-import { keysTable, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { accountKeys } from './key-tables.js';
+import { type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -35,19 +36,6 @@ const CHANGEABLE = [
   'account_first_subscription_start_date',
   'dropped',
 ] as const;
-
-type AccountRef = { organizationId: string; accountId: string };
-
-/** The accounts as a table `k(organization_id, account_id)` to join on the (organization, account) index. */
-const accountKeys = (accounts: readonly AccountRef[]) =>
-  keysTable(
-    'k',
-    [
-      ['organization_id', 'uuid'],
-      ['account_id', 'uuid'],
-    ],
-    [...new Map(accounts.map((a) => [`${a.organizationId}/${a.accountId}`, [a.organizationId, a.accountId]])).values()],
-  );
 
 const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ActivityRecord, INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
-import { keysTable, placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { accountKeys, type SubscriptionRef, subscriptionKeys } from './key-tables.js';
+import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -52,8 +53,6 @@ const CHANGEABLE = COLUMNS.filter(
 
 const DATES = ['date', 'created_date', 'updated_date'] as const;
 
-type SubscriptionRef = { organizationId: string; subscriptionId: string };
-
 /** The accounts and subscriptions a batch of subscription changes reads the activities of. */
 export interface ActivityScope {
   accounts: ReadonlyArray<{ organizationId: string; accountId: string }>;
@@ -61,16 +60,6 @@ export interface ActivityScope {
   /** Subscriptions cancelled with cancel_invalid: their invoice activities are dropped too. */
   droppingAll: readonly SubscriptionRef[];
 }
-
-const subscriptionKeys = (subscriptions: readonly SubscriptionRef[]) =>
-  keysTable(
-    'k',
-    [
-      ['organization_id', 'uuid'],
-      ['subscription_id', 'uuid'],
-    ],
-    subscriptions.map((s) => [s.organizationId, s.subscriptionId]),
-  );
 
 /**
  * The activities a batch of subscription changes reads or changes, in one statement: those that
@@ -83,41 +72,18 @@ export async function activitiesInScope(
   em: EntityManager,
   scope: ActivityScope,
 ): Promise<Array<{ record: ActivityRecord; seq: number }>> {
+  // The activities joined with their keys on `column`: all of them, or those that move MRR.
+  const joined = (keys: SqlStatement, column: string, all: boolean): SqlStatement => ({
+    sql: `select a.* from ${keys.sql}
+            join activity a on a.organization_id = k.organization_id and a.${column} = k.${column}
+          ${all ? '' : `where a.type not in (${placeholders(INVOICE_ACTIVITY_TYPES.length)})`}`,
+    params: [...keys.params, ...(all ? [] : INVOICE_ACTIVITY_TYPES)],
+  });
   const parts: SqlStatement[] = [];
-  const movingMrr = `a.type not in (${placeholders(INVOICE_ACTIVITY_TYPES.length)})`;
-  if (scope.accounts.length > 0) {
-    const keys = keysTable(
-      'k',
-      [
-        ['organization_id', 'uuid'],
-        ['account_id', 'uuid'],
-      ],
-      scope.accounts.map((a) => [a.organizationId, a.accountId]),
-    );
-    parts.push({
-      sql: `select a.* from ${keys.sql}
-              join activity a on a.organization_id = k.organization_id and a.account_id = k.account_id
-             where ${movingMrr}`,
-      params: [...keys.params, ...INVOICE_ACTIVITY_TYPES],
-    });
-  }
-  if (scope.subscriptions.length > 0) {
-    const keys = subscriptionKeys(scope.subscriptions);
-    parts.push({
-      sql: `select a.* from ${keys.sql}
-              join activity a on a.organization_id = k.organization_id and a.subscription_id = k.subscription_id
-             where ${movingMrr}`,
-      params: [...keys.params, ...INVOICE_ACTIVITY_TYPES],
-    });
-  }
-  if (scope.droppingAll.length > 0) {
-    const keys = subscriptionKeys(scope.droppingAll);
-    parts.push({
-      sql: `select a.* from ${keys.sql}
-              join activity a on a.organization_id = k.organization_id and a.subscription_id = k.subscription_id`,
-      params: keys.params,
-    });
-  }
+  if (scope.accounts.length > 0) parts.push(joined(accountKeys(scope.accounts), 'account_id', false));
+  if (scope.subscriptions.length > 0)
+    parts.push(joined(subscriptionKeys(scope.subscriptions), 'subscription_id', false));
+  if (scope.droppingAll.length > 0) parts.push(joined(subscriptionKeys(scope.droppingAll), 'subscription_id', true));
   if (parts.length === 0) return [];
   const rows = await em.execute<Array<Record<string, unknown>>>(
     parts.map((part) => `(${part.sql})`).join(' union all '),
