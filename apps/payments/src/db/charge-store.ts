@@ -2,13 +2,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentMailFacts } from '../domain/payment-mail.js';
 import type { InvoicePaymentRow } from './entities/invoice-payment.entity.js';
 import type { PaymentAttemptRow } from './entities/payment-attempt.entity.js';
+import { pgArray } from './pg-array.js';
 
 /**
  * The statements of the charging path (use-cases/charging/run-attempt, settle) as plain SQL in
- * the caller's transaction, each for a whole batch of invoices at once (rows passed as one JSON
- * parameter): a charge then costs a share of a few statements instead of a dozen round trips with
+ * the caller's transaction, each for a whole batch of invoices at once (rows to insert passed as
+ * one JSON parameter, rows to find as arrays): a charge then costs a share of a few statements instead of a dozen round trips with
  * entity bookkeeping (bench:charges). Rows come back with the entities' column names and types
  * (numeric as exact strings; timestamps, which the connection hands over as text, as Date).
+ *
+ * Keys of rows to find are passed as typed arrays (pgArray) and joined as `unnest(...)`: the
+ * planner then knows the batch's size and, with or without statistics (autovacuum is off in
+ * places), looks each key up in its primary key (a nested loop) instead of scanning the table.
+ * Statements that find rows by id also name the organization the row belongs to (tenancy); that is
+ * a filter on the row the key found, not another way in.
  */
 
 const asDate = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
@@ -42,6 +49,15 @@ export interface DueInvoice {
 /**
  * Of `jobs` (invoice, moment of its attempt), the invoices whose attempt is due then, locked until
  * the transaction ends. Invoices another transaction holds are skipped: that one is running them.
+ *
+ * Each invoice is a primary-key lookup and its pending attempt a unique-key lookup, with or
+ * without statistics. The pending attempt a crashed run left is looked up by its key (invoice,
+ * number): it is always the invoice's next attempt (insertAttempts numbers it attempts_made + 1,
+ * storeOutcomes moves attempts_made on to it). Both states are tested as `(…) is true`, a filter on
+ * the row the key found, never an index condition: as one, the planner took the (status,
+ * next_attempt_at) and (outcome, settled_at) indexes for 'pending' (a handful of rows, without
+ * statistics; hardly any, with them) and read every 'pending' entry those indexes ever held, the
+ * dead ones too (a row is pending once in its life, and nothing vacuums them here).
  */
 export async function lockDueInvoices(
   em: EntityManager,
@@ -50,14 +66,15 @@ export async function lockDueInvoices(
   const rows = await em.execute<DueInvoice[]>(
     `select ip.invoice_id, ip.organization_id, ip.account_id, ip.invoice_number, ip.amount, ip.currency,
        ip.attempts_made, j.at,
-       (select a.id from payment_attempt a where a.invoice_id = ip.invoice_id and a.outcome = 'pending' limit 1)
+       (select a.id from payment_attempt a
+         where a.invoice_id = ip.invoice_id and a.number = ip.attempts_made + 1 and (a.outcome = 'pending') is true)
          as pending_attempt_id
-       from invoice_payment ip
-       join jsonb_to_recordset(?::jsonb) as j(invoice_id uuid, at timestamptz) on j.invoice_id = ip.invoice_id
-      where ip.status = 'pending' and ip.next_attempt_at <= j.at
+       from unnest(?::uuid[], ?::timestamptz[]) as j(invoice_id, at)
+       join invoice_payment ip on ip.invoice_id = j.invoice_id
+      where (ip.status = 'pending') is true and ip.next_attempt_at <= j.at
       order by ip.invoice_id
       for update of ip skip locked`,
-    [JSON.stringify(jobs.map((job) => ({ invoice_id: job.invoiceId, at: job.now })))],
+    [pgArray(jobs.map((job) => job.invoiceId)), pgArray(jobs.map((job) => job.now))],
   );
   return rows.map((row) => ({ ...row, attempts_made: Number(row.attempts_made), at: asDate(row.at) }));
 }
@@ -71,16 +88,17 @@ export interface AttemptCard {
 /** Pending attempts (left by crashed runs) with their cards. */
 export async function pendingAttempts(
   em: EntityManager,
-  attemptIds: readonly string[],
+  attempts: ReadonlyArray<{ organization_id: string; id: string }>,
 ): Promise<Array<{ attempt: PaymentAttemptRow; card: AttemptCard }>> {
-  if (attemptIds.length === 0) return [];
+  if (attempts.length === 0) return [];
   const rows = await em.execute<
     Array<PaymentAttemptRow & { card_gateway_id: string; card_gateway_customer: string | null }>
   >(
     `select a.*, c.gateway_id as card_gateway_id, c.gateway_customer as card_gateway_customer
-       from payment_attempt a join payment_card c on c.id = a.card_id
-      where a.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
-    [JSON.stringify(attemptIds)],
+       from unnest(?::uuid[], ?::uuid[]) as k(organization_id, id)
+       join payment_attempt a on a.id = k.id and a.organization_id = k.organization_id
+       join payment_card c on c.id = a.card_id`,
+    [pgArray(attempts.map((attempt) => attempt.organization_id)), pgArray(attempts.map((attempt) => attempt.id))],
   );
   return rows.map(({ card_gateway_id, card_gateway_customer, ...attempt }) => ({
     attempt: attemptRow(attempt),
@@ -109,10 +127,13 @@ export async function activeCardsOf(
     `select c.id, c.organization_id, c.account_id, c.gateway, c.gateway_id, c.gateway_customer, c.created_at, c.active
        from payment_card c
        join (select distinct organization_id, account_id
-               from jsonb_to_recordset(?::jsonb) as r(organization_id uuid, account_id uuid)) r
+               from unnest(?::uuid[], ?::uuid[]) as r(organization_id, account_id)) r
          on r.organization_id = c.organization_id and r.account_id = c.account_id
       where c.active`,
-    [JSON.stringify(accounts.map(({ organization_id, account_id }) => ({ organization_id, account_id })))],
+    [
+      pgArray(accounts.map((account) => account.organization_id)),
+      pgArray(accounts.map((account) => account.account_id)),
+    ],
   );
   return rows.map((row) => ({ ...row, created_at: asDate(row.created_at) }));
 }
@@ -120,13 +141,18 @@ export async function activeCardsOf(
 /** Leaves the invoices open without attempts: their accounts have no active card. */
 export async function markNoCard(
   em: EntityManager,
-  invoices: ReadonlyArray<{ invoice_id: string; at: Date }>,
+  invoices: ReadonlyArray<{ organization_id: string; invoice_id: string; at: Date }>,
 ): Promise<void> {
   if (invoices.length === 0) return;
   await em.execute(
     `update invoice_payment ip set status = 'no_card', next_attempt_at = null, updated_at = r.at
-       from jsonb_to_recordset(?::jsonb) as r(invoice_id uuid, at timestamptz) where ip.invoice_id = r.invoice_id`,
-    [JSON.stringify(invoices.map(({ invoice_id, at }) => ({ invoice_id, at })))],
+       from unnest(?::uuid[], ?::uuid[], ?::timestamptz[]) as r(organization_id, invoice_id, at)
+      where ip.invoice_id = r.invoice_id and ip.organization_id = r.organization_id`,
+    [
+      pgArray(invoices.map((invoice) => invoice.organization_id)),
+      pgArray(invoices.map((invoice) => invoice.invoice_id)),
+      pgArray(invoices.map((invoice) => invoice.at)),
+    ],
   );
 }
 
@@ -152,7 +178,11 @@ export async function insertInvoicePayments(
   return new Set(inserted.map((row) => row.invoice_id));
 }
 
-/** Writes new attempts (outcome pending) and dates each invoice's first attempt when it is the first. */
+/**
+ * Writes new attempts (outcome pending) and dates each invoice's first attempt when it is the first.
+ * The invoices are found by the attempts' (organization, invoice) passed as arrays, not by the
+ * insert's returned rows, whose number the planner does not know (it guessed 100 and scanned).
+ */
 export async function insertAttempts(em: EntityManager, attempts: readonly PaymentAttemptRow[]): Promise<void> {
   if (attempts.length === 0) return;
   await em.execute(
@@ -162,12 +192,17 @@ export async function insertAttempts(em: EntityManager, attempts: readonly Payme
        select id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency, number, outcome,
          gateway_reference, decline_reason, attempted_at, completed_at, settled_at
          from jsonb_populate_recordset(null::payment_attempt, ?::jsonb)
-       returning invoice_id, attempted_at
      )
      update invoice_payment ip set first_attempt_at = coalesce(ip.first_attempt_at, i.attempted_at),
        updated_at = i.attempted_at
-       from inserted i where ip.invoice_id = i.invoice_id`,
-    [JSON.stringify(attempts)],
+       from unnest(?::uuid[], ?::uuid[], ?::timestamptz[]) as i(organization_id, invoice_id, attempted_at)
+      where ip.invoice_id = i.invoice_id and ip.organization_id = i.organization_id`,
+    [
+      JSON.stringify(attempts),
+      pgArray(attempts.map((attempt) => attempt.organization_id)),
+      pgArray(attempts.map((attempt) => attempt.invoice_id)),
+      pgArray(attempts.map((attempt) => attempt.attempted_at)),
+    ],
   );
 }
 
@@ -179,7 +214,11 @@ export interface LockedAttempt {
 }
 
 /** The attempts with their cards and their invoices' payment rows, locked until the transaction ends. */
-export async function lockAttempts(em: EntityManager, attemptIds: readonly string[]): Promise<LockedAttempt[]> {
+export async function lockAttempts(
+  em: EntityManager,
+  attempts: ReadonlyArray<{ organization_id: string; id: string }>,
+): Promise<LockedAttempt[]> {
+  if (attempts.length === 0) return [];
   const rows = await em.execute<
     Array<
       PaymentAttemptRow & {
@@ -192,12 +231,13 @@ export async function lockAttempts(em: EntityManager, attemptIds: readonly strin
   >(
     `select a.*, c.brand as card_brand, c.last4 as card_last4, ip.invoice_number,
        ip.first_attempt_at as invoice_first_attempt_at
-       from payment_attempt a join payment_card c on c.id = a.card_id
+       from unnest(?::uuid[], ?::uuid[]) as k(organization_id, id)
+       join payment_attempt a on a.id = k.id and a.organization_id = k.organization_id
+       join payment_card c on c.id = a.card_id
        join invoice_payment ip on ip.invoice_id = a.invoice_id
-      where a.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
       order by a.id
       for update of a, ip`,
-    [JSON.stringify(attemptIds)],
+    [pgArray(attempts.map((attempt) => attempt.organization_id)), pgArray(attempts.map((attempt) => attempt.id))],
   );
   return rows.map(({ card_brand, card_last4, invoice_number, invoice_first_attempt_at, ...attempt }) => ({
     attempt: attemptRow(attempt),
@@ -215,39 +255,42 @@ export interface StoredOutcome {
 
 /**
  * Stores the outcomes, moves the invoices' payments on (paid; the next attempt; failed) and writes
- * the mails, in one statement.
+ * the mails, in one statement. The outcomes come as one array per column (the planner knows the
+ * batch's size: see the top of this file); the mails, only inserted, as one JSON document.
  */
 export async function storeOutcomes(em: EntityManager, outcomes: readonly StoredOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
+  const column = (value: (outcome: StoredOutcome) => string | number | Date | null) => pgArray(outcomes.map(value));
   await em.execute(
     `with r as (
-       select * from jsonb_to_recordset(?::jsonb) as r(id uuid, invoice_id uuid, outcome text, gateway_reference text,
-         decline_reason text, completed_at timestamptz, status text, next_attempt_at timestamptz, attempts_made int)
+       select * from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[],
+         ?::text[], ?::timestamptz[], ?::int[])
+         as r(organization_id, id, invoice_id, outcome, gateway_reference, decline_reason, completed_at, status,
+           next_attempt_at, attempts_made)
      ), stored as (
        update payment_attempt a set outcome = r.outcome, gateway_reference = r.gateway_reference,
-         decline_reason = r.decline_reason, completed_at = r.completed_at from r where a.id = r.id
+         decline_reason = r.decline_reason, completed_at = r.completed_at
+         from r where a.id = r.id and a.organization_id = r.organization_id
      ), moved as (
        update invoice_payment ip set status = r.status, next_attempt_at = r.next_attempt_at,
-         attempts_made = r.attempts_made, updated_at = r.completed_at from r where ip.invoice_id = r.invoice_id
+         attempts_made = r.attempts_made, updated_at = r.completed_at
+         from r where ip.invoice_id = r.invoice_id and ip.organization_id = r.organization_id
      )
      insert into payment_mail (id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to,
        sent_at, created_at)
      select id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to, sent_at, created_at
        from jsonb_populate_recordset(null::payment_mail, ?::jsonb)`,
     [
-      JSON.stringify(
-        outcomes.map(({ attempt, invoice }) => ({
-          id: attempt.id,
-          invoice_id: attempt.invoice_id,
-          outcome: attempt.outcome,
-          gateway_reference: attempt.gateway_reference,
-          decline_reason: attempt.decline_reason,
-          completed_at: attempt.completed_at,
-          status: invoice.status,
-          next_attempt_at: invoice.next_attempt_at,
-          attempts_made: attempt.number,
-        })),
-      ),
+      column(({ attempt }) => attempt.organization_id),
+      column(({ attempt }) => attempt.id),
+      column(({ attempt }) => attempt.invoice_id),
+      column(({ attempt }) => attempt.outcome),
+      column(({ attempt }) => attempt.gateway_reference),
+      column(({ attempt }) => attempt.decline_reason),
+      column(({ attempt }) => attempt.completed_at ?? null),
+      column(({ invoice }) => invoice.status),
+      column(({ invoice }) => invoice.next_attempt_at),
+      column(({ attempt }) => attempt.number),
       JSON.stringify(
         outcomes.map(({ attempt, mail }) => ({
           id: mail.id,
@@ -319,11 +362,21 @@ export async function unsettledAttempts(
   }));
 }
 
-export async function markSettled(em: EntityManager, attemptIds: readonly string[], now: Date): Promise<void> {
-  if (attemptIds.length === 0) return;
+/**
+ * Marks the attempts settled (those not settled yet). `settled_at is null` is tested as `(…) is
+ * true`, a filter on the row found: as an index condition, without statistics, the planner took the
+ * (outcome, settled_at) index for it and read every unsettled entry it ever held (dead ones too).
+ */
+export async function markSettled(
+  em: EntityManager,
+  attempts: ReadonlyArray<{ organization_id: string; id: string }>,
+  now: Date,
+): Promise<void> {
+  if (attempts.length === 0) return;
   await em.execute(
-    `update payment_attempt set settled_at = ?
-      where id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) and settled_at is null`,
-    [now, JSON.stringify(attemptIds)],
+    `update payment_attempt a set settled_at = ?
+       from unnest(?::uuid[], ?::uuid[]) as k(organization_id, id)
+      where a.id = k.id and a.organization_id = k.organization_id and (a.settled_at is null) is true`,
+    [now, pgArray(attempts.map((attempt) => attempt.organization_id)), pgArray(attempts.map((attempt) => attempt.id))],
   );
 }

@@ -138,7 +138,9 @@ async function prepareAttempts(
   const due = await lockDueInvoices(em, jobs);
   const pending = await pendingAttempts(
     em,
-    due.flatMap((job) => (job.pending_attempt_id ? [job.pending_attempt_id] : [])),
+    due.flatMap((job) =>
+      job.pending_attempt_id ? [{ organization_id: job.organization_id, id: job.pending_attempt_id }] : [],
+    ),
   );
   const prepared: Prepared[] = pending.map(({ attempt, card }) => {
     const job = due.find((invoice) => invoice.invoice_id === attempt.invoice_id)!;
@@ -213,7 +215,10 @@ async function recordOutcomes(
   organization: OrganizationLookup,
 ): Promise<PaymentAttemptRow[]> {
   const resultOf = new Map(answered.map(({ job, result }) => [job.attempt.id, { result, now: job.now }]));
-  const locked = await lockAttempts(em, [...resultOf.keys()]);
+  const locked = await lockAttempts(
+    em,
+    answered.map(({ job }) => ({ organization_id: job.attempt.organization_id, id: job.attempt.id })),
+  );
   const recorded: PaymentAttemptRow[] = [];
   const outcomes: StoredOutcome[] = [];
   // The batch's audit rows and events, written with one insert each after its outcomes.

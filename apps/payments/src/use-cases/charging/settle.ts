@@ -23,7 +23,7 @@ export async function settleAttempts(
     if (group) group.push(attempt);
     else byOrganization.set(attempt.organization_id, [attempt]);
   }
-  const settled: string[] = [];
+  const settled: SettleableAttempt[] = [];
   await Promise.all(
     [...byOrganization].map(async ([organizationId, group]) => {
       const context = systemContext(organizationId);
@@ -38,7 +38,7 @@ export async function settleAttempts(
             paidDate: localDate(attempt.completed_at ?? attempt.attempted_at, timeZone),
           })),
         );
-        for (const attempt of group) if (found.has(attempt.invoice_id)) settled.push(attempt.id);
+        for (const attempt of group) if (found.has(attempt.invoice_id)) settled.push(attempt);
       } catch (error) {
         deps.logger.warn(
           { err: error, invoices: group.map((attempt) => attempt.invoice_id) },

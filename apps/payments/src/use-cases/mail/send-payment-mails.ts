@@ -38,10 +38,15 @@ export async function sendPaymentMails(deps: PaymentsDeps, sender: PaymentMailSe
     for (const mail of mails) {
       try {
         const sentTo = await deliver(deps, sender, mail, lookup);
-        outcomes.push({ id: mail.id, sent_to: sentTo, sent_at: deps.clock.now() });
+        outcomes.push({
+          organization_id: mail.organization_id,
+          id: mail.id,
+          sent_to: sentTo,
+          sent_at: deps.clock.now(),
+        });
       } catch (error) {
         const lastError = error instanceof Error ? error.message : String(error);
-        outcomes.push({ id: mail.id, last_error: lastError });
+        outcomes.push({ organization_id: mail.organization_id, id: mail.id, last_error: lastError });
         deps.logger.warn(
           { err: error, mail: mail.id, attempts: mail.attempts + 1 },
           'payment e-mail failed; will retry',
