@@ -3,7 +3,9 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 /**
  * An event waiting to be published, written in the same transaction as the change it announces.
  * `id` is the event id and the JetStream message id, so a row published twice is stored once.
- * `position` orders the relay's work: uuids do not sort, and timestamps from a test clock tie.
+ * `position` orders the relay's work: uuids do not sort, and timestamps from a test clock tie. Its
+ * default (set by the migrations, outbox_position_after_xid) draws from the sequence only once the
+ * transaction has an id, which the relay's floor relies on (OutboxFloor).
  */
 export const OutboxMessage = defineEntity({
   name: 'OutboxMessage',

@@ -4,6 +4,8 @@ import type { EventBus } from '../bus/event-bus.js';
 import { InterruptibleSleep } from '../support/interruptible-sleep.js';
 import type { EventsLogger } from '../support/logger.js';
 import { publishInSpan } from '../support/message-tracing.js';
+import { OutboxFloor } from './outbox-floor.js';
+import { type OutboxPositionSequence, readOutboxPositionSequence } from './outbox-position-sequence.js';
 import { claimOutboxRows, releaseOutboxRows } from './outbox-rows.js';
 import { wakeOnOutboxCommit } from './wake-on-outbox-commit.js';
 
@@ -20,6 +22,11 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Upper bound of the backoff after a failed publish (default 30 s). */
   maxBackoffMs?: number;
+  /**
+   * How often (on `clock`) a claim scans the outbox from its start instead of from the floor
+   * (default 30 s; the first claim always does). See OutboxFloor.
+   */
+  fullScanIntervalMs?: number;
 }
 
 export interface DrainResult {
@@ -36,6 +43,9 @@ const LAST_ERROR_MAX_LENGTH = 2_000;
  * relay the same outbox without publishing a row twice at the same time; if a row is published and
  * the process dies before marking it, the republish carries the same message id and the stream's
  * duplicate window drops it.
+ *
+ * Claims start at the relay's floor (OutboxFloor): every row below it is published for good, so a
+ * claim does not walk the dead index entries of the rows published before it.
  */
 export class OutboxRelay {
   private readonly clock: Clock;
@@ -50,12 +60,16 @@ export class OutboxRelay {
   /** The outbox table, schema-qualified as the ORM's queries are. */
   private readonly table: string;
   private wakesOnCommit = false;
+  /** Read at the first drain; the floor is used only when the outbox's positions allow it. */
+  private positions: OutboxPositionSequence | undefined;
+  private readonly floor: OutboxFloor;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.clock = options.clock ?? systemClock;
     this.batchSize = options.batchSize ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.floor = new OutboxFloor(options.fullScanIntervalMs ?? 30_000);
     // One outbox per service schema, so the schema names the lock.
     const schema = options.orm.config.get('schema');
     this.lockKey = `billing:outbox-relay:${schema ?? options.producer}`;
@@ -70,8 +84,9 @@ export class OutboxRelay {
         await this.options.bus.ensureStream(this.options.producer);
         this.streamReady = true;
       }
+      const positions = await this.positionSequence();
       for (;;) {
-        const batch = await this.publishBatch();
+        const batch = await this.publishBatch(positions);
         published += batch.published;
         if (batch.error !== undefined) return { published, error: batch.error };
         if (batch.claimed < this.batchSize) return { published };
@@ -104,6 +119,24 @@ export class OutboxRelay {
     this.loop = undefined;
   }
 
+  /** The highest position below which every row is published (0 until the relay knows better). */
+  get floorPosition(): number {
+    return this.floor.current;
+  }
+
+  private async positionSequence(): Promise<OutboxPositionSequence> {
+    if (this.positions) return this.positions;
+    const positions = await readOutboxPositionSequence(this.options.orm.em.fork(), this.table);
+    if (!positions.supportsFloor) {
+      this.options.logger.warn(
+        { producer: this.options.producer, reason: positions.reason },
+        'outbox positions do not allow a claim floor; every claim scans the outbox from its start',
+      );
+    }
+    this.positions = positions;
+    return positions;
+  }
+
   private async run(): Promise<void> {
     let consecutiveFailures = 0;
     while (!this.stopping) {
@@ -126,17 +159,26 @@ export class OutboxRelay {
 
   /**
    * One transaction: become the outbox's only publisher for its duration, lock the oldest
-   * unpublished rows, publish them in order, record the outcome.
+   * unpublished rows (above the floor), publish them in order, record the outcome. The floor
+   * learns from the claim only once the transaction committed.
    *
    * Replicas must not publish concurrently: with SKIP LOCKED alone, one replica holding an older
    * row while another publishes a newer one would deliver an aggregate's events out of order (an
    * account.deleted before its account.updated). The transaction-scoped advisory lock makes the
    * replicas take turns; a replica that does not get it leaves the round to the one that did.
    */
-  private publishBatch(): Promise<{ claimed: number; published: number; error?: unknown }> {
+  private async publishBatch(
+    positions: OutboxPositionSequence,
+  ): Promise<{ claimed: number; published: number; error?: unknown }> {
+    const plan = positions.supportsFloor ? this.floor.plan(this.clock.now().getTime()) : undefined;
     const em = this.options.orm.em.fork();
-    return em.transactional(async (tx) => {
-      const rows = await claimOutboxRows(tx, this.table, this.lockKey, this.batchSize, this.clock.now());
+    const { claim, published, lowestReleased, error } = await em.transactional(async (tx) => {
+      const claim = await claimOutboxRows(tx, this.table, this.lockKey, this.batchSize, this.clock.now(), {
+        after: plan?.after ?? 0,
+        sequenceOid: positions.oid,
+        settleAfterXid: plan?.settleAfterXid,
+      });
+      const rows = claim.rows;
       // All sent at once (one socket write, acks awaited together) instead of one round trip each.
       // Each but the first names its predecessor, so the stream stores a row only right after the
       // one before it: a row that fails cannot be overtaken by a later one, which is refused too.
@@ -154,7 +196,7 @@ export class OutboxRelay {
         ),
       );
       const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
-      if (failed === -1) return { claimed: rows.length, published: rows.length };
+      if (failed === -1) return { claim, published: rows.length, lowestReleased: undefined, error: undefined };
       // Keep order: the failed row and the later ones wait until it goes out.
       const error = (outcomes[failed] as PromiseRejectedResult).reason;
       await releaseOutboxRows(
@@ -163,8 +205,20 @@ export class OutboxRelay {
         rows.slice(failed).map((row) => row.id),
         describe(error),
       );
-      return { claimed: rows.length, published: failed, error };
+      return { claim, published: failed, lowestReleased: rows[failed]!.position, error };
     });
+    if (plan) {
+      this.floor.committed(plan, {
+        lastPosition: claim.lastPosition,
+        xid: claim.xid,
+        settles: claim.settles,
+        firstUnpublished: claim.firstUnpublished,
+        lowestClaimed: claim.rows[0]?.position,
+        lowestReleased,
+      });
+    }
+    const claimed = claim.rows.length;
+    return error === undefined ? { claimed, published } : { claimed, published, error };
   }
 }
 

@@ -17,6 +17,7 @@ import { Migration20261126011248_self_service_sign_in } from './Migration2026112
 import { Migration20261126014313_reminder_schedule } from './Migration20261126014313_reminder_schedule.js';
 import { Migration20261126020419_subscription_notice_mail } from './Migration20261126020419_subscription_notice_mail.js';
 import { Migration20261126043413_outbox_trace_context } from './Migration20261126043413_outbox_trace_context.js';
+import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -37,4 +38,5 @@ export const migrations = [
   Migration20261126014313_reminder_schedule,
   Migration20261126020419_subscription_notice_mail,
   Migration20261126043413_outbox_trace_context,
+  Migration20261126140000_outbox_position_after_xid,
 ];

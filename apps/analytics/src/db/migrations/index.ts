@@ -8,6 +8,7 @@ import { Migration20261126012132_plan_embed } from './Migration20261126012132_pl
 import { Migration20261126012911_export_jobs } from './Migration20261126012911_export_jobs.js';
 import { Migration20261126043433_outbox_trace_context } from './Migration20261126043433_outbox_trace_context.js';
 import { Migration20261126074229_activity_invoice_index } from './Migration20261126074229_activity_invoice_index.js';
+import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
 
 export const migrations = [
   Migration20261122031439_initial,
@@ -19,4 +20,5 @@ export const migrations = [
   Migration20261126012911_export_jobs,
   Migration20261126043433_outbox_trace_context,
   Migration20261126074229_activity_invoice_index,
+  Migration20261126140000_outbox_position_after_xid,
 ];

@@ -11,6 +11,7 @@ import { Migration20261125222456_invoice_read_model_backfill } from './Migration
 import { Migration20261126014314_payment_reminders } from './Migration20261126014314_payment_reminders.js';
 import { Migration20261126021031_einvoices } from './Migration20261126021031_einvoices.js';
 import { Migration20261126043427_outbox_trace_context } from './Migration20261126043427_outbox_trace_context.js';
+import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -25,4 +26,5 @@ export const migrations = [
   Migration20261126014314_payment_reminders,
   Migration20261126021031_einvoices,
   Migration20261126043427_outbox_trace_context,
+  Migration20261126140000_outbox_position_after_xid,
 ];

@@ -3,10 +3,12 @@ import { Migration20261122031440_initial } from './Migration20261122031440_initi
 import { Migration20261125221027_cards_and_charging } from './Migration20261125221027_cards_and_charging.js';
 import { Migration20261126011552_payment_mail } from './Migration20261126011552_payment_mail.js';
 import { Migration20261126043441_outbox_trace_context } from './Migration20261126043441_outbox_trace_context.js';
+import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
 
 export const migrations = [
   Migration20261122031440_initial,
   Migration20261125221027_cards_and_charging,
   Migration20261126011552_payment_mail,
   Migration20261126043441_outbox_trace_context,
+  Migration20261126140000_outbox_position_after_xid,
 ];

@@ -9,6 +9,7 @@ import { Migration20261125190123_charge_awaiting_invoice } from './Migration2026
 import { Migration20261125222353_export_jobs } from './Migration20261125222353_export_jobs.js';
 import { Migration20261126012537_organization_money } from './Migration20261126012537_organization_money.js';
 import { Migration20261126043421_outbox_trace_context } from './Migration20261126043421_outbox_trace_context.js';
+import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -21,4 +22,5 @@ export const migrations = [
   Migration20261125222353_export_jobs,
   Migration20261126012537_organization_money,
   Migration20261126043421_outbox_trace_context,
+  Migration20261126140000_outbox_position_after_xid,
 ];
