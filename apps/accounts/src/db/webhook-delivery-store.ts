@@ -152,7 +152,8 @@ interface ClaimedRow {
  * Takes due deliveries (due on their organization's clock: its test clock, else `now`) for an
  * attempt, leasing them until `leaseUntil` so no other dispatcher takes them meanwhile; at most
  * `perWebhook` of any webhook, none of the webhooks in `busy`, oldest due first. SKIP LOCKED lets
- * replicas claim side by side.
+ * replicas claim side by side; a row another dispatcher claimed after this statement's snapshot is
+ * re-checked once locked, so it is never claimed twice.
  */
 export async function claimDueDeliveries(
   pool: pg.Pool,
@@ -168,7 +169,8 @@ export async function claimDueDeliveries(
   // One statement (atomic by itself): no transaction round trips around it.
   const { rows } = await pool.query<ClaimedRow>(
     `with due as (
-       select d.id, row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.created_at, d.id) as rank
+       select d.id, coalesce(o.test_clock_time, $1::timestamptz) as clock_now,
+              row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.created_at, d.id) as rank
          from webhook_delivery d join organization o on o.id = d.organization_id
         where d.status = 'pending'
           and d.next_attempt_at <= coalesce(o.test_clock_time, $1::timestamptz)
@@ -178,6 +180,11 @@ export async function claimDueDeliveries(
      ), picked as (
        select d.id from webhook_delivery d join due on due.id = d.id
         where due.rank <= $4
+          -- Again on the row locked: \`due\` read it in the statement's snapshot, and a dispatcher
+          -- that claimed (or attempted) it since committed; only these conditions are re-checked
+          -- on its latest version, so without them both would attempt it.
+          and d.status = 'pending' and d.next_attempt_at <= due.clock_now
+          and (d.lease_until is null or d.lease_until < $1::timestamptz)
         order by d.next_attempt_at, d.id
         limit $5
         for update of d skip locked
