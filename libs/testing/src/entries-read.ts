@@ -1,0 +1,37 @@
+/** Runs a statement on the transaction's connection and answers its rows. */
+export type TransactionQuery = (sql: string) => Promise<ReadonlyArray<Record<string, unknown>>>;
+
+/**
+ * How many entries the current transaction has read so far, per table of the current schema: rows
+ * read by sequential scans of the table plus entries returned by scans of each of its indexes
+ * (Postgres' per-transaction statistics, counted whatever plan a statement took). Taken before and
+ * after a statement, it tells whether the statement looked its rows up by key or walked a range
+ * the size of a tenant, which timing on a small table cannot.
+ */
+export async function entriesRead(query: TransactionQuery): Promise<Map<string, number>> {
+  const rows = await query(
+    `select t.relname as "table",
+        pg_stat_get_xact_tuples_returned(t.oid)
+          + coalesce((select sum(pg_stat_get_xact_tuples_returned(i.indexrelid)) from pg_index i
+                       where i.indrelid = t.oid), 0) as entries
+       from pg_class t
+      where t.relnamespace = current_schema()::regnamespace and t.relkind = 'r'`,
+  );
+  return new Map(rows.map((row) => [row.table as string, Number(row.entries)]));
+}
+
+/** The entries read per table (as entriesRead counts them) while `work` ran in the transaction; tables not read are left out. */
+export async function entriesReadBy(
+  query: TransactionQuery,
+  work: () => Promise<unknown>,
+): Promise<Record<string, number>> {
+  const before = await entriesRead(query);
+  await work();
+  const after = await entriesRead(query);
+  const read: Record<string, number> = {};
+  for (const [table, entries] of after) {
+    const delta = entries - (before.get(table) ?? 0);
+    if (delta > 0) read[table] = delta;
+  }
+  return read;
+}
