@@ -11,4 +11,5 @@ export { type CreatedMigration, type CreateMigrationOptions, createMigration } f
 export { type MigrationCliOptions, runMigrationCli } from './migrations/migration-cli.js';
 export { MIGRATIONS_TABLE, type OpenOrmOptions, openOrm } from './open-orm.js';
 export { type OpenPoolOptions, openPool } from './open-pool.js';
+export { pgArray } from './pg-array.js';
 export { readSnapshot } from './read-snapshot.js';

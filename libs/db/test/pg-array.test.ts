@@ -3,23 +3,15 @@
  * statement as a quoted string): every element arrives as it was, whatever characters it holds,
  * null as NULL, a Date as its instant, and the array's length is the planner's row count.
  */
-import type { TestSchema } from '@billing/testing';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgArray } from '../src/db/pg-array.js';
-import { openPaymentsSchema } from './support/payments-schema.js';
+import { pgArray } from '../src/index.js';
+import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
 
-let database: TestSchema;
-let orm: MikroORM;
-
+let db: TestOrm;
 beforeAll(async () => {
-  ({ database, orm } = await openPaymentsSchema('payments_pg_array'));
+  db = await openMigratedTestOrm('db_pg_array');
 });
-
-afterAll(async () => {
-  await orm?.close(true);
-  await database?.drop();
-});
+afterAll(async () => db?.dispose());
 
 describe('pgArray', () => {
   it('passes any text through unchanged, null as NULL', async () => {
@@ -37,7 +29,7 @@ describe('pgArray', () => {
       'æøå ✓',
       null,
     ];
-    const rows = await orm.em
+    const rows = await db.orm.em
       .fork()
       .execute<Array<{ value: string | null; n: string }>>(
         'select value, ordinality as n from unnest(?::text[]) with ordinality as t(value, ordinality) order by n',
@@ -48,7 +40,7 @@ describe('pgArray', () => {
 
   it('writes dates as their instants and numbers as themselves', async () => {
     const at = new Date('2026-03-01T09:00:05.123Z');
-    const [row] = await orm.em.fork().execute<Array<{ instants: string[]; numbers: number[] }>>(
+    const [row] = await db.orm.em.fork().execute<Array<{ instants: string[]; numbers: number[] }>>(
       `select array(select extract(epoch from t)::text from unnest(?::timestamptz[]) as t) as instants,
            ?::int[] as numbers`,
       [pgArray([at, null]), pgArray([1, -2, 30])],
@@ -59,7 +51,7 @@ describe('pgArray', () => {
 
   it('tells the planner how many rows unnest gives', async () => {
     const ids = Array.from({ length: 26 }, (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`);
-    const [plan] = await orm.em
+    const [plan] = await db.orm.em
       .fork()
       .execute<Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>>(
         'explain (format json) select * from unnest(?::uuid[]) as k(id)',

@@ -1,8 +1,8 @@
+import { pgArray } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentMailFacts } from '../domain/payment-mail.js';
 import type { InvoicePaymentRow } from './entities/invoice-payment.entity.js';
 import type { PaymentAttemptRow } from './entities/payment-attempt.entity.js';
-import { pgArray } from './pg-array.js';
 
 /**
  * The statements of the charging path (use-cases/charging/run-attempt, settle) as plain SQL in

@@ -1,6 +1,6 @@
+import { pgArray } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PaymentMailFacts } from '../domain/payment-mail.js';
-import { pgArray } from './pg-array.js';
 
 /**
  * The mail sender's statements (use-cases/mail/send-payment-mails) as plain SQL in its
