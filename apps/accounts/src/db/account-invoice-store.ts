@@ -3,6 +3,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ANNOUNCED_STATUS, type InvoiceState, OPEN_STATUS, supersedes } from '../domain/invoice-state.js';
 import type { AccountIdConstraint } from './account-id-constraint.js';
+import { keyShareAccounts } from './accounts-by-id.js';
 import { AccountInvoiceEntity, type AccountInvoiceRow } from './entities/account-invoice.entity.js';
 import { type RecordOutcome, recordLatestState, recordLatestStates } from './latest-state-store.js';
 
@@ -70,12 +71,7 @@ export async function announceAccountsInvoices(
 ): Promise<void> {
   const accountIds = [...new Set(announcements.map(({ accountId }) => accountId))].sort();
   if (accountIds.length === 0) return;
-  const found = await em.execute<{ id: string }[]>(
-    `select id from account where organization_id = ? and id in (${accountIds.map(() => '?').join(', ')})
-     order by id for key share`,
-    [organizationId, ...accountIds],
-  );
-  const existing = new Set(found.map((row) => row.id));
+  const existing = await keyShareAccounts(em, organizationId, accountIds);
   const missing = accountIds.find((id) => !existing.has(id));
   if (missing !== undefined) throw AppError.notFound(`Account ${missing} does not exist.`);
   const rows = announcements.flatMap(({ accountId, invoiceIds }) =>

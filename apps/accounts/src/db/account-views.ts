@@ -9,8 +9,8 @@ import {
 } from '../domain/account-view.js';
 import { recipientsHaveSelfService } from '../domain/organization.js';
 import { findReadModelSnapshots } from './account-read-model-query.js';
+import { findAccountsByIds } from './accounts-by-id.js';
 import type { AccountRow } from './entities/account.entity.js';
-import { AccountEntity } from './entities/account.entity.js';
 import { OrganizationEntity } from './entities/organization.entity.js';
 import {
   PaymentGatewayAccountEntity,
@@ -68,13 +68,7 @@ export async function loadAccountViews(
       { organization_id: organizationId, account_id: { $in: ids } },
       { orderBy: { position: 'asc' } },
     ),
-    resellerIds.length
-      ? em.find(
-          AccountEntity,
-          { organization_id: organizationId, id: { $in: resellerIds } },
-          { fields: ['id', 'code'] },
-        )
-      : Promise.resolve([]),
+    findAccountsByIds(em, organizationId, resellerIds),
     options.readModel === false
       ? Promise.resolve(new Map<string, AccountReadModelSnapshots>())
       : findReadModelSnapshots(em, organizationId, ids),

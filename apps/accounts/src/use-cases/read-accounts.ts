@@ -4,7 +4,7 @@ import { type ExportSnapshot, inBatches } from '@billing/exports';
 import type { RequestContext } from '@billing/observability';
 import { type AccountByCode, findAccountViewByCode } from '../db/account-by-code-query.js';
 import { loadAccountViews } from '../db/account-views.js';
-import { AccountEntity } from '../db/entities/account.entity.js';
+import { findAccountsByIds } from '../db/accounts-by-id.js';
 import { findAccountPage, streamAccounts } from '../db/list-accounts-query.js';
 import { type AccountListFilter, checkAccountListFilter } from '../domain/account-list.js';
 import type { AccountView } from '../domain/account-view.js';
@@ -36,7 +36,7 @@ export async function getAccountsByUuid(
   const ids = lookupUuids(uuids);
   if (ids.length === 0) return [];
   const em = deps.orm.em.fork();
-  const rows = await em.find(AccountEntity, { organization_id: organizationId, id: { $in: ids } });
+  const rows = await findAccountsByIds(em, organizationId, ids);
   return loadAccountViews(em, organizationId, rows, { readModel: false });
 }
 

@@ -5,7 +5,7 @@ import type { RequestContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accountView, findAccountById } from '../db/account-store.js';
 import { selfServiceIsOn, toRecipientView } from '../db/account-views.js';
-import { AccountEntity } from '../db/entities/account.entity.js';
+import { findAccountsByIds } from '../db/accounts-by-id.js';
 import { RecipientEntity, type RecipientRow } from '../db/entities/recipient.entity.js';
 import type { RecipientView } from '../domain/account-view.js';
 import { RECIPIENT_SHAPE, type RecipientFields } from '../domain/recipient.js';
@@ -139,9 +139,7 @@ export async function listRecipients(
   );
   const accountIds = [...new Set(rows.map((row) => row.account_id))];
   const [accounts, selfService] = await Promise.all([
-    accountIds.length
-      ? em.find(AccountEntity, { organization_id: organizationId, id: { $in: accountIds } }, { fields: ['id', 'code'] })
-      : [],
+    findAccountsByIds(em, organizationId, accountIds),
     selfServiceIsOn(em, organizationId),
   ]);
   const codes = new Map(accounts.map((account) => [account.id, account.code]));

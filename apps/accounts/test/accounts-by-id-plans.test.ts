@@ -1,0 +1,108 @@
+/**
+ * Accounts named by id (invoicing's buyers of a batch, the accounts announced invoices belong to,
+ * resellers, recipients' accounts) are looked up by key, with or without planner statistics: on an
+ * organization of 20,000 accounts each statement reads a few index entries per id, never the
+ * organization's range of its (organization_id, created_at) index, which the planner walked for
+ * `organization_id = ? and id in (…)` without statistics. Another organization's account and an
+ * unknown id are left out. What each statement read is counted with Postgres' per-transaction
+ * statistics (entriesReadBy), whatever plan it took.
+ */
+import { randomUUID } from 'node:crypto';
+import { inTransaction } from '@billing/db';
+import { entriesReadBy, TestClock } from '@billing/testing';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAccountsByIds, keyShareAccounts } from '../src/db/accounts-by-id.js';
+import { type AccountsSchema, openAccountsSchema } from './support/accounts-schema.js';
+
+let db: AccountsSchema;
+const organizationId = randomUUID();
+const otherOrganizationId = randomUUID();
+const ACCOUNTS = 20_000;
+
+/** The ids of accounts 1..5 of the organization, and one of another organization. */
+let five: string[];
+let othersAccount: string;
+
+const run = <T>(work: (em: EntityManager) => Promise<T>) => inTransaction(db.orm, work);
+
+beforeAll(async () => {
+  db = await openAccountsSchema(new TestClock('2026-03-01T09:00:00Z'));
+  await run(async (em) => {
+    await em.execute('alter table account set (autovacuum_enabled = false)');
+    const insert = (organization: string, count: number) =>
+      em.execute<Array<{ id: string }>>(
+        `insert into account (id, organization_id, code, ean_invoicing, einvoicing_identifier_schema, language,
+           legal_address, legal_zipcode, legal_city, legal_country, legal_vat_number, billing_same_as_legal,
+           billing_address, billing_zipcode, billing_city, billing_country, update_from_registers,
+           is_getting_reminders, custom_fields, industry, is_archived, created_at, updated_at)
+         select gen_random_uuid(), ?, 'account-' || g, false, '', 'da', 'Vej 1', '2100', 'København', 'DK', '', true,
+           '', '', '', '', false, false, '{}', '', false, now(), now()
+           from generate_series(1, ?) g
+         returning id, code`,
+        [organization, count],
+      );
+    const rows = (await insert(organizationId, ACCOUNTS)) as Array<{ id: string; code: string }>;
+    five = rows
+      .filter((row) => ['account-1', 'account-2', 'account-3', 'account-4', 'account-5'].includes(row.code))
+      .map((row) => row.id);
+    [{ id: othersAccount }] = (await insert(otherOrganizationId, 1)) as [{ id: string }];
+  });
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+/** What `read` answers, and the entries each table gave it (entriesReadBy) in its transaction. */
+async function measured<T>(
+  read: (em: EntityManager) => Promise<T>,
+): Promise<{ answer: T; entries: Record<string, number> }> {
+  return run(async (em) => {
+    let answer!: T;
+    const entries = await entriesReadBy(
+      (sql) => em.execute(sql),
+      async () => {
+        answer = await read(em);
+      },
+    );
+    return { answer, entries };
+  });
+}
+
+/** A few entries per id of the primary key: nowhere near the organization's 20,000. */
+const BOUND = 50;
+
+describe.each([
+  ['without planner statistics', false],
+  ['with planner statistics', true],
+])('accounts by id, %s', (_label, analyzed) => {
+  beforeAll(async () => {
+    if (analyzed) await run((em) => em.execute('analyze account'));
+  });
+
+  it("findAccountsByIds: the organization's 5 accounts, not another organization's nor an unknown one", async () => {
+    const { answer, entries } = await measured((em) =>
+      findAccountsByIds(em, organizationId, [...five, othersAccount, randomUUID(), five[0]!]),
+    );
+    expect(answer.map((row) => row.id).sort()).toEqual([...five].sort());
+    expect(answer.map((row) => row.code).sort()).toEqual([
+      'account-1',
+      'account-2',
+      'account-3',
+      'account-4',
+      'account-5',
+    ]);
+    expect(entries.account).toBeGreaterThan(0);
+    expect(entries.account).toBeLessThanOrEqual(BOUND);
+  });
+
+  it("keyShareAccounts: the organization's 5 accounts, not another organization's nor an unknown one", async () => {
+    const { answer, entries } = await measured((em) =>
+      keyShareAccounts(em, organizationId, [...five, othersAccount, randomUUID()]),
+    );
+    expect([...answer].sort()).toEqual([...five].sort());
+    expect(entries.account).toBeGreaterThan(0);
+    expect(entries.account).toBeLessThanOrEqual(BOUND);
+  });
+});
