@@ -2,17 +2,20 @@
  * An event no enabled webhook of its organization takes is acknowledged by the webhook consumers
  * without a transaction or an inbox row, once this process knows the organization's webhooks to be
  * current; a copy of it processed after a webhook that takes it was made gets its delivery once,
- * and the copies after that none (webhook-consumers.ts, ignoredByWebhooks).
+ * and the copies after that none (webhook-consumers.ts, ignoredByWebhooks). A producer's
+ * hand-over (ApplyEvents) gives such an event no webhook feed either (webhook-feeds.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { openPool } from '@billing/db';
-import { type EventEnvelope, handleEventOnce } from '@billing/events';
+import { type EventEnvelope, encodeEnvelope, handleEventOnce } from '@billing/events';
 import { createLogger, type RequestContext } from '@billing/observability';
 import { webhooksV1 } from '@billing/proto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ignoredByWebhooks, webhookConsumerName, webhookEventHandler } from '../src/events/webhook-consumers.js';
+import { webhookFeeds } from '../src/events/webhook-feeds.js';
 import { createAccountsModule } from '../src/service.js';
+import { applyReadModelEvents } from '../src/use-cases/apply-read-model-events.js';
 import { EnabledWebhooks } from '../src/use-cases/webhooks/enabled-webhooks.js';
 import { createWebhook } from '../src/use-cases/webhooks/manage-webhooks.js';
 import type { WebhooksDeps } from '../src/use-cases/webhooks/webhooks-deps.js';
@@ -140,6 +143,36 @@ describe('events no webhook takes', () => {
     const next = issued(organizationId);
     expect(await consume(consumer, next)).toBe('handled');
     expect(await deliveryRows(next)).toEqual([{ webhook_id: webhook.uuid, event_name: 'new_invoice' }]);
+  });
+
+  it('a hand-over gives them no webhook feed (no inbox row); once a webhook takes them, its delivery, once', async () => {
+    const { context, organizationId } = await accounts.organization();
+    const consumer = webhookConsumerName(deps.orm.config.get('schema') as string, { eventType: 'invoice.issued' });
+    const handOver = applyReadModelEvents(
+      { orm: deps.orm, clock: deps.clock, logger: createLogger('test', 'silent') },
+      webhookFeeds(deps),
+    );
+    const first = issued(organizationId);
+    const second = issued(organizationId);
+    const third = issued(organizationId);
+    // Not known yet: the webhook feed takes it in the hand-over's transaction, whose read fills the cache.
+    await handOver(context as RequestContext, [encodeEnvelope(first)]);
+    expect(await inboxRows(consumer, first)).toHaveLength(1);
+    // Known now: no webhook feed, no inbox row; the stream's copy is acknowledged at once.
+    await handOver(context as RequestContext, [encodeEnvelope(second)]);
+    expect(await inboxRows(consumer, second)).toEqual([]);
+    expect(await consume(consumer, second)).toBe('ignored');
+
+    const { webhook } = await createWebhook(deps, context as RequestContext, {
+      values: { endpoint: ENDPOINT, events: ['new_invoice'] },
+      present: new Set(['endpoint', 'events']),
+    });
+    // Taken now: the hand-over delivers it with its inbox row, and the stream's copy is a no-op.
+    await handOver(context as RequestContext, [encodeEnvelope(third)]);
+    expect(await inboxRows(consumer, third)).toHaveLength(1);
+    expect(await consume(consumer, third)).toBe('done before');
+    expect(await deliveryRows(third)).toEqual([{ webhook_id: webhook.uuid, event_name: 'new_invoice' }]);
+    expect(await deliveryRows(second)).toEqual([]);
   });
 
   it('nothing is skipped while the change notifications are not heard', async () => {
