@@ -12,8 +12,15 @@ import type { ConsumeRequest, DeliveredMessage, RunningConsumer } from '../event
 import type { AckBatcher } from './ack-batcher.js';
 
 const BATCH_SIZE = 10;
-/** With a batch handler: more in flight, so that what arrives during one batch makes the next. */
-const BATCHED_FETCH_SIZE = 100;
+/**
+ * With a batch handler: more in flight, so that what arrives during one batch makes the next, and
+ * a batch's fixed costs (its transaction, its calls to other services, the organization's locks)
+ * are shared by more events. 100 → 500 in a 30,000-subscription billing run: 356 → 384 invoices/s
+ * (invoicing 450 → 600 a second once the scheduler was done), at the price of a longer wait per
+ * event (activities 0.25 → 1.6 s after their invoice, p50); a batch of 500 takes 1–2 s there, far
+ * inside the 30 s ack wait.
+ */
+const BATCHED_FETCH_SIZE = 500;
 /** nats-server 2.9 needs at least 1 s; longer means fewer idle round trips but a slower stop(). */
 const FETCH_EXPIRES_MS = 1_000;
 const MAX_BACKOFF_MS = 5_000;
