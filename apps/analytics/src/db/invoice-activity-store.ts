@@ -109,11 +109,16 @@ export async function backfillPaymentSubscriptions(
     ],
     backfills.map((b) => [b.organizationId, b.invoiceId, b.subscriptionId, b.dropped]),
   );
+  // The type and the missing subscription are tested as `(…) is true`, filters on the rows the keys
+  // found: as index conditions, for a batch of a few hundred the planner took the unique
+  // (subscription_id, plan_key) index for `subscription_id is null` and read every entry with no
+  // subscription it ever held, the dead ones of every payment backfilled before too (nothing
+  // vacuums them here): 0.5 s a batch at 30,000 payments, under the organization's lock.
   await em.execute(
     `update activity a set subscription_id = b.subscription_id, dropped = b.dropped
        from ${keys.sql}
       where a.organization_id = b.organization_id and a.invoice_id = b.invoice_id
-        and a.type = 'payment_made' and a.subscription_id is null`,
+        and (a.type = 'payment_made') is true and (a.subscription_id is null) is true`,
     keys.params,
     'run',
   );
