@@ -1,3 +1,4 @@
+import { pgArray } from '@billing/db';
 import { isUuid } from '@billing/domain-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvoiceRow } from './entities/invoice.entity.js';
@@ -69,9 +70,15 @@ export async function lineRowsOf(
 ): Promise<Map<string, InvoiceLineRow[]>> {
   const byInvoice = new Map<string, InvoiceLineRow[]>();
   if (invoiceIds.length === 0) return byInvoice;
+  // Each invoice's lines by a lookup of its own (a lateral subquery the planner cannot flatten:
+  // `offset 0`). As `invoice_id in (…)`, without statistics the planner counted 0.5 % of the table
+  // per invoice and read every line ever written instead (a parallel sequential scan: about 7,500
+  // buffers and 50 ms for 64 invoices at 100,000 lines, for every settled batch of card payments).
   const rows = await em.execute<Raw<InvoiceLineRow>[]>(
-    'select * from invoice_line where invoice_id in (?) order by sort_weight, id',
-    [[...invoiceIds]],
+    `select l.* from unnest(?::uuid[]) as k(invoice_id)
+       cross join lateral (select * from invoice_line where invoice_id = k.invoice_id offset 0) as l
+      order by l.sort_weight, l.id`,
+    [pgArray([...new Set(invoiceIds)])],
   );
   for (const raw of rows) {
     const line = lineRowOf(raw);
