@@ -251,7 +251,24 @@ async function assertNatsReachable(natsUrl: string): Promise<void> {
   if (jetstream === false) throw new SetupError(`NATS at ${natsUrl} has JetStream disabled: ${hint}`);
 }
 
-function freePort(): Promise<number> {
+/** The ports freePort handed out in this process: each is bound only later, by a child. */
+const handedOut = new Set<number>();
+
+/**
+ * A port free now, never one handed out before in this process: the kernel may give a port just
+ * closed to the next listen(0), and two services were once given the same one (the second child
+ * then failed with EADDRINUSE and the run stopped).
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
