@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
-import { entriesReadBy, TestClock } from '@billing/testing';
+import { entriesReadRolledBack, TestClock } from '@billing/testing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccountsByIds, keyShareAccounts } from '../src/db/accounts-by-id.js';
@@ -54,21 +54,13 @@ afterAll(async () => {
   await db?.close();
 });
 
-/** What `read` answers, and the entries each table gave it (entriesReadBy) in its transaction. */
-async function measured<T>(
-  read: (em: EntityManager) => Promise<T>,
-): Promise<{ answer: T; entries: Record<string, number> }> {
-  return run(async (em) => {
-    let answer!: T;
-    const entries = await entriesReadBy(
-      (sql) => em.execute(sql),
-      async () => {
-        answer = await read(em);
-      },
-    );
-    return { answer, entries };
-  });
-}
+/** What `read` answers, and the entries each table gave it, in a transaction rolled back after. */
+const measured = <T>(read: (em: EntityManager) => Promise<T>) =>
+  entriesReadRolledBack(
+    (work: (em: EntityManager) => Promise<void>) => db.orm.em.fork().transactional(work),
+    (em) => (sql) => em.execute(sql),
+    read,
+  );
 
 /** A few entries per id of the primary key: nowhere near the organization's 20,000. */
 const BOUND = 50;

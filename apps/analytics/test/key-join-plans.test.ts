@@ -12,7 +12,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
-import { entriesReadBy } from '@billing/testing';
+import { entriesReadRolledBack } from '@billing/testing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedAccountActivities, subscriptionStartsOfAccounts } from '../src/db/account-activity-batch-store.js';
@@ -97,31 +97,13 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-class RolledBack {
-  constructor(readonly result: unknown) {}
-}
-
 /** What `statement` answers, and the entries each table gave it, in a transaction rolled back after. */
-async function measured<T>(
-  statement: (em: EntityManager) => Promise<T>,
-): Promise<{ answer: T; entries: Record<string, number> }> {
-  try {
-    await run(async (em) => {
-      let answer!: T;
-      const entries = await entriesReadBy(
-        (sql) => em.execute(sql),
-        async () => {
-          answer = await statement(em);
-        },
-      );
-      throw new RolledBack({ answer, entries });
-    });
-  } catch (error) {
-    if (error instanceof RolledBack) return error.result as { answer: T; entries: Record<string, number> };
-    throw error;
-  }
-  throw new Error('the measured transaction was not rolled back');
-}
+const measured = <T>(statement: (em: EntityManager) => Promise<T>) =>
+  entriesReadRolledBack(
+    (work: (em: EntityManager) => Promise<void>) => service.service().orm.em.fork().transactional(work),
+    (em) => (sql) => em.execute(sql),
+    statement,
+  );
 
 describe.each([
   [5, false],

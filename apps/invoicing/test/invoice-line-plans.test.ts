@@ -6,8 +6,7 @@
  * read is counted with Postgres' per-transaction statistics (entriesReadBy), whatever plan it took.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { inTransaction } from '@billing/db';
-import { entriesReadBy, type TestSchema } from '@billing/testing';
+import { entriesReadRolledBack, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineRowsOf } from '../src/db/settle-store.js';
@@ -60,16 +59,11 @@ describe.each([
 
   it("reads each invoice's lines by its key, in sort order", async () => {
     const invoices = Array.from({ length: keys }, (_, i) => invoiceOf(i + 1));
-    const { lines, entries } = await inTransaction(orm, async (em: EntityManager) => {
-      let found!: Awaited<ReturnType<typeof lineRowsOf>>;
-      const read = await entriesReadBy(
-        (sql) => em.execute(sql),
-        async () => {
-          found = await lineRowsOf(em, [...invoices, randomUUID()]);
-        },
-      );
-      return { lines: found, entries: read };
-    });
+    const { answer: lines, entries } = await entriesReadRolledBack(
+      (work: (em: EntityManager) => Promise<void>) => orm.em.fork().transactional(work),
+      (em) => (sql) => em.execute(sql),
+      (em) => lineRowsOf(em, [...invoices, randomUUID()]),
+    );
     expect([...lines.keys()].sort()).toEqual([...invoices].sort());
     for (const [n, invoice] of invoices.entries()) {
       // Invoice n + 1 has lines n + 1 (weight 2) and n + 1 + 50,000 (weight 1).

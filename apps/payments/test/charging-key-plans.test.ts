@@ -9,7 +9,7 @@
  * (entriesReadBy), whatever plan it took; each runs in a transaction rolled back after.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { entriesReadBy, type TestSchema } from '@billing/testing';
+import { entriesReadBy, entriesReadRolledBack, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -81,31 +81,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-class RolledBack<T> {
-  constructor(readonly result: T) {}
-}
-
 /** What `statement` answers and the entries each table gave it, in a transaction rolled back after. */
-async function measured<T>(
-  statement: (em: EntityManager) => Promise<T>,
-): Promise<{ answer: T; entries: Record<string, number> }> {
-  try {
-    await orm.em.fork().transactional(async (em) => {
-      let answer!: T;
-      const entries = await entriesReadBy(
-        (sql) => em.execute(sql),
-        async () => {
-          answer = await statement(em);
-        },
-      );
-      throw new RolledBack({ answer, entries });
-    });
-  } catch (error) {
-    if (error instanceof RolledBack) return error.result as { answer: T; entries: Record<string, number> };
-    throw error;
-  }
-  throw new Error('the measured transaction was not rolled back');
-}
+const measured = <T>(statement: (em: EntityManager) => Promise<T>) =>
+  entriesReadRolledBack(
+    (work: (em: EntityManager) => Promise<void>) => orm.em.fork().transactional(work),
+    (em) => (sql) => em.execute(sql),
+    statement,
+  );
 
 describe.each([
   [5, false],

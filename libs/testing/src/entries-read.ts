@@ -35,3 +35,33 @@ export async function entriesReadBy(
   }
   return read;
 }
+
+class RolledBack {
+  constructor(readonly result: unknown) {}
+}
+
+/**
+ * What `statement` answers and the entries each table gave it (entriesReadBy), run in a
+ * transaction of `transactional` that is rolled back after, so that a statement's writes do not
+ * change what the next one finds. `transactional` runs its work in a transaction and rolls it back
+ * when the work throws (MikroORM's `em.transactional`, for one); `query` runs SQL in it.
+ */
+export async function entriesReadRolledBack<Tx, T>(
+  transactional: (work: (tx: Tx) => Promise<void>) => Promise<unknown>,
+  query: (tx: Tx) => TransactionQuery,
+  statement: (tx: Tx) => Promise<T>,
+): Promise<{ answer: T; entries: Record<string, number> }> {
+  try {
+    await transactional(async (tx) => {
+      let answer!: T;
+      const entries = await entriesReadBy(query(tx), async () => {
+        answer = await statement(tx);
+      });
+      throw new RolledBack({ answer, entries });
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result as { answer: T; entries: Record<string, number> };
+    throw error;
+  }
+  throw new Error('the measured transaction was not rolled back');
+}

@@ -1,5 +1,5 @@
 export { TestClock } from '@billing/clock';
-export { entriesRead, entriesReadBy, type TransactionQuery } from './entries-read.js';
+export { entriesRead, entriesReadBy, entriesReadRolledBack, type TransactionQuery } from './entries-read.js';
 export { type FakeCharge, startFakeStripe } from './fake-stripe.js';
 export { type NatsServerHandle, startNatsServer } from './nats-server-process.js';
 export {
