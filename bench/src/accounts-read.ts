@@ -5,7 +5,7 @@ import { startNatsServer } from '@billing/testing';
 import { startBaselineServer } from './baseline-server.js';
 import { type BenchPlatform, SetupError } from './bench-platform.js';
 import { benchRun, optionsOrExit } from './command-line.js';
-import { PHASES_FILE } from './cpu-profile-phases.js';
+import { monotonicMicros, PHASES_FILE } from './cpu-profile-phases.js';
 import { analyzeTables, ensureDatabase } from './database.js';
 import { type PhaseResult, runLoad } from './load-runner.js';
 import { type BenchOptions, parseOptions } from './options.js';
@@ -222,11 +222,6 @@ interface Target {
   origin: string;
   /** The processes whose CPU time a phase of this side is charged with. */
   servers: ServerProcess[];
-}
-
-/** CLOCK_MONOTONIC in microseconds, the clock of V8 CPU profile timestamps on Linux. */
-function monotonicMicros(): number {
-  return Number(process.hrtime.bigint() / 1000n);
 }
 
 function cpuBreakdown(result: PhaseResult): string {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNatsServer } from '@billing/testing';
@@ -13,8 +13,9 @@ import {
   StagePoller,
   seedBillingRun,
 } from './billing-run-scenario.js';
+import { monotonicMicros, PHASES_FILE, type PhaseWindow } from './cpu-profile-phases.js';
 import { startPlatformProcesses } from './platform-processes.js';
-import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince } from './process-cpu.js';
+import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince, type ServerProcess } from './process-cpu.js';
 import { organizationOutboxEvents } from './run-outbox.js';
 
 /**
@@ -105,10 +106,13 @@ export async function runShape(
 async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<unknown>>): Promise<ShapeRun> {
   const { log } = options;
   let natsUrl = options.natsUrl;
+  // The private broker's CPU is the run's too (busy cores); a broker named by --nats-url is not measured.
+  const broker: ServerProcess[] = [];
   if (!natsUrl) {
     const nats = await startNatsServer();
     cleanups.push(() => nats.dispose());
     natsUrl = nats.url;
+    if (nats.pid !== undefined) broker.push({ name: 'nats-server', pid: nats.pid });
   }
   const platform = await startPlatform(options, natsUrl, cleanups);
   log(`${options.shape}: ${platform.label} started`);
@@ -134,7 +138,9 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   await sleep(start - Date.now());
   // CPU of each process over the run: where the time goes (the stage whose process is busiest).
   const database = decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1));
-  const cpuBefore = cpuSnapshot(platform.servers);
+  const measured = [...platform.servers, ...broker];
+  const cpuBefore = cpuSnapshot(measured);
+  const startMicros = monotonicMicros();
   const postgresBefore = postgresBackendCpu(database);
 
   const stages = billingRunStages(n, cards);
@@ -157,7 +163,12 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     await sleep(POLL_MS);
   }
   const wall = Math.max(...stages.map((stage) => stage.last!));
-  const cpu = cpuSince(cpuBefore, platform.servers);
+  const cpu = cpuSince(cpuBefore, measured);
+  if (options.cpuProfDir) {
+    // cpu-profile-summary then counts only the samples taken between the due moment and the end.
+    const phases: PhaseWindow[] = [{ start: startMicros, end: monotonicMicros() }];
+    writeFileSync(join(options.cpuProfDir, PHASES_FILE), `${JSON.stringify(phases)}\n`);
+  }
   const postgresCpu = postgresCpuSince(postgresBefore, database);
   const wallSeconds = (Date.now() - start) / 1000;
   const busyCores = Object.fromEntries(

@@ -7,6 +7,9 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testDatabaseUrl } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -21,6 +24,8 @@ const CARD_INVOICES = 6;
 const RUN_TIMEOUT_MS = 5 * 60_000;
 // Creating and dropping a database wait for a checkpoint, slow on a loaded machine.
 const HOOK_TIMEOUT_MS = 60_000;
+
+const SERVICE_PROCESSES = ['accounts', 'subscriptions', 'invoicing', 'analytics', 'payments', 'gateway'];
 
 const STAGES = [
   ['renewed (charges by the scheduler)', SUBSCRIPTIONS],
@@ -70,10 +75,14 @@ afterAll(async () => {
   );
 }, HOOK_TIMEOUT_MS);
 
-function runNpm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const runNpm = (args: string[]) => run('npm', args);
+// The checkout's Node 24 (the devDependency), as npm scripts run it.
+const runNode = (args: string[]) => run(join(CHECKOUT, 'node_modules/.bin/node'), args);
+
+function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
-      'npm',
+      command,
       args,
       {
         cwd: CHECKOUT,
@@ -142,8 +151,50 @@ it(
       'processes',
     ]);
     expect(result.baseline_invoices_per_s).toBeGreaterThan(0);
-    expectShape(result, ['accounts', 'subscriptions', 'invoicing', 'analytics', 'payments', 'gateway']);
-    expectShape(result.in_process, ['bench process']);
+    expectShape(result, [...SERVICE_PROCESSES, 'nats-server']);
+    expectShape(result.in_process, ['bench process', 'nats-server']);
+  },
+  RUN_TIMEOUT_MS + 60_000,
+);
+
+it(
+  '--cpu-prof: a profile per service process and the measured window, which cpu-profile-summary counts alone',
+  async () => {
+    const profiles = mkdtempSync(join(tmpdir(), 'billing-run-cpu-prof-'));
+    try {
+      const { code, stderr } = await runNpm([
+        'run',
+        '-s',
+        'bench:billing-run',
+        '--',
+        '--subscriptions',
+        String(SUBSCRIPTIONS),
+        '--lead',
+        '1',
+        '--shape',
+        'processes',
+        '--cpu-prof',
+        profiles,
+        '--database-url',
+        databaseUrl,
+      ]);
+      expect(code, stderr.slice(-4000)).toBe(0);
+      expect(readdirSync(profiles).sort()).toEqual([...SERVICE_PROCESSES, 'platform-phases.json'].sort());
+      for (const service of SERVICE_PROCESSES)
+        expect(readdirSync(join(profiles, service)).filter((file) => file.endsWith('.cpuprofile'))).toHaveLength(1);
+      const windows = JSON.parse(readFileSync(join(profiles, 'platform-phases.json'), 'utf8')) as Array<{
+        start: number;
+        end: number;
+      }>;
+      expect(windows).toHaveLength(1);
+      // From the due moment to the last stage: at least the poll that saw the run done.
+      expect(windows[0]!.end - windows[0]!.start).toBeGreaterThan(0);
+      const summary = await runNode(['bench/dist/cpu-profile-summary.js', join(profiles, 'invoicing')]);
+      expect(summary.code, summary.stderr).toBe(0);
+      expect(summary.stdout).toContain('(during 1 measured platform phase(s))');
+    } finally {
+      rmSync(profiles, { recursive: true, force: true });
+    }
   },
   RUN_TIMEOUT_MS + 60_000,
 );

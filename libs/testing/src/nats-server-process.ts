@@ -8,6 +8,8 @@ export interface NatsServerHandle {
   url: string;
   port: number;
   storeDir: string;
+  /** The running server's process id (a benchmark charges it with its CPU time); undefined once stopped. */
+  readonly pid: number | undefined;
   /** Kills the server (SIGTERM, then SIGKILL); the JetStream store stays for restart(). */
   stop(): Promise<void>;
   /** Starts it again on the same port with the same store, as after a crash or a rolling restart. */
@@ -50,6 +52,9 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
     url: `nats://127.0.0.1:${port}`,
     port,
     storeDir,
+    get pid() {
+      return child?.pid;
+    },
     stop,
     dispose,
     restart: async () => {
