@@ -12,4 +12,5 @@ export { type MigrationCliOptions, runMigrationCli } from './migrations/migratio
 export { MIGRATIONS_TABLE, type OpenOrmOptions, openOrm } from './open-orm.js';
 export { type OpenPoolOptions, openPool } from './open-pool.js';
 export { pgArray } from './pg-array.js';
+export { plainRows } from './plain-rows.js';
 export { readSnapshot } from './read-snapshot.js';

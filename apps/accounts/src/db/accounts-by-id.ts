@@ -1,4 +1,4 @@
-import { pgArray } from '@billing/db';
+import { pgArray, plainRows } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccountEntity, type AccountRow } from './entities/account.entity.js';
 
@@ -10,7 +10,8 @@ import { AccountEntity, type AccountRow } from './entities/account.entity.js';
  * (autovacuum off here, or a table filled since its last analyze), took the organization's
  * condition for selective and read every account of the organization through its
  * (organization_id, created_at) index: at 50,000 accounts, about 1,400 buffers for a batch of 100
- * buyers, a cost that grew with the organization.
+ * buyers, a cost that grew with the organization. The rows are plain data, not managed entities
+ * (plainRows): every caller only reads them.
  */
 export async function findAccountsByIds(
   em: EntityManager,
@@ -24,7 +25,7 @@ export async function findAccountsByIds(
       where (a.organization_id = ?) is true`,
     [pgArray([...new Set(ids)]), organizationId],
   );
-  return rows.map((row) => em.map(AccountEntity, row));
+  return plainRows<AccountRow>(em, AccountEntity, rows);
 }
 
 /**
