@@ -1,6 +1,13 @@
 export { afterCommit } from './after-commit.js';
 export { AuditLogEntry, type IAuditLogEntry } from './audit/audit-log-entry.entity.js';
 export { type AuditEntryInput, auditEntryRow, insertAuditEntries, recordAudit } from './audit/record-audit.js';
+export {
+  type BoundResult,
+  type BoundValue,
+  executeBound,
+  MAX_BIND_PARAMETERS,
+  numberedPlaceholders,
+} from './bound-statement.js';
 export { ConstraintViolationError, isConstraintViolation } from './constraint-violation-error.js';
 export { countAfterCommit } from './count-after-commit.js';
 export { type InTransactionOptions, inTransaction } from './in-transaction.js';

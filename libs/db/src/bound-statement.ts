@@ -1,0 +1,122 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Kysely } from 'kysely';
+
+/** What a bound statement gave: its rows (`returning`, `select`) and the rows it changed. */
+export interface BoundResult<Row> {
+  rows: Row[];
+  affectedRows: number;
+}
+
+/** What a bound statement's `?` takes: a JS array is refused (em.execute spreads it into a list; write pgArray). */
+export type BoundValue = string | number | bigint | boolean | Date | Buffer | Uint8Array | null | undefined | object;
+
+/**
+ * Runs one statement in the EntityManager's transaction (or on its pool outside one) with its
+ * values sent apart from the text, as bind parameters of Postgres' extended protocol: `?` marks a
+ * value (outside quoted literals and identifiers) as in em.execute, which instead writes every
+ * value into the text. For the statements that carry a batch (hundreds of rows, a JSON document, event
+ * payloads) that escaping and Postgres' lexing of the literals cost more than the statement's own work:
+ * MikroORM's formatting was 10-16 % of analytics' and invoicing's CPU in a billing run,
+ * and parsing a fifth of Postgres'.
+ *
+ * Values: a Buffer or Uint8Array goes as bytes (binary, for bytea), a Date as its ISO instant, a
+ * bigint or number as its digits, a plain object as its JSON, any other object (a Decimal) as its
+ * text (toString); null and undefined as NULL. A JS
+ * array is refused: em.execute would spread it into a comma list, pg would make it an array
+ * literal; pass pgArray(…) for an array. Beyond MAX_BIND_PARAMETERS values the statement is sent
+ * as em.execute sends it (the values in the text), with the same results. Rows come back parsed as em.execute's (the same pool and
+ * type parsers); a failure comes out as em.execute's does (the driver's exception: mapDbError and
+ * inTransaction's retry treat both alike).
+ */
+export async function executeBound<Row = Record<string, unknown>>(
+  em: EntityManager,
+  sql: string,
+  params: readonly BoundValue[] = [],
+): Promise<BoundResult<Row>> {
+  const values = params.map(boundValue);
+  if (values.length > MAX_BIND_PARAMETERS) {
+    // More than the protocol's Bind message can number: written into the text, as em.execute does.
+    const result = await em.execute<{ affectedRows: number; rows: Row[] }>(sql, values, 'run');
+    return { rows: result.rows, affectedRows: result.affectedRows };
+  }
+  const text = numberedPlaceholders(sql, params.length);
+  const transaction = em.getTransactionContext<Kysely<unknown>>();
+  const executor = transaction ?? em.getConnection().getClient();
+  try {
+    const result = await executor.executeQuery<Row>(CompiledQuery.raw(text, values));
+    return {
+      rows: result.rows as Row[],
+      affectedRows: Number(result.numAffectedRows ?? BigInt(result.rows.length)),
+    };
+  } catch (error) {
+    throw em.getDriver().convertException(error as Error);
+  }
+}
+
+/** The most values a Bind message carries (its count is 16 bits). */
+export const MAX_BIND_PARAMETERS = 65_535;
+
+/**
+ * `?` → `$1`, `$2`, … in order, except inside '…' literals (also E'…'), "…" identifiers and
+ * comments; the count must match the values.
+ */
+export function numberedPlaceholders(sql: string, count: number): string {
+  let out = '';
+  let n = 0;
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = closingQuote(sql, i, c);
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end === -1 ? sql.length : end;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      const stop = end === -1 ? sql.length : end + 2;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === '?') {
+      out += `$${++n}`;
+      i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  if (n !== count) throw new Error(`the statement has ${n} placeholders for ${count} values`);
+  return out;
+}
+
+/** The index after the quote closing the one at `start` (a doubled quote is part of the text; E'…' knows \'). */
+function closingQuote(sql: string, start: number, quote: string): number {
+  const escapes = quote === "'" && (sql[start - 1] === 'E' || sql[start - 1] === 'e');
+  let i = start + 1;
+  while (i < sql.length) {
+    if (escapes && sql[i] === '\\') i += 2;
+    else if (sql[i] === quote && sql[i + 1] === quote) i += 2;
+    else if (sql[i] === quote) return i + 1;
+    else i++;
+  }
+  return sql.length;
+}
+
+function boundValue(value: BoundValue): unknown {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return value;
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  if (Array.isArray(value)) throw new Error('a JS array is not a bound value: pass pgArray(values) for an array');
+  // A plain object is a JSON document; any other object (a Decimal) is its text, as em.execute writes them.
+  if (typeof value === 'object' && isPlainObject(value)) return JSON.stringify(value);
+  return String(value);
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

@@ -1,0 +1,141 @@
+/**
+ * executeBound: a statement whose values travel as bind parameters, in the EntityManager's
+ * transaction, with em.execute's rows and errors. Every kind of value arrives as it was sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConstraintViolationError, executeBound, inTransaction, numberedPlaceholders, pgArray } from '../src/index.js';
+import { Widget } from './support/entities.js';
+import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
+
+let db: TestOrm;
+beforeAll(async () => {
+  db = await openMigratedTestOrm('db_bound');
+});
+afterAll(async () => db?.dispose());
+
+describe('numberedPlaceholders', () => {
+  it('numbers each ? outside literals, identifiers and comments', () => {
+    expect(
+      numberedPlaceholders(
+        `select ?::uuid, 'what?', E'it\\'s ?', 'it''s ?', "col?" -- a comment?\n, ? /* more? */ , ?`,
+        3,
+      ),
+    ).toBe(`select $1::uuid, 'what?', E'it\\'s ?', 'it''s ?', "col?" -- a comment?\n, $2 /* more? */ , $3`);
+  });
+
+  it('refuses a count of values that does not match', () => {
+    expect(() => numberedPlaceholders('select ?, ?', 1)).toThrow('the statement has 2 placeholders for 1 values');
+  });
+});
+
+describe('executeBound', () => {
+  it('sends every kind of value as it is', async () => {
+    const at = new Date('2026-03-01T09:00:05.123Z');
+    const bytes = Buffer.from([0, 1, 2, 0x27, 0x5c, 0xff]);
+    const text = `it's "quoted" \\ back\\slash, ? and $1, æøå`;
+    const em = db.orm.em.fork();
+    const sql = `select ?::text as text, ?::timestamptz as at, ?::bytea as bytes, ?::bigint::text as big, ?::numeric::text as amount,
+              ?::boolean as flag, ?::text as nothing, ?::text as missing, ?::jsonb as document, ?::int as count,
+              ?::uuid[] as ids, ?::numeric::text as exact`;
+    const values = [
+      text,
+      at,
+      bytes,
+      9007199254740993n,
+      '12345678901234.56',
+      false,
+      null,
+      undefined,
+      { a: "it's", b: [1, 2], c: null },
+      -7,
+      pgArray(['00000000-0000-4000-8000-000000000001']),
+      new Decimal('12.345000000000000000001'),
+    ];
+    const { rows } = await executeBound<Record<string, unknown>>(em, sql, values);
+    expect(rows).toEqual([
+      {
+        text,
+        // As the ORM's pool gives a timestamptz (its entities parse it).
+        at: '2026-03-01 09:00:05.123+00',
+        bytes,
+        big: '9007199254740993',
+        amount: '12345678901234.56',
+        flag: false,
+        nothing: null,
+        missing: null,
+        document: { a: "it's", b: [1, 2], c: null },
+        count: -7,
+        ids: ['00000000-0000-4000-8000-000000000001'],
+        exact: '12.345000000000000000001',
+      },
+    ]);
+    // The same rows as em.execute, which writes the values into the text (and undefined as the word).
+    expect(rows).toEqual(
+      await em.execute(
+        sql,
+        values.map((value) => value ?? null),
+      ),
+    );
+  });
+
+  it('writes more values than a Bind message numbers into the text, with the same results', async () => {
+    const many = Array.from({ length: 70_000 }, (_, i) => i);
+    const { rows } = await executeBound<{ n: number; total: string }>(
+      db.orm.em.fork(),
+      `select count(*)::int as n, sum(v)::text as total from (values ${many.map(() => '(?::int)').join(', ')}) as t(v)`,
+      many,
+    );
+    expect(rows).toEqual([{ n: 70_000, total: String((69_999 * 70_000) / 2) }]);
+  });
+
+  it('refuses a JS array', async () => {
+    await expect(executeBound(db.orm.em.fork(), 'select ?::text[]', [['a'] as unknown as string])).rejects.toThrow(
+      'pass pgArray(values)',
+    );
+  });
+
+  it('runs in the transaction: its writes are seen by the ORM there and rolled back with it', async () => {
+    const code = `BOUND-${randomUUID().slice(0, 8)}`;
+    const id = randomUUID();
+    await expect(
+      inTransaction(db.orm, async (em) => {
+        const inserted = await executeBound<{ id: string }>(
+          em,
+          'insert into widget (id, code, quantity) values (?, ?, ?) returning id',
+          [id, code, 3],
+        );
+        expect(inserted).toEqual({ rows: [{ id }], affectedRows: 1 });
+        expect(await em.findOne(Widget, { code })).toMatchObject({ id, quantity: 3 });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await db.orm.em.fork().findOne(Widget, { code })).toBeNull();
+  });
+
+  it('counts the rows an update changed', async () => {
+    const codes = [`BOUND-${randomUUID().slice(0, 8)}`, `BOUND-${randomUUID().slice(0, 8)}`];
+    await inTransaction(db.orm, async (em) => {
+      for (const code of codes) em.create(Widget, { id: randomUUID(), code, quantity: 1 });
+    });
+    const result = await inTransaction(db.orm, (em) =>
+      executeBound(em, 'update widget set quantity = quantity + ? where code = any(?::text[])', [
+        4,
+        pgArray([...codes, 'none']),
+      ]),
+    );
+    expect(result).toEqual({ rows: [], affectedRows: 2 });
+    expect((await db.orm.em.fork().find(Widget, { code: { $in: codes } })).map((w) => w.quantity)).toEqual([5, 5]);
+  });
+
+  it('fails as em.execute does: a unique violation is ALREADY_EXISTS', async () => {
+    const code = `BOUND-${randomUUID().slice(0, 8)}`;
+    const insert = (em: Parameters<typeof executeBound>[0]) =>
+      executeBound(em, 'insert into widget (id, code, quantity) values (?, ?, 1)', [randomUUID(), code]);
+    await inTransaction(db.orm, insert);
+    const failure = await inTransaction(db.orm, insert).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConstraintViolationError);
+    expect(failure).toMatchObject({ reason: 'ALREADY_EXISTS', constraint: 'widget_code_unique' });
+  });
+});
