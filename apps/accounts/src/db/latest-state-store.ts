@@ -1,3 +1,4 @@
+import { executeBound } from '@billing/db';
 import {
   type EntityData,
   type EntityKey,
@@ -110,7 +111,10 @@ export async function recordLatestStates<Row extends OwnedRow>(
   // The rows travel as one JSON array that Postgres turns into records of the table's row type, so
   // every value is converted by its column's type as a parameter would be. Unqualified names
   // resolve in the service schema (search_path of every connection).
-  const insertedIds = await em.execute<Array<{ id: string }>>(
+  // Bound (executeBound), as the two statements below: the document is sent as it is, neither
+  // escaped into the statement's text by the ORM nor lexed back by Postgres.
+  const { rows: insertedIds } = await executeBound<{ id: string }>(
+    em,
     `insert into ${table} (${list})
      select ${list} from jsonb_populate_recordset(null::${table}, ?::jsonb) order by "${columnOf('id')}"
      on conflict ("${columnOf('id')}") do nothing
@@ -127,7 +131,8 @@ export async function recordLatestStates<Row extends OwnedRow>(
     // Only rows of the batch's organizations: a row another organization owns, named by none of its
     // own events here, is neither read nor locked (its states are 'other-organization' as one by one).
     const organizations = [...new Set(states.map((state) => state.owner.organizationId))];
-    const rows = await em.execute<Row[]>(
+    const { rows } = await executeBound<Row>(
+      em,
       `select * from ${table}
         where "${columnOf('id')}" in (select value::uuid from jsonb_array_elements_text(?::jsonb))
           and "${columnOf('organization_id')}" in (select value::uuid from jsonb_array_elements_text(?::jsonb))
@@ -157,11 +162,11 @@ export async function recordLatestStates<Row extends OwnedRow>(
   if (written.size > 0) {
     const set = properties.map((property) => `"${columnOf(property)}" = v."${columnOf(property)}"`).join(', ');
     const id = columnOf('id');
-    await em.execute(
+    await executeBound(
+      em,
       `update ${table} as t set ${set}
          from jsonb_populate_recordset(null::${table}, ?::jsonb) as v where t."${id}" = v."${id}"`,
       [JSON.stringify([...written.values()].map(recordOf))],
-      'run',
     );
   }
   return outcomes;

@@ -1,3 +1,4 @@
+import { executeBound } from '@billing/db';
 import type { EventEnvelope } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EventLogEntity, type EventLogRow } from './entities/event-log.entity.js';
@@ -23,7 +24,9 @@ export async function lockAndJournal(em: EntityManager, envelopes: readonly Even
   if (envelopes.length === 0) return;
   const keys = [...new Set(envelopes.map((envelope) => envelope.organization_id))].sort().map(lockKey);
   const row = '(?::uuid, ?::uuid, ?::text, ?::text, ?::timestamptz, ?::bytea)';
-  await em.execute(
+  // Bound (executeBound): the payloads go as bytes, not as hex written into the text and lexed back.
+  await executeBound(
+    em,
     `insert into event_log (event_id, organization_id, event_type, payload_type, occurred_at, payload)
      select e.event_id, e.organization_id, e.event_type, e.payload_type, e.occurred_at, e.payload
        from (select count(pg_advisory_xact_lock(hashtextextended(k, 0))) as taken
@@ -43,7 +46,6 @@ export async function lockAndJournal(em: EntityManager, envelopes: readonly Even
         Buffer.from(envelope.payload),
       ]),
     ],
-    'run',
   );
 }
 

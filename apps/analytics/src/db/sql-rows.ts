@@ -1,3 +1,4 @@
+import { type BoundValue, executeBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -57,13 +58,14 @@ export interface SqlStatement {
 export async function runWrites(em: EntityManager, statements: ReadonlyArray<SqlStatement | null>): Promise<void> {
   const present = statements.filter((statement): statement is SqlStatement => statement !== null);
   if (present.length === 0) return;
+  // Bound (executeBound): hundreds of rows of thirty columns are not written into the text.
   if (present.length === 1) {
-    await em.execute(present[0]!.sql, present[0]!.params, 'run');
+    await executeBound(em, present[0]!.sql, present[0]!.params as BoundValue[]);
     return;
   }
-  await em.execute(
+  await executeBound(
+    em,
     `with ${present.map((statement, i) => `w${i} as (${statement.sql})`).join(', ')} select 1`,
-    present.flatMap((statement) => statement.params),
-    'run',
+    present.flatMap((statement) => statement.params) as BoundValue[],
   );
 }

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '@billing/clock';
-import { inTransaction } from '@billing/db';
+import { executeBound, inTransaction, pgArray } from '@billing/db';
 import { markFailed, runWithContext, type Span } from '@billing/observability';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { DeliveredMessage, EventBus, RunningConsumer } from '../bus/event-bus.js';
@@ -352,12 +352,20 @@ export async function recordInboxRows(
   if (firstOf.size === 0) return [];
   const processedAt = clock.now();
   const unique = [...firstOf.values()];
-  const inserted = await em.execute<{ consumer: string; message_id: string }[]>(
+  // One bound statement (executeBound) whatever the batch: three arrays, not three values a row.
+  const { rows: inserted } = await executeBound<{ consumer: string; message_id: string }>(
+    em,
     `insert into inbox (consumer, message_id, processed_at)
-     values ${unique.map(() => '(?, ?, ?)').join(', ')}
+     select consumer, message_id, ?::timestamptz
+       from unnest(?::text[], ?::uuid[]) with ordinality as k(consumer, message_id, n)
+      order by n
      on conflict (consumer, message_id) do nothing
      returning consumer, message_id`,
-    unique.flatMap(({ consumer, envelope }) => [consumer, envelope.event_id, processedAt]),
+    [
+      processedAt,
+      pgArray(unique.map(({ consumer }) => consumer)),
+      pgArray(unique.map(({ envelope }) => envelope.event_id)),
+    ],
   );
   const fresh = new Set(inserted.map((row) => keyOf(row.consumer, row.message_id)));
   return unique.filter(({ consumer, envelope }) => fresh.has(keyOf(consumer, envelope.event_id)));
