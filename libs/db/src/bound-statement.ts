@@ -7,9 +7,6 @@ export interface BoundResult<Row> {
   affectedRows: number;
 }
 
-/** What a bound statement's `?` takes: a JS array is refused (em.execute spreads it into a list; write pgArray). */
-export type BoundValue = string | number | bigint | boolean | Date | Buffer | Uint8Array | null | undefined | object;
-
 /**
  * Runs one statement in the EntityManager's transaction (or on its pool outside one) with its
  * values sent apart from the text, as bind parameters of Postgres' extended protocol: `?` marks a
@@ -31,7 +28,7 @@ export type BoundValue = string | number | bigint | boolean | Date | Buffer | Ui
 export async function executeBound<Row = Record<string, unknown>>(
   em: EntityManager,
   sql: string,
-  params: readonly BoundValue[] = [],
+  params: readonly unknown[] = [],
 ): Promise<BoundResult<Row>> {
   const values = params.map(boundValue);
   if (values.length > MAX_BIND_PARAMETERS) {
@@ -51,6 +48,15 @@ export async function executeBound<Row = Record<string, unknown>>(
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }
+}
+
+/** executeBound's rows: for a read, as em.execute(sql, params) answers it. */
+export async function selectBound<Row = Record<string, unknown>>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Row[]> {
+  return (await executeBound<Row>(em, sql, params)).rows;
 }
 
 /** The most values a Bind message carries (its count is 16 bits). */
@@ -105,7 +111,7 @@ function closingQuote(sql: string, start: number, quote: string): number {
   return sql.length;
 }
 
-function boundValue(value: BoundValue): unknown {
+function boundValue(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (value instanceof Date) return value.toISOString();
   if (Buffer.isBuffer(value)) return value;

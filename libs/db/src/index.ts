@@ -3,10 +3,10 @@ export { AuditLogEntry, type IAuditLogEntry } from './audit/audit-log-entry.enti
 export { type AuditEntryInput, auditEntryRow, insertAuditEntries, recordAudit } from './audit/record-audit.js';
 export {
   type BoundResult,
-  type BoundValue,
   executeBound,
   MAX_BIND_PARAMETERS,
   numberedPlaceholders,
+  selectBound,
 } from './bound-statement.js';
 export { ConstraintViolationError, isConstraintViolation } from './constraint-violation-error.js';
 export { countAfterCommit } from './count-after-commit.js';

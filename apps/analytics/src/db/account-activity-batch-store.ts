@@ -1,3 +1,4 @@
+import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
 import { accountKeys } from './key-tables.js';
@@ -46,7 +47,8 @@ export async function derivedAccountActivities(
 ): Promise<AccountActivityRecord[]> {
   if (accounts.length === 0) return [];
   const keys = accountKeys(accounts);
-  const rows = await em.execute<Array<Record<string, unknown>>>(
+  const rows = await selectBound(
+    em,
     `select a.* from ${keys.sql}
        join account_activity a on a.organization_id = k.organization_id and a.account_id = k.account_id
       where not a.is_manual
@@ -71,9 +73,13 @@ export async function subscriptionStartsOfAccounts(
 ): Promise<Array<{ id: string; organizationId: string; accountId: string; originalStart: Date | null }>> {
   if (accounts.length === 0) return [];
   const keys = accountKeys(accounts);
-  const rows = await em.execute<
-    Array<{ id: string; organization_id: string; account_id: string; original_start_date: string | null }>
-  >(
+  const rows = await selectBound<{
+    id: string;
+    organization_id: string;
+    account_id: string;
+    original_start_date: string | null;
+  }>(
+    em,
     `select s.id, s.organization_id, s.account_id, s.original_start_date from ${keys.sql}
        join subscription_mrr s on s.organization_id = k.organization_id and s.account_id = k.account_id`,
     keys.params,

@@ -1,3 +1,4 @@
+import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ActivityRecord, INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
 import { accountKeys, type SubscriptionRef, subscriptionKeys } from './key-tables.js';
@@ -85,7 +86,8 @@ export async function activitiesInScope(
     parts.push(joined(subscriptionKeys(scope.subscriptions), 'subscription_id', false));
   if (scope.droppingAll.length > 0) parts.push(joined(subscriptionKeys(scope.droppingAll), 'subscription_id', true));
   if (parts.length === 0) return [];
-  const rows = await em.execute<Array<Record<string, unknown>>>(
+  const rows = await selectBound(
+    em,
     parts.map((part) => `(${part.sql})`).join(' union all '),
     parts.flatMap((part) => part.params),
   );
@@ -105,7 +107,8 @@ export async function churnReasonNames(
   reasons: ReadonlyArray<{ organizationId: string; reasonId: string }>,
 ): Promise<Map<string, string>> {
   if (reasons.length === 0) return new Map();
-  const rows = await em.execute<Array<{ id: string; organization_id: string; name: string }>>(
+  const rows = await selectBound<{ id: string; organization_id: string; name: string }>(
+    em,
     `select id, organization_id, name from churn_reason where id in (${placeholders(reasons.length)})`,
     reasons.map((reason) => reason.reasonId),
   );

@@ -1,3 +1,4 @@
+import { selectBound } from '@billing/db';
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { ExportSnapshot } from '@billing/exports';
 import { type CurrencyCode, currencyDecimals, formatExact, money } from '@billing/money';
@@ -237,7 +238,8 @@ export async function findActivityNews(
     ],
     uuids.map((uuid) => [organizationId, uuid]),
   );
-  const rows = await em.execute<NewsRow[]>(
+  const rows = await selectBound<NewsRow>(
+    em,
     `select ${VIEW_COLUMNS},
          coalesce((select base_currency from organization where id = ?), 'DKK') as base_currency,
          ${embeddedPlanColumns('old', 'op')}, ${embeddedPlanColumns('new', 'np')}

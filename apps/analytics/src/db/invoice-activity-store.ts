@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type InvoiceActivityType,
@@ -69,7 +70,8 @@ export async function firstInvoiceSubscriptions(
     ],
     invoices.map(({ organizationId, invoiceId }) => [organizationId, invoiceId]),
   );
-  const rows = await em.execute<Array<{ organization_id: string; invoice_id: string; subscription_id: string | null }>>(
+  const rows = await selectBound<{ organization_id: string; invoice_id: string; subscription_id: string | null }>(
+    em,
     `select distinct on (a.organization_id, a.invoice_id) a.organization_id, a.invoice_id, a.subscription_id
        from activity a
        join ${keys.sql} on a.organization_id = k.organization_id and a.invoice_id = k.invoice_id
@@ -86,7 +88,8 @@ export async function invalidSubscriptions(
   subscriptionIds: readonly string[],
 ): Promise<Set<string>> {
   if (subscriptionIds.length === 0) return new Set();
-  const rows = await em.execute<Array<{ id: string }>>(
+  const rows = await selectBound<{ id: string }>(
+    em,
     `select id from subscription_mrr where invalid and id in (${subscriptionIds.map(() => '?').join(', ')})`,
     [...subscriptionIds],
   );

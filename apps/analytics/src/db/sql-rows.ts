@@ -1,4 +1,4 @@
-import { type BoundValue, executeBound } from '@billing/db';
+import { executeBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -60,12 +60,12 @@ export async function runWrites(em: EntityManager, statements: ReadonlyArray<Sql
   if (present.length === 0) return;
   // Bound (executeBound): hundreds of rows of thirty columns are not written into the text.
   if (present.length === 1) {
-    await executeBound(em, present[0]!.sql, present[0]!.params as BoundValue[]);
+    await executeBound(em, present[0]!.sql, present[0]!.params);
     return;
   }
   await executeBound(
     em,
     `with ${present.map((statement, i) => `w${i} as (${statement.sql})`).join(', ')} select 1`,
-    present.flatMap((statement) => statement.params) as BoundValue[],
+    present.flatMap((statement) => statement.params),
   );
 }

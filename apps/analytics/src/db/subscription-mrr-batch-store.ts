@@ -1,3 +1,4 @@
+import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MrrTotalsChange, SubscriptionMrrColumns } from '../domain/subscription-mrr.js';
 import type { SubscriptionMrrRow } from './entities/subscription-mrr.entity.js';
@@ -12,7 +13,8 @@ export async function lockSubscriptionMrrs(
   subscriptionIds: readonly string[],
 ): Promise<Map<string, SubscriptionMrrRow>> {
   if (subscriptionIds.length === 0) return new Map();
-  const rows = await em.execute<SubscriptionMrrRow[]>(
+  const rows = await selectBound<SubscriptionMrrRow>(
+    em,
     `select * from subscription_mrr where id in (${placeholders(subscriptionIds.length)}) order by id for update`,
     [...subscriptionIds],
   );

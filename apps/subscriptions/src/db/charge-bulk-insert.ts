@@ -1,3 +1,4 @@
+import { executeBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChargeRow } from './entities/charge.entity.js';
 
@@ -31,9 +32,10 @@ export async function insertChargeRows(em: EntityManager, charges: readonly Char
   if (charges.length === 0) return;
   const list = COLUMNS.map((column) => `"${column}"`).join(', ');
   // The table's unqualified name resolves in the service schema (search_path of every pooled connection).
-  await em.execute(
+  // Bound (executeBound): the document is sent as it is, not escaped into the text and lexed back.
+  await executeBound(
+    em,
     `insert into "charge" (${list}) select ${list} from jsonb_populate_recordset(null::"charge", ?::jsonb)`,
     [JSON.stringify(charges.map((charge) => Object.fromEntries(COLUMNS.map((column) => [column, charge[column]]))))],
-    'run',
   );
 }

@@ -1,3 +1,4 @@
+import { executeBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SubscriptionEntity, type SubscriptionRow } from './entities/subscription.entity.js';
 
@@ -36,10 +37,11 @@ export async function updateSubscriptionRows(
     return value;
   });
   // The table's unqualified name resolves in the service schema (search_path of every pooled connection).
-  await em.execute(
+  // Bound (executeBound): the document is sent as it is, not escaped into the text and lexed back.
+  await executeBound(
+    em,
     `update "${meta.tableName}" as s set ${set}
        from jsonb_populate_recordset(null::"${meta.tableName}", ?::jsonb) as v where s."${id}" = v."${id}"`,
     [JSON.stringify(values)],
-    'run',
   );
 }
