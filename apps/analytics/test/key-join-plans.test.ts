@@ -1,6 +1,6 @@
 /**
  * The batch reads and writes of the billing path look their rows up by key, with or without
- * planner statistics, for a batch of 5 keys as for one of 200: on an organization of 100,000
+ * planner statistics, for a batch of 5 keys as for one of 200 (and one of 500, see expectKeyLookups): on an organization of 100,000
  * activities, each statement reads a few index entries per key, never the organization's range of
  * an (organization_id, …) index nor every entry of a state (`subscription_id is null`, whose dead
  * entries nothing vacuums here). Without statistics (autovacuum off, or a table filled since its
@@ -31,6 +31,8 @@ const PAYMENTS = 20_000;
 // here names: with a table of a few hundred pages a sequential scan is honestly the cheaper plan
 // for 200 keys, and the planner takes it, statistics or not.
 const SUBSCRIPTION_ROWS = 100_000;
+/** One read of the largest table (its rows and index entries), and no second. */
+const ONE_PASS = 1.5 * (ACTIVITIES + PAYMENTS);
 const TABLES = ['activity', 'account_activity', 'subscription_mrr'];
 // Row g of the fill belongs to account g % 10,000, subscription g % 20,000 and, when even, invoice
 // g % 50,000: an account has 10 activities, a subscription 5, an invoice 2 (all of one parity).
@@ -105,23 +107,44 @@ const measured = <T>(statement: (em: EntityManager) => Promise<T>) =>
     statement,
   );
 
+// Each case backfills the payments of invoices of its own (from 2 × (offset + 1) on), so that the
+// entries its rolled-back updates leave behind are not walked by a later case's lookups.
 describe.each([
-  [5, false],
-  [200, false],
-  [5, true],
-  [200, true],
-])('the batch statements of analytics for %i keys (planner statistics: %s)', (keys, analyzed) => {
+  [5, false, 0],
+  [200, false, 1_000],
+  [500, false, 2_000],
+  [5, true, 3_000],
+  [200, true, 4_000],
+  [500, true, 5_000],
+])('the batch statements of analytics for %i keys (planner statistics: %s)', (keys, analyzed, backfillOffset) => {
   const n = Array.from({ length: keys }, (_, i) => i + 1);
   const accounts = n.map((k) => ({ organizationId, accountId: uuidOf('account', k) }));
   const subscriptions = n.map((k) => ({ organizationId, subscriptionId: uuidOf('subscription', k) }));
   const invoices = n.map((k) => ({ organizationId, invoiceId: uuidOf('invoice', 2 * k) }));
+  // The subscription this case's backfill names: its own, and none of the other statements' keys,
+  // so that the entries rolled-back updates leave in the subscription indexes (nothing vacuums
+  // them) are walked by no other case or statement.
+  const backfilled = uuidOf('subscription', 19_000 + backfillOffset / 1_000);
   const odd = Math.ceil(keys / 2);
   const even = Math.floor(keys / 2);
 
-  /** Each table read a few entries per key, nowhere near the 100,000 of the organization or the 20,000 without a subscription. */
-  function expectKeyLookups(entries: Record<string, number>, read?: string): void {
+  /**
+   * Each table read a few entries per key, nowhere near the 100,000 of the organization or the
+   * 20,000 without a subscription. For a batch of 500 (what a consumer fetches) the planner may
+   * rather read a table once per part of the statement (activitiesInScope is a union of three),
+   * which they are allowed (a cost that grows with the organization, linearly: noted on issue 14),
+   * but never once per key; the payments' backfill,
+   * which compared every payment without a subscription with every key that way, is held to
+   * lookups at any size (`strict`).
+   */
+  function expectKeyLookups(
+    entries: Record<string, number>,
+    read?: string,
+    { strict = false, parts = 1 }: { strict?: boolean; parts?: number } = {},
+  ): void {
     if (read) expect(entries[read], `${read} was not read`).toBeGreaterThan(0);
-    for (const [table, count] of Object.entries(entries)) expect(count, table).toBeLessThanOrEqual(40 * keys + 100);
+    const bound = strict || keys <= 200 ? 40 * keys + 100 : parts * ONE_PASS;
+    for (const [table, count] of Object.entries(entries)) expect(count, table).toBeLessThanOrEqual(bound);
   }
 
   beforeAll(async () => {
@@ -134,7 +157,7 @@ describe.each([
     );
     // The odd accounts: 10 renewals each; the even subscriptions (dropped whole): 5 invoice_sent each.
     expect(answer).toHaveLength(10 * odd + 5 * even);
-    expectKeyLookups(entries, 'activity');
+    expectKeyLookups(entries, 'activity', { parts: 3 });
   });
 
   it('findActivityNews: activities by id', async () => {
@@ -177,16 +200,21 @@ describe.each([
     const { answer, entries } = await measured(async (em) => {
       await backfillPaymentSubscriptions(
         em,
-        invoices.map((invoice) => ({ ...invoice, subscriptionId: uuidOf('subscription', 1), dropped: false })),
+        n.map((k) => ({
+          organizationId,
+          invoiceId: uuidOf('invoice', 2 * (backfillOffset + k)),
+          subscriptionId: backfilled,
+          dropped: false,
+        })),
       );
       const [{ named }] = await em.execute<[{ named: string }]>(
         `select count(*) as named from activity where organization_id = ? and type = 'payment_made' and subscription_id = ?`,
-        [organizationId, uuidOf('subscription', 1)],
+        [organizationId, backfilled],
       );
       return Number(named);
     });
-    // The payments of invoices 2k for even k had none (those of odd k were backfilled before).
+    // The payments of invoices 2g for even g had none (those of odd g were backfilled before; the offsets are even).
     expect(answer).toBe(even);
-    expectKeyLookups(entries, 'activity');
+    expectKeyLookups(entries, 'activity', { strict: true });
   });
 });
