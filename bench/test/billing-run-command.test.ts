@@ -76,6 +76,21 @@ afterAll(async () => {
 }, HOOK_TIMEOUT_MS);
 
 const runNpm = (args: string[]) => run('npm', args);
+/** `npm run bench:billing-run` as typed, on a small run of its own database, with `options` after. */
+const runBillingRun = (...options: string[]) =>
+  runNpm([
+    'run',
+    '-s',
+    'bench:billing-run',
+    '--',
+    '--subscriptions',
+    String(SUBSCRIPTIONS),
+    '--lead',
+    '1',
+    '--database-url',
+    databaseUrl,
+    ...options,
+  ]);
 // The checkout's Node 24 (the devDependency), as npm scripts run it.
 const runNode = (args: string[]) => run(join(CHECKOUT, 'node_modules/.bin/node'), args);
 
@@ -120,19 +135,7 @@ function expectShape(shape: ShapeResult, servers: string[]) {
 it(
   'runs both shapes by default, checks them and prints the production shape on top, in-process under in_process',
   async () => {
-    const { code, stdout, stderr } = await runNpm([
-      'run',
-      '-s',
-      'bench:billing-run',
-      '--',
-      '--subscriptions',
-      String(SUBSCRIPTIONS),
-      '--lead',
-      '1',
-      '--database-url',
-      databaseUrl,
-      '--json',
-    ]);
+    const { code, stdout, stderr } = await runBillingRun('--json');
     expect(code, stderr.slice(-4000)).toBe(0);
     for (const shape of ['processes', 'in-process'])
       expect(stderr).toContain(
@@ -162,22 +165,7 @@ it(
   async () => {
     const profiles = mkdtempSync(join(tmpdir(), 'billing-run-cpu-prof-'));
     try {
-      const { code, stderr } = await runNpm([
-        'run',
-        '-s',
-        'bench:billing-run',
-        '--',
-        '--subscriptions',
-        String(SUBSCRIPTIONS),
-        '--lead',
-        '1',
-        '--shape',
-        'processes',
-        '--cpu-prof',
-        profiles,
-        '--database-url',
-        databaseUrl,
-      ]);
+      const { code, stderr } = await runBillingRun('--shape', 'processes', '--cpu-prof', profiles);
       expect(code, stderr.slice(-4000)).toBe(0);
       expect(readdirSync(profiles).sort()).toEqual([...SERVICE_PROCESSES, 'platform-phases.json'].sort());
       for (const service of SERVICE_PROCESSES)
