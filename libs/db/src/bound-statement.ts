@@ -1,3 +1,4 @@
+import { Utils } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
 
@@ -118,11 +119,6 @@ function boundValue(value: unknown): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   if (Array.isArray(value)) throw new Error('a JS array is not a bound value: pass pgArray(values) for an array');
   // A plain object is a JSON document; any other object (a Decimal) is its text, as em.execute writes them.
-  if (typeof value === 'object' && isPlainObject(value)) return JSON.stringify(value);
+  if (Utils.isPlainObject(value)) return JSON.stringify(value);
   return String(value);
-}
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

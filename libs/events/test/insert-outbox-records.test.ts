@@ -1,4 +1,4 @@
-import { inTransaction } from '@billing/db';
+import { inTransaction, MAX_BIND_PARAMETERS } from '@billing/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope, insertOutboxRecords, OutboxMessage, outboxRecord } from '../src/index.js';
 import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
@@ -56,6 +56,24 @@ describe('outboxRecord + insertOutboxRecords', () => {
         payload: Buffer.from([index, 0, 255, 92, 39]),
       });
     }
+  });
+
+  it('stores more rows than a Bind message can number (9 values a row), in the given order', async () => {
+    const count = Math.ceil(MAX_BIND_PARAMETERS / 9) + 3;
+    const made = Array.from({ length: count }, (_, n) => outboxRecord({ ...input(n % 200), aggregateId: `many-${n}` }));
+    await inTransaction(db.orm, (em) =>
+      insertOutboxRecords(
+        em,
+        made.map((one) => one.record),
+      ),
+    );
+    const rows = await db.orm.em
+      .fork()
+      .find(OutboxMessage, { id: { $in: made.map((one) => one.envelope.event_id) } }, { orderBy: { position: 'asc' } });
+    expect(rows.map((row) => row.id)).toEqual(made.map((one) => one.envelope.event_id));
+    expect(rows.map((row) => decodeEnvelope(row.payload).aggregate_id)).toEqual(
+      Array.from({ length: count }, (_, n) => `many-${n}`),
+    );
   });
 
   it('disappears with the transaction that rolls back', async () => {

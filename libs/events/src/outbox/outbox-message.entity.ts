@@ -36,3 +36,8 @@ export const OutboxMessage = defineEntity({
 });
 
 export type IOutboxMessage = InferEntity<typeof OutboxMessage>;
+
+/** The outbox table as the relay and the bulk insert name it: schema-qualified as the ORM's queries are. */
+export function outboxTable(schema: string | undefined): string {
+  return schema ? `"${schema}"."outbox"` : '"outbox"';
+}

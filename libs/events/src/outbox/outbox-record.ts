@@ -7,6 +7,7 @@ import { subjectFor } from '../envelope/subjects.js';
 import { noteOutboxRowsInserted } from '../relay/wake-on-outbox-commit.js';
 import { traceContextToStore } from '../support/message-tracing.js';
 import type { AppendToOutboxInput } from './append-to-outbox.js';
+import { outboxTable } from './outbox-message.entity.js';
 
 /** An unpublished outbox row as written: the event id, its subject and the encoded envelope. */
 export interface OutboxRecord {
@@ -57,32 +58,25 @@ export function outboxRecord(input: AppendToOutboxInput): { envelope: EventEnvel
  */
 export async function insertOutboxRecords(em: EntityManager, records: readonly OutboxRecord[]): Promise<void> {
   if (records.length === 0) return;
-  // Bound (executeBound): the payloads go as bytes, not as hex written into the statement's text.
-  // Chunks keep a statement's values under the protocol's 65,535; one VALUES list numbers its rows'
-  // positions in its order, and the chunks go in order.
-  const schema = em.config.get('schema');
-  const table = schema ? `"${schema}"."outbox"` : '"outbox"';
-  for (let start = 0; start < records.length; start += OUTBOX_ROWS_PER_INSERT) {
-    const chunk = records.slice(start, start + OUTBOX_ROWS_PER_INSERT);
-    await executeBound(
-      em,
-      `insert into ${table} (id, subject, payload, created_at, published_at, attempts, last_error, traceparent, tracestate)
-       values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      chunk.flatMap((record) => [
-        record.id,
-        record.subject,
-        record.payload,
-        record.createdAt,
-        record.publishedAt,
-        record.attempts,
-        record.lastError,
-        record.traceparent,
-        record.tracestate,
-      ]),
-    );
-  }
+  // Bound (executeBound): the payloads go as bytes, not as hex written into the statement's text
+  // (past 65,535 values, executeBound writes them into the text). One VALUES list numbers its rows'
+  // positions in its order.
+  await executeBound(
+    em,
+    `insert into ${outboxTable(em.config.get('schema'))}
+       (id, subject, payload, created_at, published_at, attempts, last_error, traceparent, tracestate)
+     values ${records.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    records.flatMap((record) => [
+      record.id,
+      record.subject,
+      record.payload,
+      record.createdAt,
+      record.publishedAt,
+      record.attempts,
+      record.lastError,
+      record.traceparent,
+      record.tracestate,
+    ]),
+  );
   noteOutboxRowsInserted(em);
 }
-
-/** Outbox rows per INSERT: 9 values a row, under Postgres' 65,535 bind parameters. */
-const OUTBOX_ROWS_PER_INSERT = 5_000;

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '@billing/clock';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventBus } from '../bus/event-bus.js';
+import { outboxTable } from '../outbox/outbox-message.entity.js';
 import { InterruptibleSleep } from '../support/interruptible-sleep.js';
 import type { EventsLogger } from '../support/logger.js';
 import { publishInSpan } from '../support/message-tracing.js';
@@ -73,7 +74,7 @@ export class OutboxRelay {
     // One outbox per service schema, so the schema names the lock.
     const schema = options.orm.config.get('schema');
     this.lockKey = `billing:outbox-relay:${schema ?? options.producer}`;
-    this.table = schema ? `"${schema}"."outbox"` : '"outbox"';
+    this.table = outboxTable(schema);
   }
 
   /** Publishes everything pending now, batch by batch, stopping at the first failure. */
