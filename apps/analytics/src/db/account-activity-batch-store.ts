@@ -2,7 +2,7 @@ import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
 import { accountKeys } from './key-tables.js';
-import { type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { rowsPerKey, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -46,15 +46,11 @@ export async function derivedAccountActivities(
   accounts: ReadonlyArray<{ organizationId: string; accountId: string }>,
 ): Promise<AccountActivityRecord[]> {
   if (accounts.length === 0) return [];
-  const keys = accountKeys(accounts);
-  const rows = await selectBound(
-    em,
-    `select a.* from ${keys.sql}
-       join account_activity a on a.organization_id = k.organization_id and a.account_id = k.account_id
-      where not a.is_manual
-      order by a.seq`,
-    keys.params,
-  );
+  const perKey = rowsPerKey(accountKeys(accounts), 'account_activity', 'account_id', {
+    alias: 'a',
+    filter: { sql: 'not t.is_manual', params: [] },
+  });
+  const rows = await selectBound(em, `select a.* from ${perKey.sql} order by a.seq`, perKey.params);
   return rows.map((row) => {
     const record = Object.fromEntries(
       COLUMNS.map((column) => [column, row[column]]),
@@ -72,18 +68,13 @@ export async function subscriptionStartsOfAccounts(
   accounts: ReadonlyArray<{ organizationId: string; accountId: string }>,
 ): Promise<Array<{ id: string; organizationId: string; accountId: string; originalStart: Date | null }>> {
   if (accounts.length === 0) return [];
-  const keys = accountKeys(accounts);
+  const perKey = rowsPerKey(accountKeys(accounts), 'subscription_mrr', 'account_id', { alias: 's' });
   const rows = await selectBound<{
     id: string;
     organization_id: string;
     account_id: string;
     original_start_date: string | null;
-  }>(
-    em,
-    `select s.id, s.organization_id, s.account_id, s.original_start_date from ${keys.sql}
-       join subscription_mrr s on s.organization_id = k.organization_id and s.account_id = k.account_id`,
-    keys.params,
-  );
+  }>(em, `select s.id, s.organization_id, s.account_id, s.original_start_date from ${perKey.sql}`, perKey.params);
   return rows.map((row) => ({
     id: row.id,
     organizationId: row.organization_id,

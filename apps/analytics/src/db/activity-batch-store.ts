@@ -2,7 +2,7 @@ import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ActivityRecord, INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
 import { accountKeys, type SubscriptionRef, subscriptionKeys } from './key-tables.js';
-import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { placeholders, rowsPerKey, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -66,20 +66,22 @@ export interface ActivityScope {
  * The activities a batch of subscription changes reads or changes, in one statement: those that
  * move MRR of the accounts (rederiveAccountActivities reads them) and of the subscriptions
  * (saveActivity and dropPlannedExcept), and every one of a subscription to drop whole; in
- * recording order. Each part is a join with its keys (see keysTable); an activity found by two
- * parts is returned once.
+ * recording order. Each part reads its keys' rows by a lookup per key (rowsPerKey); an activity
+ * found by two parts is returned once.
  */
 export async function activitiesInScope(
   em: EntityManager,
   scope: ActivityScope,
 ): Promise<Array<{ record: ActivityRecord; seq: number }>> {
-  // The activities joined with their keys on `column`: all of them, or those that move MRR.
-  const joined = (keys: SqlStatement, column: string, all: boolean): SqlStatement => ({
-    sql: `select a.* from ${keys.sql}
-            join activity a on a.organization_id = k.organization_id and a.${column} = k.${column}
-          ${all ? '' : `where a.type not in (${placeholders(INVOICE_ACTIVITY_TYPES.length)})`}`,
-    params: [...keys.params, ...(all ? [] : INVOICE_ACTIVITY_TYPES)],
-  });
+  const movesMrr: SqlStatement = {
+    sql: `t.type not in (${placeholders(INVOICE_ACTIVITY_TYPES.length)})`,
+    params: [...INVOICE_ACTIVITY_TYPES],
+  };
+  // The activities of each key on `column`: all of them, or those that move MRR.
+  const joined = (keys: SqlStatement, column: string, all: boolean): SqlStatement => {
+    const rows = rowsPerKey(keys, 'activity', column, { alias: 'a', ...(all ? {} : { filter: movesMrr }) });
+    return { sql: `select a.* from ${rows.sql}`, params: rows.params };
+  };
   const parts: SqlStatement[] = [];
   if (scope.accounts.length > 0) parts.push(joined(accountKeys(scope.accounts), 'account_id', false));
   if (scope.subscriptions.length > 0)

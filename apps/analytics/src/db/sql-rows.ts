@@ -23,7 +23,9 @@ export function valuesOf<T>(
  * and id in (…)`, keeps the plan an index lookup per key whether or not the table has planner
  * statistics: without them (a freshly filled table, autovacuum off) the planner takes the
  * organization's condition for selective and scans every row of the organization through its
- * (organization_id, …) index instead, a cost that grows with the organization.
+ * (organization_id, …) index instead, a cost that grows with the organization. For a few hundred
+ * keys the planner may still hash a scan of the whole table into the join: rowsPerKey reads each
+ * key's rows by a lookup of its own.
  */
 export function keysTable(
   alias: string,
@@ -34,6 +36,33 @@ export function keysTable(
   return {
     sql: `(values ${rows.map(() => tuple).join(', ')}) as ${alias}(${columns.map(([name]) => name).join(', ')})`,
     params: rows.flat(),
+  };
+}
+
+/**
+ * The rows of `table` of each key of `keys` (a keysTable aliased `k`, naming `organization_id` and
+ * `column`), read by a lookup per key: `cross join lateral (select … where t.organization_id =
+ * k.organization_id and t.column = k.column offset 0) as <alias>`. The `offset 0` keeps the planner
+ * from folding the subquery into a join, which it would plan from its estimates: for a batch of 500
+ * keys, without statistics, it hashed a scan of the whole table (a cost that grows with the
+ * organization, paid under analytics' organization lock). `filter` tests the rows found, `(…) is
+ * true` so that it never becomes the way in.
+ */
+export function rowsPerKey(
+  keys: SqlStatement,
+  table: string,
+  column: string,
+  options: { alias: string; filter?: SqlStatement },
+): SqlStatement {
+  const { alias, filter } = options;
+  return {
+    sql: `${keys.sql}
+      cross join lateral (
+        select * from ${table} t
+         where t.organization_id = k.organization_id and t.${column} = k.${column}${filter ? ` and (${filter.sql}) is true` : ''}
+        offset 0
+      ) as ${alias}`,
+    params: [...keys.params, ...(filter?.params ?? [])],
   };
 }
 
