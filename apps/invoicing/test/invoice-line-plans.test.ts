@@ -1,6 +1,6 @@
 /**
  * The lines of a batch of invoices (lineRowsOf: settled card payments, invoice views) are read by
- * a lookup per invoice, with or without planner statistics, for 5 invoices as for 200: on 100,000
+ * a lookup per invoice, with or without planner statistics, for 5 invoices as for 500: on 100,000
  * lines, a few index entries per invoice, never every line ever written, which `invoice_id in (…)`
  * read without statistics (the planner counted 0.5 % of the table per invoice). What the statement
  * read is counted with Postgres' per-transaction statistics (entriesReadBy), whatever plan it took.
@@ -50,8 +50,10 @@ afterAll(async () => {
 describe.each([
   [5, false],
   [200, false],
+  [500, false],
   [5, true],
   [200, true],
+  [500, true],
 ])('lineRowsOf for %i invoices (planner statistics: %s)', (keys, analyzed) => {
   beforeAll(async () => {
     if (analyzed) await orm.em.fork().execute('analyze invoice_line');
