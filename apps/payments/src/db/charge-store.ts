@@ -14,8 +14,13 @@ import type { PaymentAttemptRow } from './entities/payment-attempt.entity.js';
  * Keys of rows to find are passed as typed arrays (pgArray) and joined as `unnest(...)`: the
  * planner then knows the batch's size and, with or without statistics (autovacuum is off in
  * places), looks each key up in its primary key (a nested loop) instead of scanning the table.
- * Statements that find rows by id also name the organization the row belongs to (tenancy); that is
- * a filter on the row the key found, not another way in.
+ * For a consumer's full batch (500 keys) that no longer holds without statistics: a hash of a
+ * sequential scan of every waiting invoice looks cheaper than 500 lookups. So a select looks each
+ * key up by a lateral subquery the planner cannot flatten (`offset 0`), and an update finds its
+ * rows by `key = any(array(select … from the keys))`, whose size the planner cannot see (it counts
+ * ten), so it is always a primary-key lookup. Statements that find rows by id also name the
+ * organization the row belongs to (tenancy); that is a filter on the row the key found, not
+ * another way in.
  */
 
 const asDate = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string));
@@ -70,10 +75,13 @@ export async function lockDueInvoices(
          where a.invoice_id = ip.invoice_id and a.number = ip.attempts_made + 1 and (a.outcome = 'pending') is true)
          as pending_attempt_id
        from unnest(?::uuid[], ?::timestamptz[]) as j(invoice_id, at)
-       join invoice_payment ip on ip.invoice_id = j.invoice_id
-      where (ip.status = 'pending') is true and ip.next_attempt_at <= j.at
-      order by ip.invoice_id
-      for update of ip skip locked`,
+      cross join lateral (
+        select * from invoice_payment ip
+         where ip.invoice_id = j.invoice_id and (ip.status = 'pending') is true and (ip.next_attempt_at <= j.at) is true
+        offset 0
+        for update skip locked
+      ) as ip
+      order by ip.invoice_id`,
     [pgArray(jobs.map((job) => job.invoiceId)), pgArray(jobs.map((job) => job.now))],
   );
   return rows.map((row) => ({ ...row, attempts_made: Number(row.attempts_made), at: asDate(row.at) }));
@@ -145,9 +153,13 @@ export async function markNoCard(
 ): Promise<void> {
   if (invoices.length === 0) return;
   await em.execute(
-    `update invoice_payment ip set status = 'no_card', next_attempt_at = null, updated_at = r.at
-       from unnest(?::uuid[], ?::uuid[], ?::timestamptz[]) as r(organization_id, invoice_id, at)
-      where ip.invoice_id = r.invoice_id and ip.organization_id = r.organization_id`,
+    `with r as materialized (
+       select * from unnest(?::uuid[], ?::uuid[], ?::timestamptz[]) as r(organization_id, invoice_id, at)
+     )
+     update invoice_payment ip set status = 'no_card', next_attempt_at = null, updated_at = r.at
+       from r
+      where ip.invoice_id = any(array(select invoice_id from r))
+        and ip.invoice_id = r.invoice_id and ip.organization_id = r.organization_id`,
     [
       pgArray(invoices.map((invoice) => invoice.organization_id)),
       pgArray(invoices.map((invoice) => invoice.invoice_id)),
@@ -192,11 +204,14 @@ export async function insertAttempts(em: EntityManager, attempts: readonly Payme
        select id, organization_id, invoice_id, account_id, card_id, gateway, amount, currency, number, outcome,
          gateway_reference, decline_reason, attempted_at, completed_at, settled_at
          from jsonb_populate_recordset(null::payment_attempt, ?::jsonb)
+     ), i as materialized (
+       select * from unnest(?::uuid[], ?::uuid[], ?::timestamptz[]) as i(organization_id, invoice_id, attempted_at)
      )
      update invoice_payment ip set first_attempt_at = coalesce(ip.first_attempt_at, i.attempted_at),
        updated_at = i.attempted_at
-       from unnest(?::uuid[], ?::uuid[], ?::timestamptz[]) as i(organization_id, invoice_id, attempted_at)
-      where ip.invoice_id = i.invoice_id and ip.organization_id = i.organization_id`,
+       from i
+      where ip.invoice_id = any(array(select invoice_id from i))
+        and ip.invoice_id = i.invoice_id and ip.organization_id = i.organization_id`,
     [
       JSON.stringify(attempts),
       pgArray(attempts.map((attempt) => attempt.organization_id)),
@@ -262,7 +277,7 @@ export async function storeOutcomes(em: EntityManager, outcomes: readonly Stored
   if (outcomes.length === 0) return;
   const column = (value: (outcome: StoredOutcome) => string | number | Date | null) => pgArray(outcomes.map(value));
   await em.execute(
-    `with r as (
+    `with r as materialized (
        select * from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[],
          ?::text[], ?::timestamptz[], ?::int[])
          as r(organization_id, id, invoice_id, outcome, gateway_reference, decline_reason, completed_at, status,
@@ -270,11 +285,13 @@ export async function storeOutcomes(em: EntityManager, outcomes: readonly Stored
      ), stored as (
        update payment_attempt a set outcome = r.outcome, gateway_reference = r.gateway_reference,
          decline_reason = r.decline_reason, completed_at = r.completed_at
-         from r where a.id = r.id and a.organization_id = r.organization_id
+         from r where a.id = any(array(select id from r)) and a.id = r.id and a.organization_id = r.organization_id
      ), moved as (
        update invoice_payment ip set status = r.status, next_attempt_at = r.next_attempt_at,
          attempts_made = r.attempts_made, updated_at = r.completed_at
-         from r where ip.invoice_id = r.invoice_id and ip.organization_id = r.organization_id
+         from r
+        where ip.invoice_id = any(array(select invoice_id from r))
+          and ip.invoice_id = r.invoice_id and ip.organization_id = r.organization_id
      )
      insert into payment_mail (id, organization_id, account_id, kind, subject_id, facts, attempts, last_error, sent_to,
        sent_at, created_at)
@@ -374,9 +391,11 @@ export async function markSettled(
 ): Promise<void> {
   if (attempts.length === 0) return;
   await em.execute(
-    `update payment_attempt a set settled_at = ?
-       from unnest(?::uuid[], ?::uuid[]) as k(organization_id, id)
-      where a.id = k.id and a.organization_id = k.organization_id and (a.settled_at is null) is true`,
-    [now, pgArray(attempts.map((attempt) => attempt.organization_id)), pgArray(attempts.map((attempt) => attempt.id))],
+    `with k as materialized (select * from unnest(?::uuid[], ?::uuid[]) as k(organization_id, id))
+     update payment_attempt a set settled_at = ?
+       from k
+      where a.id = any(array(select id from k))
+        and a.id = k.id and a.organization_id = k.organization_id and (a.settled_at is null) is true`,
+    [pgArray(attempts.map((attempt) => attempt.organization_id)), pgArray(attempts.map((attempt) => attempt.id)), now],
   );
 }
