@@ -21,19 +21,23 @@ const input = (n: number) => ({
   requestId: 'scheduler-1',
 });
 
+/** Inserts the records with insertOutboxRecords in one transaction, then reads their rows back by position. */
+async function storedInOrder(made: ReadonlyArray<ReturnType<typeof outboxRecord>>) {
+  await inTransaction(db.orm, (em) =>
+    insertOutboxRecords(
+      em,
+      made.map((one) => one.record),
+    ),
+  );
+  return db.orm.em
+    .fork()
+    .find(OutboxMessage, { id: { $in: made.map((one) => one.envelope.event_id) } }, { orderBy: { position: 'asc' } });
+}
+
 describe('outboxRecord + insertOutboxRecords', () => {
   it('stores the same rows appendToOutbox would, in the given order, in one statement', async () => {
     const made = [0, 1, 2].map((n) => outboxRecord(input(n)));
-    await inTransaction(db.orm, (em) =>
-      insertOutboxRecords(
-        em,
-        made.map((one) => one.record),
-      ),
-    );
-
-    const rows = await db.orm.em
-      .fork()
-      .find(OutboxMessage, { id: { $in: made.map((one) => one.envelope.event_id) } }, { orderBy: { position: 'asc' } });
+    const rows = await storedInOrder(made);
     expect(rows.map((row) => row.id)).toEqual(made.map((one) => one.envelope.event_id));
     expect(rows.map((row) => row.subject)).toEqual([
       'subscriptions.charge.created',
@@ -61,15 +65,7 @@ describe('outboxRecord + insertOutboxRecords', () => {
   it('stores more rows than a Bind message can number (9 values a row), in the given order', async () => {
     const count = Math.ceil(MAX_BIND_PARAMETERS / 9) + 3;
     const made = Array.from({ length: count }, (_, n) => outboxRecord({ ...input(n % 200), aggregateId: `many-${n}` }));
-    await inTransaction(db.orm, (em) =>
-      insertOutboxRecords(
-        em,
-        made.map((one) => one.record),
-      ),
-    );
-    const rows = await db.orm.em
-      .fork()
-      .find(OutboxMessage, { id: { $in: made.map((one) => one.envelope.event_id) } }, { orderBy: { position: 'asc' } });
+    const rows = await storedInOrder(made);
     expect(rows.map((row) => row.id)).toEqual(made.map((one) => one.envelope.event_id));
     expect(rows.map((row) => decodeEnvelope(row.payload).aggregate_id)).toEqual(
       Array.from({ length: count }, (_, n) => `many-${n}`),
