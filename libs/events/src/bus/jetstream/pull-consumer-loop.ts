@@ -21,8 +21,16 @@ const BATCH_SIZE = 10;
  * inside the 30 s ack wait.
  */
 const BATCHED_FETCH_SIZE = 500;
-/** nats-server 2.9 needs at least 1 s; longer means fewer idle round trips but a slower stop(). */
-const FETCH_EXPIRES_MS = 1_000;
+/**
+ * How long a pull waits for messages. nats.js asks the server for a heartbeat every half of it and
+ * ends the pull with "heartbeats missed" once two checks in a row saw nothing. At 1 s that margin
+ * was half a second: a process whose event loop or NATS server stalled that long (a busy test run,
+ * a full machine) had its pull ended under it, and the messages the server was sending it
+ * meanwhile were dropped by the client, each then waiting out the ack wait (30 s). At 5 s a pull
+ * survives a 2.5 s stall. Messages are handled as they arrive either way, and stop() ends the pull
+ * at once: a longer pull only means fewer idle round trips.
+ */
+const FETCH_EXPIRES_MS = 5_000;
 const MAX_BACKOFF_MS = 5_000;
 
 /**
@@ -77,6 +85,8 @@ export class PullConsumerLoop implements RunningConsumer {
     let consumer: Consumer | undefined;
     let failures = 0;
     while (!this.stopped) {
+      // The batch being handled: the next pull waits for it, also when this one failed midway.
+      let working: Promise<void> | undefined;
       try {
         consumer ??= await this.js.consumers.get(this.request.stream, this.request.durable);
         const batched = this.request.batchHandler !== undefined;
@@ -86,7 +96,6 @@ export class PullConsumerLoop implements RunningConsumer {
         });
         this.currentBatch = batch;
         const queue: JsMsg[] = [];
-        let working: Promise<void> | undefined;
         // Handles what has arrived; what arrives meanwhile waits for the next turn, as one batch.
         const work = async () => {
           while (queue.length > 0) await this.deliverBatch(queue.splice(0));
@@ -118,6 +127,7 @@ export class PullConsumerLoop implements RunningConsumer {
         await this.backoff.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures));
       } finally {
         this.currentBatch = undefined;
+        await working;
       }
     }
   }
