@@ -104,12 +104,17 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
         return workers;
       }
       const schema = deps.orm.config.get('schema') ?? 'invoicing';
-      const consumer = await startChargeConsumer(invoicing, {
-        bus: deps.bus,
-        logger: deps.logger,
-        consumer: chargeConsumerName(schema),
-      });
-      return [...workers, consumer];
+      const consumers = [];
+      // One after the other: the first creates the durable the others pull from.
+      for (let n = 0; n < config().chargeConsumers; n++)
+        consumers.push(
+          await startChargeConsumer(invoicing, {
+            bus: deps.bus,
+            logger: deps.logger,
+            consumer: chargeConsumerName(schema),
+          }),
+        );
+      return [...workers, ...consumers];
     },
   };
 }

@@ -129,7 +129,24 @@ export function invoicesWithLinesOf(
  */
 export async function lockInvoiceIds(em: EntityManager, invoiceIds: readonly string[]): Promise<void> {
   if (invoiceIds.length === 0) return;
-  const keys = [...invoiceIds].sort().map((id) => `invoice:${id}`);
+  await lockKeys(
+    em,
+    [...invoiceIds].sort().map((id) => `invoice:${id}`),
+  );
+}
+
+/**
+ * A transaction-scoped advisory lock on the organization's pending invoice of a group (a grouped
+ * renewal's, a reseller's collection): taken before the pending invoice is looked for, so that two
+ * transactions invoicing charges of the same group (two charge batches, two replicas) do not both
+ * find none and each make one; the second finds the first's once it committed. Two batches taking
+ * the same groups in another order deadlock, and the one Postgres aborts is retried.
+ */
+export async function lockInvoiceGroup(em: EntityManager, organizationId: string, groupKey: string): Promise<void> {
+  await lockKeys(em, [`invoice-group:${organizationId}:${groupKey}`]);
+}
+
+async function lockKeys(em: EntityManager, keys: readonly string[]): Promise<void> {
   await em.execute(
     `select pg_advisory_xact_lock(hashtextextended(key, 0))
        from (values ${keys.map(() => '(?)').join(', ')}) as keys(key) order by key`,

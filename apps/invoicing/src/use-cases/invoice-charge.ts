@@ -12,7 +12,7 @@ import { draftInvoiceLineOf } from '../db/draft-line-view.js';
 import type { DraftInvoiceLineRow } from '../db/entities/draft-invoice-line.entity.js';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
-import { invoicedChargeIds, linesOf } from '../db/invoice-store.js';
+import { invoicedChargeIds, linesOf, lockInvoiceGroup } from '../db/invoice-store.js';
 import { chargeLineSources, groupKey } from '../domain/charge-lines.js';
 import { dueDate } from '../domain/compose-invoice.js';
 import type { Buyer, Seller } from '../domain/directory.js';
@@ -280,6 +280,7 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
 async function pendingInvoiceOfGroup(batch: OrganizationBatch, key: string): Promise<InvoiceRow | null> {
   const known = batch.pendingByKey.get(key);
   if (known) return known;
+  await lockInvoiceGroup(batch.em, batch.organizationId, key);
   const found = await batch.em.findOne(
     InvoiceEntity,
     { organization_id: batch.organizationId, group_key: key, status: 'pending' },

@@ -28,6 +28,8 @@ export interface ConsumerLag {
   durable: string;
   pending: number;
   ackPending: number;
+  /** Pull requests waiting on the server: the consumer loops pulling, over every process. */
+  waitingPulls: number;
 }
 
 export interface JetStreamBusOptions {
@@ -155,7 +157,13 @@ export class JetStreamBus implements EventBus {
   /** How far any durable of the server is behind (also one another process consumes). */
   async durableLag(stream: string, durable: string): Promise<ConsumerLag> {
     const info = await this.jsm.consumers.info(stream, durable);
-    return { stream, durable, pending: info.num_pending, ackPending: info.num_ack_pending };
+    return {
+      stream,
+      durable,
+      pending: info.num_pending,
+      ackPending: info.num_ack_pending,
+      waitingPulls: info.num_waiting,
+    };
   }
 
   private async ensureDurable(request: ConsumeRequest): Promise<void> {
