@@ -1,63 +1,87 @@
 /**
- * INVOICING_CHARGE_CONSUMERS: a process pulls that many batches of charge.created at once from the
- * shared durable, as that many replicas would (the numbers stay gapless: invoice-numbers.test.ts
- * issues from two workers at once; bench/test/billing-run-faults.test.ts runs two replicas). The
- * pulls waiting on the server are what shows it.
+ * INVOICING_CHARGE_CONSUMERS, as an operator sets it on the built service (dist/main.js): a process
+ * pulls that many batches of charge.created at once from the shared durable, as that many replicas
+ * would (the numbers stay gapless: invoice-numbers.test.ts issues from two workers at once;
+ * bench/test/billing-run-faults.test.ts runs two replicas). The pulls waiting on the server are
+ * what shows it. A value out of range stops the process at start, naming the variable.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
 import { JetStreamBus, streamNameFor } from '@billing/events';
-import { createLogger } from '@billing/observability';
-import { type RunningService, startService } from '@billing/runtime';
-import { createTestSchema, TestClock, type TestSchema, testNatsUrl, waitFor } from '@billing/testing';
+import { createTestSchema, type TestSchema, testNatsUrl, waitFor } from '@billing/testing';
 import { afterEach, expect, it } from 'vitest';
 import { chargeConsumerName } from '../src/events/charge-consumer.js';
-import { createInvoicingModule } from '../src/service.js';
+
+const MAIN = path.resolve(import.meta.dirname, '../dist/main.js');
 
 let database: TestSchema | undefined;
-let service: RunningService | undefined;
+let child: ChildProcess | undefined;
 let bus: JetStreamBus | undefined;
 
 afterEach(async () => {
-  await service?.stop();
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
   await bus?.close();
   await database?.drop();
-  service = bus = database = undefined;
+  child = bus = database = undefined;
 });
 
-/** Starts invoicing with `env` and answers how many pulls its charge durable has waiting once idle. */
-async function waitingPulls(env: NodeJS.ProcessEnv): Promise<number> {
+/** The invoicing process on a schema of its own, with `variables` added to its environment. */
+async function startInvoicing(variables: Record<string, string>): Promise<{ stderr: () => string }> {
   database = await createTestSchema('invoicing');
+  let stderr = '';
+  child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: database.databaseUrl,
+      DB_SCHEMA: database.schema,
+      NATS_URL: testNatsUrl(),
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...variables,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return { stderr: () => stderr };
+}
+
+/** How many pulls the process's charge durable has waiting once it is up and idle. */
+async function waitingPulls(): Promise<number> {
   bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'charge-consumers-test' });
-  const saved = process.env.INVOICING_CHARGE_CONSUMERS;
-  if (env.INVOICING_CHARGE_CONSUMERS === undefined) delete process.env.INVOICING_CHARGE_CONSUMERS;
-  else process.env.INVOICING_CHARGE_CONSUMERS = env.INVOICING_CHARGE_CONSUMERS;
-  try {
-    service = await startService(createInvoicingModule(), {
-      databaseUrl: database.databaseUrl,
-      schema: database.schema,
-      grpcHost: '127.0.0.1',
-      grpcPort: 0,
-      clock: new TestClock('2026-11-01T00:00:00Z'),
-      logger: createLogger('invoicing', 'silent'),
-      bus,
-      migrateOnStart: true,
-    });
-  } finally {
-    if (saved === undefined) delete process.env.INVOICING_CHARGE_CONSUMERS;
-    else process.env.INVOICING_CHARGE_CONSUMERS = saved;
-  }
   const stream = streamNameFor('subscriptions');
-  const durable = chargeConsumerName(database.schema);
-  const waiting = async () => (await bus!.durableLag(stream, durable)).waitingPulls;
+  const durable = chargeConsumerName(database!.schema);
+  const waiting = async () => (await bus!.durableLag(stream, durable).catch(() => null))?.waitingPulls ?? 0;
   // Each loop pulls as soon as it starts, and again at once when a pull ends: the count settles.
-  await waitFor(async () => (await waiting()) > 0, { timeoutMs: 10_000, description: `pulls waiting on ${durable}` });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitFor(async () => ((await waiting()) > 0 ? true : undefined), {
+    timeoutMs: 20_000,
+    description: `pulls waiting on ${durable}`,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
   return waiting();
 }
 
 it('pulls one batch of charges at a time by default', async () => {
-  expect(await waitingPulls({})).toBe(1);
+  await startInvoicing({});
+  expect(await waitingPulls()).toBe(1);
 });
 
 it('pulls as many as INVOICING_CHARGE_CONSUMERS says', async () => {
-  expect(await waitingPulls({ INVOICING_CHARGE_CONSUMERS: '3' })).toBe(3);
+  await startInvoicing({ INVOICING_CHARGE_CONSUMERS: '3' });
+  expect(await waitingPulls()).toBe(3);
+});
+
+it('refuses to start with INVOICING_CHARGE_CONSUMERS=0, naming it', async () => {
+  const { stderr } = await startInvoicing({ INVOICING_CHARGE_CONSUMERS: '0' });
+  const [code] = (await once(child!, 'exit')) as [number | null];
+  expect(code).not.toBe(0);
+  expect(stderr()).toContain('INVOICING_CHARGE_CONSUMERS');
 });
