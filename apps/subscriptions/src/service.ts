@@ -76,6 +76,7 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
           ...deps,
           intervalMs: scheduler.intervalMs,
           batchSize: scheduler.batchSize,
+          concurrency: scheduler.concurrency,
           committedEvents: subscriptions.committedEvents,
         }),
       ];

@@ -11,6 +11,8 @@ export interface RenewalSchedulerOptions {
   /** Pause between passes when nothing was due. */
   intervalMs: number;
   batchSize: number;
+  /** Batch loops a pass runs at once (default 1); they claim disjoint rows (SKIP LOCKED). */
+  concurrency?: number;
   /** Told each committed batch's events (per organization). */
   committedEvents?: CommittedEventsListener | undefined;
 }
@@ -23,11 +25,15 @@ export interface RenewalSchedulerOptions {
 export function startRenewalScheduler(
   options: RenewalSchedulerOptions,
 ): BackgroundWorker & { runOnce(): Promise<number> } {
-  const runOnce = () =>
-    processAllDue(
-      options.orm,
-      { now: options.clock.now(), testClockOrganization: null, batchSize: options.batchSize },
-      { logger: options.logger, committedEvents: options.committedEvents },
-    );
+  const runOnce = async () => {
+    const work = { now: options.clock.now(), testClockOrganization: null, batchSize: options.batchSize };
+    const hooks = { logger: options.logger, committedEvents: options.committedEvents };
+    const loops = Array.from({ length: options.concurrency ?? 1 }, () => processAllDue(options.orm, work, hooks));
+    // Every loop ended before the pass does (passes never overlap), a failed one's error its answer.
+    const settled = await Promise.allSettled(loops);
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.reduce((total, outcome) => total + (outcome.status === 'fulfilled' ? outcome.value : 0), 0);
+  };
   return { ...startPollingWorker('renewal-scheduler', options.intervalMs, options.logger, runOnce), runOnce };
 }
