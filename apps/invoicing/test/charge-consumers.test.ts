@@ -5,53 +5,47 @@
  * bench/test/billing-run-faults.test.ts runs two replicas). The pulls waiting on the server are
  * what shows it. A value out of range stops the process at start, naming the variable.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { JetStreamBus, streamNameFor } from '@billing/events';
-import { createTestSchema, type TestSchema, testNatsUrl, waitFor } from '@billing/testing';
+import {
+  type BuiltService,
+  createTestSchema,
+  startBuiltService,
+  type TestSchema,
+  testNatsUrl,
+  waitFor,
+} from '@billing/testing';
 import { afterEach, expect, it } from 'vitest';
 import { chargeConsumerName } from '../src/events/charge-consumer.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../dist/main.js');
 
 let database: TestSchema | undefined;
-let child: ChildProcess | undefined;
+let service: BuiltService | undefined;
 let bus: JetStreamBus | undefined;
 
 afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-  }
+  await service?.kill();
   await bus?.close();
   await database?.drop();
-  child = bus = database = undefined;
+  service = bus = database = undefined;
 });
 
 /** The invoicing process on a schema of its own, with `variables` added to its environment. */
-async function startInvoicing(variables: Record<string, string>): Promise<{ stderr: () => string }> {
+async function startInvoicing(variables: Record<string, string>): Promise<BuiltService> {
   database = await createTestSchema('invoicing');
-  let stderr = '';
-  child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.databaseUrl,
-      DB_SCHEMA: database.schema,
-      NATS_URL: testNatsUrl(),
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'warn',
-      ...variables,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  service = startBuiltService(MAIN, {
+    DATABASE_URL: database.databaseUrl,
+    DB_SCHEMA: database.schema,
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ...variables,
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return { stderr: () => stderr };
+  return service;
 }
 
 /** How many pulls the process's charge durable has waiting once it is up and idle. */
@@ -80,8 +74,8 @@ it('pulls as many as INVOICING_CHARGE_CONSUMERS says', async () => {
 });
 
 it('refuses to start with INVOICING_CHARGE_CONSUMERS=0, naming it', async () => {
-  const { stderr } = await startInvoicing({ INVOICING_CHARGE_CONSUMERS: '0' });
-  const [code] = (await once(child!, 'exit')) as [number | null];
+  const { child, stderr } = await startInvoicing({ INVOICING_CHARGE_CONSUMERS: '0' });
+  const [code] = (await once(child, 'exit')) as [number | null];
   expect(code).not.toBe(0);
   expect(stderr()).toContain('INVOICING_CHARGE_CONSUMERS');
 });

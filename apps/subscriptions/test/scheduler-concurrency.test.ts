@@ -7,11 +7,10 @@
  * charged once. A value out of range stops the process at start, naming the variable.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import path from 'node:path';
-import { testNatsUrl, waitFor } from '@billing/testing';
+import { type BuiltService, startBuiltService, testNatsUrl, waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
@@ -21,18 +20,14 @@ const MAIN = path.resolve(import.meta.dirname, '../dist/main.js');
 const DUE_SUBSCRIPTIONS = 4;
 
 let database: EngineDatabase | undefined;
-let child: ChildProcess | undefined;
+let service: BuiltService | undefined;
 let blocker: pg.Client | undefined;
 
 afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-  }
+  await service?.kill();
   await blocker?.end();
   await database?.close();
-  child = blocker = database = undefined;
+  service = blocker = database = undefined;
 });
 
 /** A migrated schema with DUE_SUBSCRIPTIONS subscriptions due an hour ago. */
@@ -50,30 +45,22 @@ async function dueSchema(): Promise<MikroORM> {
 }
 
 /** The subscriptions process on the schema, one subscription per batch, with `variables` added. */
-function startSubscriptions(variables: Record<string, string>): { stderr: () => string } {
-  let stderr = '';
-  child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database!.schema.databaseUrl,
-      DB_SCHEMA: database!.schema.schema,
-      NATS_URL: testNatsUrl(),
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-      METRICS_PORT: '0',
-      // Nothing listens there: the hand-over of committed changes to accounts fails, and is only logged.
-      ACCOUNTS_ADDRESS: '127.0.0.1:1',
-      LOG_LEVEL: 'error',
-      SCHEDULER_BATCH_SIZE: '1',
-      SCHEDULER_INTERVAL_MS: '50',
-      ...variables,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+function startSubscriptions(variables: Record<string, string>): BuiltService {
+  service = startBuiltService(MAIN, {
+    DATABASE_URL: database!.schema.databaseUrl,
+    DB_SCHEMA: database!.schema.schema,
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    METRICS_PORT: '0',
+    // Nothing listens there: the hand-over of committed changes to accounts fails, and is only logged.
+    ACCOUNTS_ADDRESS: '127.0.0.1:1',
+    LOG_LEVEL: 'error',
+    SCHEDULER_BATCH_SIZE: '1',
+    SCHEDULER_INTERVAL_MS: '50',
+    ...variables,
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return { stderr: () => stderr };
+  return service;
 }
 
 /** Holds the charge table in share mode (inserts wait) until `release`. */
@@ -141,8 +128,8 @@ it('renews as many batches at once as SCHEDULER_CONCURRENCY says', async () => {
 
 it('refuses to start with SCHEDULER_CONCURRENCY=0, naming it', async () => {
   await dueSchema();
-  const { stderr } = startSubscriptions({ SCHEDULER_CONCURRENCY: '0' });
-  const [code] = (await once(child!, 'exit')) as [number | null];
+  const { child, stderr } = startSubscriptions({ SCHEDULER_CONCURRENCY: '0' });
+  const [code] = (await once(child, 'exit')) as [number | null];
   expect(code).not.toBe(0);
   expect(stderr()).toContain('SCHEDULER_CONCURRENCY');
 });

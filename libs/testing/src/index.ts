@@ -1,4 +1,5 @@
 export { TestClock } from '@billing/clock';
+export { type BuiltService, startBuiltService } from './built-service.js';
 export { entriesRead, entriesReadBy, entriesReadRolledBack, type TransactionQuery } from './entries-read.js';
 export { type FakeCharge, startFakeStripe } from './fake-stripe.js';
 export { type NatsServerHandle, startNatsServer } from './nats-server-process.js';
