@@ -11,7 +11,10 @@ export interface RenewalSchedulerOptions {
   /** Pause between passes when nothing was due. */
   intervalMs: number;
   batchSize: number;
-  /** Batch loops a pass runs at once (default 1); they claim disjoint rows (SKIP LOCKED). */
+  /**
+   * Batch loops a pass runs at once; they claim disjoint rows (SKIP LOCKED). Unset: 1. The service
+   * passes SCHEDULER_CONCURRENCY (default 2).
+   */
   concurrency?: number;
   /** Told each committed batch's events (per organization). */
   committedEvents?: CommittedEventsListener | undefined;
