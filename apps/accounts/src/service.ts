@@ -1,4 +1,4 @@
-import { type ServiceExports, serviceExports } from '@billing/exports';
+import { exportWorkerIntervalMs, type ServiceExports, serviceExports } from '@billing/exports';
 import { createMailer, loadMailConfig, type MailConfig } from '@billing/mail';
 import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
@@ -97,6 +97,11 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
     entities: accountsEntities,
     migrations,
     publishesEvents: true,
+    checkConfig: (env) => {
+      loadWebhooksConfig(env);
+      loadMailConfig(env, 'accounts');
+      exportWorkerIntervalMs('accounts', env);
+    },
     grpcServices: (deps) => [
       accountsService(deps),
       identityService(deps),

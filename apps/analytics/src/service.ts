@@ -1,4 +1,4 @@
-import { serviceExports } from '@billing/exports';
+import { exportWorkerIntervalMs, serviceExports } from '@billing/exports';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { analyticsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
@@ -26,6 +26,7 @@ export const analyticsModule: ServiceModule = {
   migrations,
   // activity.created (stream ANALYTICS): accounts delivers it as the new_activity webhook.
   publishesEvents: true,
+  checkConfig: (env) => void exportWorkerIntervalMs('analytics', env),
   grpcServices: (deps) => [
     activityService(depsOf(deps)),
     reportService(depsOf(deps)),

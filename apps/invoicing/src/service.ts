@@ -72,6 +72,10 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
     entities: invoicingEntities,
     migrations,
     publishesEvents: true,
+    checkConfig: (env) => {
+      loadInvoicingConfig(env);
+      loadMailConfig(env, 'invoicing');
+    },
     grpcServices: (deps) => [
       invoicingService(depsOf(deps), { accessPoint: accessPointOf(), logger: deps.logger }),
       exports(deps).grpcService(deps),

@@ -69,6 +69,10 @@ export function createPaymentsModule(options: PaymentsModuleOptions = {}): Servi
     entities: paymentsEntities,
     migrations,
     publishesEvents: true,
+    checkConfig: (env) => {
+      loadPaymentsConfig(env);
+      loadMailConfig(env, 'payments');
+    },
     grpcServices: (deps) => {
       const { deps: payments, charger } = wiring(deps);
       return [paymentsService(payments, charger)];

@@ -1,4 +1,4 @@
-import { serviceExports } from '@billing/exports';
+import { exportWorkerIntervalMs, serviceExports } from '@billing/exports';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
 import type { ServiceDeps, ServiceModule } from '@billing/runtime';
 import { subscriptionsEntities } from './db/entities/index.js';
@@ -48,6 +48,11 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
     entities: subscriptionsEntities,
     migrations,
     publishesEvents: true,
+    checkConfig: (env) => {
+      loadSubscriptionsConfig(env);
+      loadSchedulerConfig(env);
+      exportWorkerIntervalMs('subscriptions', env);
+    },
     grpcServices: (deps) => {
       const subscriptions = depsOf(deps);
       return [
@@ -58,6 +63,8 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
       ];
     },
     workers: async (deps) => {
+      // Read before anything starts: a bad value leaves nothing running to stop.
+      const scheduler = loadSchedulerConfig();
       const subscriptions = depsOf(deps);
       // Stopped in reverse order: the accounts client closes last, after everything that uses it.
       const workers = [{ stop: async () => readModelOf(deps).close() }, exports.worker(deps)];
@@ -68,7 +75,6 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
       } else {
         deps.logger.warn("no event bus configured: MRR stays in the subscriptions' currencies");
       }
-      const scheduler = loadSchedulerConfig();
       if (!scheduler.enabled) return workers;
       return [
         ...workers,

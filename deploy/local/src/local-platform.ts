@@ -1,16 +1,25 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createAccountsModule, createOrganization } from '@billing/accounts';
+import { accountsModule as accountsDefaults, createAccountsModule, createOrganization } from '@billing/accounts';
 import { analyticsModule } from '@billing/analytics';
 import { type Clock, systemClock } from '@billing/clock';
 import { type EventBus, InProcessBus, JetStreamBus, watchConsumerLag } from '@billing/events';
 import { type RunningGateway, startGateway } from '@billing/gateway';
-import { createInvoicingModule, loadMailConfig } from '@billing/invoicing';
+import { createInvoicingModule, invoicingModule, loadMailConfig } from '@billing/invoicing';
 import { createLogger, initTracing, type Logger, startMetricsServer } from '@billing/observability';
-import { createPaymentsModule } from '@billing/payments';
+import { createPaymentsModule, paymentsModule } from '@billing/payments';
 import { type RunningService, type ServiceModule, startService } from '@billing/runtime';
-import { createSubscriptionsModule } from '@billing/subscriptions';
+import { createSubscriptionsModule, subscriptionsModule } from '@billing/subscriptions';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres.js';
+
+/**
+ * Every service's own settings in `env` (SCHEDULER_CONCURRENCY, WEBHOOKS_*, SMTP_URL, ...), checked
+ * before the platform starts: throws ConfigError naming the first one out of range.
+ */
+export function checkServicesConfig(env: NodeJS.ProcessEnv): void {
+  for (const module of [accountsDefaults, subscriptionsModule, invoicingModule, analyticsModule, paymentsModule])
+    module.checkConfig?.(env);
+}
 
 export interface LocalPlatformOptions {
   /** Unset: an embedded PostgreSQL with its data in `dataDir`. */

@@ -1,10 +1,10 @@
 import { exitOnConfigError, loadConfig, port } from '@billing/config';
 import { z } from 'zod';
 import { ensureDemoOrganization } from './demo-organization.js';
-import { type LocalPlatform, startLocalPlatform } from './local-platform.js';
+import { checkServicesConfig, type LocalPlatform, startLocalPlatform } from './local-platform.js';
 
-const env = exitOnConfigError(() =>
-  loadConfig(
+const env = exitOnConfigError(() => {
+  const own = loadConfig(
     'npm start',
     z.object({
       DATABASE_URL: z.string().min(1).optional(),
@@ -16,8 +16,10 @@ const env = exitOnConfigError(() =>
       DATA_DIR: z.string().default('.data'),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
     }),
-  ),
-);
+  );
+  checkServicesConfig(process.env);
+  return own;
+});
 
 // Ctrl-C, a stop request, or the terminal closing: services first, then the bus, PostgreSQL last.
 // Heard from the start and while stopping, so no signal can kill this process and leave the embedded

@@ -219,4 +219,40 @@ describe('a bad environment', () => {
     expect(await exitWithin(handle, 10_000)).toEqual({ code: 1, signal: null });
     expect(handle.stderr()).toBe(message);
   });
+
+  /**
+   * A service's own settings (its workers', its mail's, its exports') are checked with the rest,
+   * before it connects anywhere: nothing listens at these addresses, so a check made only once
+   * connected would never be reached (NATS retries its first connection) or would print another error.
+   */
+  const NOWHERE = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' };
+  it.each([
+    ['subscriptions' as const, 'SCHEDULER_CONCURRENCY', '0', 'Too small: expected number to be >=1'],
+    ['subscriptions' as const, 'EXPORT_WORKER_INTERVAL_MS', '5', 'Too small: expected number to be >=10'],
+    ['invoicing' as const, 'INVOICING_CHARGE_CONSUMERS', '0', 'Too small: expected number to be >=1'],
+    ['invoicing' as const, 'EINVOICE_ACCESS_POINT_URL', 'nowhere', 'Invalid URL'],
+    ['payments' as const, 'PAYMENTS_CHARGE_CONCURRENCY', '0', 'Too small: expected number to be >=1'],
+    ['payments' as const, 'CARDGW_A_API_URL', 'stripe', 'Invalid URL'],
+    ['accounts' as const, 'WEBHOOKS_ENDPOINT_CONCURRENCY', '0', 'Too small: expected number to be >=1'],
+    ['accounts' as const, 'EXPORT_WORKER_INTERVAL_MS', 'abc', 'Invalid input: expected number, received NaN'],
+    ['analytics' as const, 'EXPORT_WORKER_INTERVAL_MS', '5', 'Too small: expected number to be >=10'],
+  ])('%s with %s=%s: exits 1 before connecting, naming it', async (service, variable, value, problem) => {
+    const handle = startEntryPoint(ENTRY_POINTS[service], { ...NOWHERE, [variable]: value });
+    expect(await exitWithin(handle, 10_000), handle.output()).toEqual({ code: 1, signal: null });
+    expect(handle.stderr()).toBe(`${service}: invalid configuration\n  ${variable}: ${problem}\n`);
+  });
+
+  it('npm start with SCHEDULER_CONCURRENCY=0: exits 1 before starting anything, naming it', async () => {
+    const handle = startEntryPoint(ENTRY_POINTS.start, { ...NOWHERE, SCHEDULER_CONCURRENCY: '0' });
+    expect(await exitWithin(handle, 10_000), handle.output()).toEqual({ code: 1, signal: null });
+    expect(handle.stderr()).toBe(
+      'subscriptions: invalid configuration\n  SCHEDULER_CONCURRENCY: Too small: expected number to be >=1\n',
+    );
+  });
+
+  it('invoicing with SMTP_URL and no MAIL_FROM: exits 1 before connecting, naming MAIL_FROM', async () => {
+    const handle = startEntryPoint(ENTRY_POINTS.invoicing, { ...NOWHERE, SMTP_URL: 'smtp://127.0.0.1:1' });
+    expect(await exitWithin(handle, 10_000), handle.output()).toEqual({ code: 1, signal: null });
+    expect(handle.stderr()).toBe('invoicing: invalid configuration\n  MAIL_FROM: required, but not set\n');
+  });
 });

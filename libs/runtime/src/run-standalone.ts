@@ -54,10 +54,15 @@ export async function runStandalone(module: ServiceModule, config: ServiceProces
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
-/** main.ts of every service: configuration from the environment (fails fast), then runStandalone. */
+/**
+ * main.ts of every service: configuration from the environment, all of it checked before anything
+ * connects (a bad value exits 1 at once, naming the variable), then runStandalone.
+ */
 export async function runFromEnvironment(module: ServiceModule, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const config = exitOnConfigError(() =>
-    loadConfig(module.name, serviceProcessEnv(module.name, module.defaultGrpcPort), env),
-  );
+  const config = exitOnConfigError(() => {
+    const processConfig = loadConfig(module.name, serviceProcessEnv(module.name, module.defaultGrpcPort), env);
+    module.checkConfig?.(env);
+    return processConfig;
+  });
   await runStandalone(module, config);
 }

@@ -37,4 +37,11 @@ export interface ServiceModule {
   publishesEvents: boolean;
   /** Consumers and schedulers, started once the bus is there. */
   workers?(deps: ServiceDeps): Promise<BackgroundWorker[]>;
+  /**
+   * Reads every variable of its own the service reads (beyond ServiceProcessConfig's), throwing
+   * ConfigError naming the first one out of range. main.ts calls it before anything starts: a bad
+   * value read later, once the service already held connections and ran consumers, stopped the
+   * process only after their shutdown (once more than 30 s on a busy machine).
+   */
+  checkConfig?(env: NodeJS.ProcessEnv): void;
 }
