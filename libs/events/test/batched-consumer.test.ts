@@ -256,3 +256,88 @@ it('acknowledges the events it is told to ignore without a transaction or an inb
     await nc.close();
   }
 });
+
+it('starts the next batch in its own transaction once handleBatch admits it, before the first commits; every event once', async () => {
+  const producer = uniqueName('pipelined');
+  const consumer = uniqueName('consumer');
+  streams.push(streamNameFor(producer));
+  await bus.ensureStream(producer);
+  const publish = async (events: EventEnvelope[]) => {
+    for (const event of events) {
+      await bus.publish({
+        subject: `${producer}.account.created`,
+        messageId: event.event_id,
+        data: encodeEnvelope(event),
+      });
+    }
+  };
+  const first = Array.from({ length: 5 }, envelope);
+  const second = Array.from({ length: 5 }, envelope);
+  const log: string[] = [];
+  let releaseFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => {
+    releaseFirst = resolve;
+  });
+  // Waiting when the consumer starts: the first batch has them all.
+  await publish(first);
+  let batches = 0;
+  const transactions: string[] = [];
+  let firstReady!: (admit: () => void) => void;
+  const firstRunning = new Promise<() => void>((resolve) => {
+    firstReady = resolve;
+  });
+  const running: RunningConsumer = await startConsumer({
+    orm: db.orm,
+    bus,
+    consumer,
+    stream: streamNameFor(producer),
+    filterSubject: `${producer}.>`,
+    handle: async (em, event) => {
+      em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
+    },
+    handleBatch: async (em, batch, admitNext) => {
+      const index = batches++;
+      const [row] = await em.execute<Array<{ txid: string }>>('select txid_current()::text as txid');
+      log.push(`start ${index} (${batch.length} events)`);
+      for (const event of batch)
+        em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
+      transactions.push(row!.txid);
+      if (index === 0) {
+        firstReady(admitNext);
+        await firstHeld;
+      }
+      log.push(`end ${index}`);
+    },
+    logger: recordingLogger(),
+    batch: true,
+  });
+  const inboxReaches = (count: number) =>
+    waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
+      timeoutMs: 20_000,
+      description: `${count} events in the inbox`,
+    });
+  try {
+    const admit = await firstRunning;
+    await publish(second);
+    // Not admitted: the second batch waits, although its events have arrived.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(log).toEqual(['start 0 (5 events)']);
+    admit();
+    await waitFor(async () => (log.length === 3 ? true : undefined), {
+      timeoutMs: 10_000,
+      description: 'the second batch handled while the first is held',
+    });
+    expect(log).toEqual(['start 0 (5 events)', 'start 1 (5 events)', 'end 1']);
+    releaseFirst();
+    await inboxReaches(first.length + second.length);
+    expect(log).toEqual(['start 0 (5 events)', 'start 1 (5 events)', 'end 1', 'end 0']);
+    expect(new Set(transactions).size).toBe(2);
+    const effects = await db.orm.em
+      .fork()
+      .find(HandledEffect, { eventId: { $in: [...first, ...second].map((e) => e.event_id) } });
+    expect(effects.map((row) => row.eventId).sort()).toEqual([...first, ...second].map((e) => e.event_id).sort());
+  } finally {
+    releaseFirst();
+    await running.stop();
+  }
+});

@@ -27,13 +27,18 @@ export function invoiceChargeCreated(deps: InvoicingDeps, em: EntityManager, env
   return invoiceChargesCreated(deps, em, [envelope]);
 }
 
-/** Several charge.created in the consumer's transaction `em` (with their inbox rows), invoiced in their order. */
+/**
+ * Several charge.created in the consumer's transaction `em` (with their inbox rows), invoiced in
+ * their order; `admitNext` is called once the batch holds the number counter of its last
+ * organization (invoiceCharges' afterNumbering).
+ */
 export function invoiceChargesCreated(
   deps: InvoicingDeps,
   em: EntityManager,
   envelopes: readonly EventEnvelope[],
+  admitNext?: () => void,
 ): Promise<void> {
-  return invoiceCharges(deps, em, envelopes.map(chargeToInvoice));
+  return invoiceCharges(deps, em, envelopes.map(chargeToInvoice), admitNext ? { afterNumbering: admitNext } : {});
 }
 
 function chargeToInvoice(envelope: EventEnvelope): ChargeToInvoice {
@@ -52,6 +57,7 @@ function chargeToInvoice(envelope: EventEnvelope): ChargeToInvoice {
 /**
  * Turns the subscription engine's charge.created events into invoices (exactly once per charge):
  * the events that arrived together in one transaction (a failed batch is retried event by event).
+ * A batch that fails after letting the next one in has its charges numbered after that one's.
  */
 export function startChargeConsumer(
   deps: InvoicingDeps,
@@ -67,7 +73,9 @@ export function startChargeConsumer(
     filterSubject: subjectFor('subscriptions', 'charge.created'),
     handle: (em, envelope) => invoiceChargeCreated(deps, em, envelope),
     batch: true,
-    handleBatch: (em, envelopes) => invoiceChargesCreated(deps, em, envelopes),
+    // The next batch makes its calls to accounts while this one writes: it is let in once this one
+    // holds its last organization's number counter, and numbers only after this one commits.
+    handleBatch: (em, envelopes, admitNext) => invoiceChargesCreated(deps, em, envelopes, admitNext),
     onPoison: (envelope, error) => recordChargeSetAside(deps, envelope, error),
   });
 }

@@ -83,6 +83,7 @@ export async function invoiceCharges(
   deps: InvoicingDeps,
   em: EntityManager,
   charges: readonly ChargeToInvoice[],
+  options: InvoiceChargesOptions = {},
 ): Promise<void> {
   const byOrganization = new Map<string, ChargeToInvoice[]>();
   for (const item of charges) {
@@ -90,8 +91,21 @@ export async function invoiceCharges(
     if (group) group.push(item);
     else byOrganization.set(item.origin.organizationId, [item]);
   }
-  for (const [organizationId, group] of byOrganization)
-    await invoiceOrganizationCharges(deps, em, organizationId, group);
+  const organizations = [...byOrganization];
+  for (const [index, [organizationId, group]] of organizations.entries()) {
+    const last = index === organizations.length - 1;
+    await invoiceOrganizationCharges(deps, em, organizationId, group, last ? options.afterNumbering : undefined);
+  }
+}
+
+export interface InvoiceChargesOptions {
+  /**
+   * Called once the batch took a number of its last organization: from then on no other
+   * transaction can number that organization's invoices before this one commits (the counter row
+   * stays locked), and the organizations before it were numbered already. The charge consumer
+   * lets its next batch start then (never called when the last organization numbers nothing).
+   */
+  afterNumbering?: () => void;
 }
 
 /** What the charges of one organization in a batch share while they are invoiced in order. */
@@ -118,6 +132,8 @@ interface OrganizationBatch {
   toIssue: InvoiceToIssue[];
   /** The rows and events of the batch, written one statement per table (not by the unit of work). */
   writes: IssueWrites;
+  /** InvoiceChargesOptions.afterNumbering, for the batch's last organization. */
+  afterNumbering: (() => void) | undefined;
 }
 
 async function invoiceOrganizationCharges(
@@ -125,6 +141,7 @@ async function invoiceOrganizationCharges(
   em: EntityManager,
   organizationId: string,
   charges: readonly ChargeToInvoice[],
+  afterNumbering: (() => void) | undefined,
 ): Promise<void> {
   const invoiced = new Set(
     await invoicedChargeIds(
@@ -165,6 +182,7 @@ async function invoiceOrganizationCharges(
     unannounced: new Map(),
     toIssue: [],
     writes: new IssueWrites(published),
+    afterNumbering,
   };
   // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
   const handOver = deps.committedEvents;
@@ -356,7 +374,7 @@ async function issueQueued(batch: OrganizationBatch): Promise<void> {
   const scope = batch.writes.scope(batch.em, batch.organizationId, batch.context, batch.deps.clock.now());
   await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements);
   const toIssue = batch.toIssue.splice(0);
-  await issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes);
+  await issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes, batch.afterNumbering);
 }
 
 /**

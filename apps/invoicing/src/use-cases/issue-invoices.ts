@@ -281,16 +281,19 @@ export interface InvoiceToIssue {
  * Issues new invoices (plain rows collected in `writes`, not yet written), as issueInvoice would
  * one after the other, with one number allocation for all (the counter row locked until commit:
  * gapless, in the given order); their rows are written then, one statement per table, and their
- * invoice.issued messages made from the rows as written (the lines with their ids).
+ * invoice.issued messages made from the rows as written (the lines with their ids). `afterNumbering`
+ * is called once the numbers are taken (the counter row locked).
  */
 export async function issueNewInvoices(
   em: EntityManager,
   organizationId: string,
   invoices: readonly InvoiceToIssue[],
   writes: IssueWrites,
+  afterNumbering?: () => void,
 ): Promise<void> {
   if (invoices.length === 0) return;
   const first = await nextInvoiceNumbers(em, organizationId, invoices.length);
+  afterNumbering?.();
   invoices.forEach(({ scope, invoice, recipients }, index) => {
     markIssued(scope, invoice, first + index, recipients, writes);
     // publishInvoiceChange's version step, taken before the rows are inserted with it.

@@ -49,8 +49,11 @@ export interface ConsumeRequest {
    * When set, a bus that fetches in batches (JetStream) hands over at once every message that
    * arrived while the previous ones were being handled (one, when they come slowly); each must be
    * settled as with `handler`. A bus that delivers one by one (in process) calls `handler`.
+   * Batches run one after the other, except that the next may start once the handler calls
+   * `admitNext` (JetStream's BatchPipeline): a handler calls it once the rest of its batch can no
+   * longer be overtaken by the next one (the invoicing consumer: once it holds its number counter).
    */
-  batchHandler?: (messages: readonly DeliveredMessage[]) => Promise<void>;
+  batchHandler?: (messages: readonly DeliveredMessage[], admitNext: () => void) => Promise<void>;
   /** Redeliver an unsettled message after this long (default 30 s). */
   ackWaitMs?: number;
   /** Stop delivering a message after this many attempts (default: unlimited). */

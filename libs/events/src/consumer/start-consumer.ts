@@ -49,8 +49,13 @@ export interface StartConsumerOptions {
    * the events not handled before (each once, in delivery order) and may write them all with one
    * flush. When the batch fails, each message is handled again on its own through `handle`, so
    * the two must have the same effects.
+   *
+   * It may call `admitNext` once nothing it does afterwards can be overtaken by the next batch
+   * (which then starts its own transaction meanwhile; EventBus batchHandler). A batch that fails
+   * after admitting the next is handled again one by one, after that one started: rare, and the
+   * handler must accept it (invoicing: those charges' numbers come after the next batch's).
    */
-  handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[]) => Promise<void>;
+  handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[], admitNext: () => void) => Promise<void>;
   /**
    * Events the handler would do nothing with, decided from the event alone (never from stored
    * state, which could change between deliveries): acknowledged at once, without a transaction or
@@ -169,7 +174,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     }
   };
 
-  const handleMessages = async (messages: readonly DeliveredMessage[]): Promise<void> => {
+  const handleMessages = async (messages: readonly DeliveredMessage[], admitNext: () => void): Promise<void> => {
     if (messages.length === 1) return handleMessage(messages[0]!);
     const decoded: Array<{ message: DeliveredMessage; envelope: EventEnvelope }> = [];
     const ignoredNow: Array<Promise<void>> = [];
@@ -212,7 +217,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
             return message ? [consumeInSpan(message, options.consumer, () => batch).catch(() => undefined)] : [];
           });
           try {
-            await handleBatch(em, fresh);
+            await handleBatch(em, fresh, admitNext);
             batchDone();
           } catch (error) {
             batchFailed(error);

@@ -10,6 +10,7 @@ import type { EventsLogger } from '../../support/logger.js';
 import type { TraceHeaders } from '../../support/message-tracing.js';
 import type { ConsumeRequest, DeliveredMessage, RunningConsumer } from '../event-bus.js';
 import type { AckBatcher } from './ack-batcher.js';
+import { BatchPipeline } from './batch-pipeline.js';
 
 const BATCH_SIZE = 10;
 /**
@@ -43,6 +44,7 @@ export class PullConsumerLoop implements RunningConsumer {
   private loop: Promise<void> | undefined;
   private currentBatch: { stop(): void } | undefined;
   private readonly backoff = new InterruptibleSleep();
+  private readonly batches = new BatchPipeline<JsMsg>((messages, admitNext) => this.deliverBatch(messages, admitNext));
 
   constructor(
     private readonly js: JetStreamClient,
@@ -77,6 +79,7 @@ export class PullConsumerLoop implements RunningConsumer {
     this.currentBatch?.stop();
     this.backoff.wake();
     await this.loop;
+    await this.batches.drained();
     this.acks.flush();
     this.onStopped();
   }
@@ -85,8 +88,6 @@ export class PullConsumerLoop implements RunningConsumer {
     let consumer: Consumer | undefined;
     let failures = 0;
     while (!this.stopped) {
-      // The batch being handled: the next pull waits for it, also when this one failed midway.
-      let working: Promise<void> | undefined;
       try {
         consumer ??= await this.js.consumers.get(this.request.stream, this.request.durable);
         const batched = this.request.batchHandler !== undefined;
@@ -95,24 +96,15 @@ export class PullConsumerLoop implements RunningConsumer {
           expires: FETCH_EXPIRES_MS,
         });
         this.currentBatch = batch;
-        const queue: JsMsg[] = [];
-        // Handles what has arrived; what arrives meanwhile waits for the next turn, as one batch.
-        const work = async () => {
-          while (queue.length > 0) await this.deliverBatch(queue.splice(0));
-          working = undefined;
-        };
         for await (const message of batch) {
           // Hand messages fetched during stop() straight back instead of waiting out the ack wait.
           if (this.stopped) message.nak();
           else if (!batched) await this.deliver(message);
-          else {
-            queue.push(message);
-            // Starts on the next turn, so the messages of the same read join the first batch (started
-            // at once, a fetch of 100 became a batch of 1 and then one of 99).
-            working ??= nextTurn().then(work);
-          }
+          // What arrives while a batch runs waits for the next one. A batch starts on the next turn,
+          // so the messages of the same read join the first one (started at once, a fetch of 100
+          // became a batch of 1 and then one of 99).
+          else this.batches.push(message);
         }
-        await working;
         failures = 0;
       } catch (error) {
         if (this.stopped) break;
@@ -127,14 +119,19 @@ export class PullConsumerLoop implements RunningConsumer {
         await this.backoff.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures));
       } finally {
         this.currentBatch = undefined;
-        await working;
+        // The next pull once the last batch admitted the next one (BatchPipeline), also when this
+        // pull failed midway.
+        await this.batches.admitted();
       }
     }
   }
 
-  private async deliverBatch(messages: JsMsg[]): Promise<void> {
+  private async deliverBatch(messages: JsMsg[], admitNext: () => void): Promise<void> {
     try {
-      await this.request.batchHandler!(messages.map((message) => delivered(message, this.acks)));
+      await this.request.batchHandler!(
+        messages.map((message) => delivered(message, this.acks)),
+        admitNext,
+      );
     } catch (error) {
       this.logger.warn({ err: error, count: messages.length }, 'event handler failed; redelivering after ack wait');
     }
@@ -148,8 +145,6 @@ export class PullConsumerLoop implements RunningConsumer {
     }
   }
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function delivered(message: JsMsg, acks: AckBatcher): DeliveredMessage {
   return {
