@@ -34,6 +34,24 @@ afterAll(async () => {
   await db?.dispose();
 });
 
+/** A stream of its own for one test (removed after the run), a durable name, and a publisher to it. */
+async function freshStream(name: string) {
+  const producer = uniqueName(name);
+  const stream = streamNameFor(producer);
+  streams.push(stream);
+  await bus.ensureStream(producer);
+  const publish = async (events: EventEnvelope[]) => {
+    for (const event of events) {
+      await bus.publish({
+        subject: `${producer}.account.created`,
+        messageId: event.event_id,
+        data: encodeEnvelope(event),
+      });
+    }
+  };
+  return { consumer: uniqueName('consumer'), stream, filterSubject: `${producer}.>`, publish };
+}
+
 function envelope(): EventEnvelope {
   return {
     event_id: randomUUID(),
@@ -50,19 +68,7 @@ function envelope(): EventEnvelope {
 }
 
 it('applies the events that arrived together in one transaction each batch, every one once, and a failing one alone', async () => {
-  const producer = uniqueName('batched');
-  const consumer = uniqueName('consumer');
-  streams.push(streamNameFor(producer));
-  await bus.ensureStream(producer);
-  const publish = async (events: EventEnvelope[]) => {
-    for (const event of events) {
-      await bus.publish({
-        subject: `${producer}.account.created`,
-        messageId: event.event_id,
-        data: encodeEnvelope(event),
-      });
-    }
-  };
+  const { consumer, stream, filterSubject, publish } = await freshStream('batched');
   const first = Array.from({ length: 40 }, envelope);
   const second = Array.from({ length: 40 }, envelope);
   const events = [...first, ...second];
@@ -84,8 +90,8 @@ it('applies the events that arrived together in one transaction each batch, ever
     orm: db.orm,
     bus,
     consumer,
-    stream: streamNameFor(producer),
-    filterSubject: `${producer}.>`,
+    stream,
+    filterSubject,
     handle,
     logger: recordingLogger(),
     retryDelayMs: () => 20,
@@ -111,19 +117,7 @@ it('applies the events that arrived together in one transaction each batch, ever
 });
 
 it('hands a whole batch to handleBatch once (inbox rows in one statement), skips events handled before, and retries a failed batch one by one through handle', async () => {
-  const producer = uniqueName('wholebatch');
-  const consumer = uniqueName('consumer');
-  streams.push(streamNameFor(producer));
-  await bus.ensureStream(producer);
-  const publish = async (events: EventEnvelope[]) => {
-    for (const event of events) {
-      await bus.publish({
-        subject: `${producer}.account.created`,
-        messageId: event.event_id,
-        data: encodeEnvelope(event),
-      });
-    }
-  };
+  const { consumer, stream, filterSubject, publish } = await freshStream('wholebatch');
   const first = Array.from({ length: 40 }, envelope);
   const second = Array.from({ length: 40 }, envelope);
   const events = [...first, ...second];
@@ -140,8 +134,8 @@ it('hands a whole batch to handleBatch once (inbox rows in one statement), skips
     orm: db.orm,
     bus,
     consumer,
-    stream: streamNameFor(producer),
-    filterSubject: `${producer}.>`,
+    stream,
+    filterSubject,
     handle: async (em, event) => {
       if (event.event_id === failing.event_id && failures < 2) {
         failures++;
@@ -191,20 +185,7 @@ it('hands a whole batch to handleBatch once (inbox rows in one statement), skips
 });
 
 it('acknowledges the events it is told to ignore without a transaction or an inbox row, alone or in a batch', async () => {
-  const producer = uniqueName('ignoring');
-  const consumer = uniqueName('consumer');
-  const stream = streamNameFor(producer);
-  streams.push(stream);
-  await bus.ensureStream(producer);
-  const publish = async (events: EventEnvelope[]) => {
-    for (const event of events) {
-      await bus.publish({
-        subject: `${producer}.account.created`,
-        messageId: event.event_id,
-        data: encodeEnvelope(event),
-      });
-    }
-  };
+  const { consumer, stream, filterSubject, publish } = await freshStream('ignoring');
   const ignoredEvent = () => ({ ...envelope(), aggregate_id: 'nothing-to-do' });
   const handled: string[] = [];
   const running: RunningConsumer = await startConsumer({
@@ -212,7 +193,7 @@ it('acknowledges the events it is told to ignore without a transaction or an inb
     bus,
     consumer,
     stream,
-    filterSubject: `${producer}.>`,
+    filterSubject,
     handle: async (_em, event) => {
       handled.push(event.event_id);
     },
@@ -258,19 +239,7 @@ it('acknowledges the events it is told to ignore without a transaction or an inb
 });
 
 it('starts the next batch in its own transaction once handleBatch admits it, before the first commits; every event once', async () => {
-  const producer = uniqueName('pipelined');
-  const consumer = uniqueName('consumer');
-  streams.push(streamNameFor(producer));
-  await bus.ensureStream(producer);
-  const publish = async (events: EventEnvelope[]) => {
-    for (const event of events) {
-      await bus.publish({
-        subject: `${producer}.account.created`,
-        messageId: event.event_id,
-        data: encodeEnvelope(event),
-      });
-    }
-  };
+  const { consumer, stream, filterSubject, publish } = await freshStream('pipelined');
   const first = Array.from({ length: 5 }, envelope);
   const second = Array.from({ length: 5 }, envelope);
   const log: string[] = [];
@@ -290,8 +259,8 @@ it('starts the next batch in its own transaction once handleBatch admits it, bef
     orm: db.orm,
     bus,
     consumer,
-    stream: streamNameFor(producer),
-    filterSubject: `${producer}.>`,
+    stream,
+    filterSubject,
     handle: async (em, event) => {
       em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
     },
