@@ -54,11 +54,12 @@ export async function recordInvoiceActivityEvents(
   if (envelopes.length === 0) return;
   const unbatched = envelopes.find((envelope) => !BATCHED_PAYLOADS.has(envelope.payload_type));
   if (unbatched) throw new Error(`${unbatched.event_type} ${unbatched.event_id} is not batched: one by one`);
-  await lockAndJournal(em, envelopes);
+  // Decoded before the organizations' lock is taken: the three consumers take turns holding it.
   const inputs = envelopes.flatMap((envelope): Array<InvoiceActivityInput & { envelope: EventEnvelope }> => {
     const activity = invoiceActivityOf(envelope);
     return activity ? [{ ...activity, envelope }] : [];
   });
+  await lockAndJournal(em, envelopes);
   await recordInvoiceActivities(em, inputs, (activities) =>
     publishActivitiesCreated(
       em,
