@@ -11,7 +11,7 @@ import { noopCardPages } from './pages/noop-card-page.js';
 import { selfServicePages } from './pages/self-service/self-service-pages.js';
 import { PostgresRateLimiter } from './rate-limit/index.js';
 import { allRoutes } from './routes/index.js';
-import { openGatewayPool } from './storage/gateway-storage.js';
+import { closeGatewayPool, openGatewayPool } from './storage/gateway-storage.js';
 
 export interface GatewayOptions {
   host: string;
@@ -111,8 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       cleanup();
       idempotencyCleanup();
       clients.close();
-      await pool.end();
-      await idempotencyPool.end();
+      await Promise.all([closeGatewayPool(pool), closeGatewayPool(idempotencyPool)]);
     },
   };
 }

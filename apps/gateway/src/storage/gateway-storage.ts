@@ -32,3 +32,29 @@ export function openGatewayPool(config: pg.PoolConfig, logger: HttpLogger): pg.P
   );
   return pool;
 }
+
+/** How long stop() waits for the pool's connections to close before it goes on regardless. */
+const CLOSE_WAIT_MS = 2_000;
+
+/**
+ * Ends the pool and waits (at most CLOSE_WAIT_MS) until every connection it had is closed.
+ * pg-pool's end() resolves once it has let go of its clients, before the server has closed their
+ * connections: `npm start` stops its embedded PostgreSQL right after its services, and on a busy
+ * machine the shutdown reached a backend that had not yet read the goodbye, whose "terminating
+ * connection" was then logged as a lost idle connection.
+ */
+export async function closeGatewayPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      closed += 1;
+      if (closed >= open) resolve();
+    });
+  });
+  await pool.end();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([allClosed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
+}
