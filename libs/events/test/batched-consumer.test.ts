@@ -52,6 +52,13 @@ async function freshStream(name: string) {
   return { consumer: uniqueName('consumer'), stream, filterSubject: `${producer}.>`, publish };
 }
 
+/** Waits until the consumer's inbox holds `count` events. */
+const inboxOf = (consumer: string, count: number) =>
+  waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
+    timeoutMs: 20_000,
+    description: `${count} events in the inbox`,
+  });
+
 function envelope(): EventEnvelope {
   return {
     event_id: randomUUID(),
@@ -97,11 +104,7 @@ it('applies the events that arrived together in one transaction each batch, ever
     retryDelayMs: () => 20,
     batch: true,
   });
-  const inboxReaches = (count: number) =>
-    waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
-      timeoutMs: 20_000,
-      description: `${count} events in the inbox`,
-    });
+  const inboxReaches = (count: number) => inboxOf(consumer, count);
   try {
     await inboxReaches(first.length);
     // Forty events waiting when the consumer started: far fewer transactions than events.
@@ -156,11 +159,7 @@ it('hands a whole batch to handleBatch once (inbox rows in one statement), skips
     retryDelayMs: () => 20,
     batch: true,
   });
-  const inboxReaches = (count: number) =>
-    waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
-      timeoutMs: 20_000,
-      description: `${count} events in the inbox`,
-    });
+  const inboxReaches = (count: number) => inboxOf(consumer, count);
   try {
     await publish(first);
     await inboxReaches(first.length);
@@ -280,11 +279,7 @@ it('starts the next batch in its own transaction once handleBatch admits it, bef
     logger: recordingLogger(),
     batch: true,
   });
-  const inboxReaches = (count: number) =>
-    waitFor(async () => (await db.orm.em.fork().count(InboxMessage, { consumer })) === count, {
-      timeoutMs: 20_000,
-      description: `${count} events in the inbox`,
-    });
+  const inboxReaches = (count: number) => inboxOf(consumer, count);
   try {
     const admit = await firstRunning;
     await publish(second);
