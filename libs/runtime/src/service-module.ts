@@ -40,8 +40,8 @@ export interface ServiceModule {
   /**
    * Reads every variable of its own the service reads (beyond ServiceProcessConfig's), throwing
    * ConfigError naming the first one out of range. main.ts calls it before anything starts: a bad
-   * value read later, once the service already held connections and ran consumers, stopped the
-   * process only after their shutdown (once more than 30 s on a busy machine).
+   * value read later surfaced only once the service had migrated, connected and started consumers,
+   * and the process exited only after stopping them (a CI run's refusal test waited over 30 s).
    */
   checkConfig?(env: NodeJS.ProcessEnv): void;
 }
