@@ -49,7 +49,10 @@ async function freshStream(name: string) {
       });
     }
   };
-  return { consumer: uniqueName('consumer'), stream, filterSubject: `${producer}.>`, publish };
+  const consumer = uniqueName('consumer');
+  // What startConsumer is pointed at: the test database, the bus, this stream under a durable of its own.
+  const target = { orm: db.orm, bus, consumer, stream, filterSubject: `${producer}.>` };
+  return { consumer, stream, target, publish };
 }
 
 /** Waits until the consumer's inbox holds `count` events. */
@@ -75,7 +78,7 @@ function envelope(): EventEnvelope {
 }
 
 it('applies the events that arrived together in one transaction each batch, every one once, and a failing one alone', async () => {
-  const { consumer, stream, filterSubject, publish } = await freshStream('batched');
+  const { consumer, target, publish } = await freshStream('batched');
   const first = Array.from({ length: 40 }, envelope);
   const second = Array.from({ length: 40 }, envelope);
   const events = [...first, ...second];
@@ -94,11 +97,7 @@ it('applies the events that arrived together in one transaction each batch, ever
     em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
   };
   const running: RunningConsumer = await startConsumer({
-    orm: db.orm,
-    bus,
-    consumer,
-    stream,
-    filterSubject,
+    ...target,
     handle,
     logger: recordingLogger(),
     retryDelayMs: () => 20,
@@ -120,7 +119,7 @@ it('applies the events that arrived together in one transaction each batch, ever
 });
 
 it('hands a whole batch to handleBatch once (inbox rows in one statement), skips events handled before, and retries a failed batch one by one through handle', async () => {
-  const { consumer, stream, filterSubject, publish } = await freshStream('wholebatch');
+  const { consumer, target, publish } = await freshStream('wholebatch');
   const first = Array.from({ length: 40 }, envelope);
   const second = Array.from({ length: 40 }, envelope);
   const events = [...first, ...second];
@@ -134,11 +133,7 @@ it('hands a whole batch to handleBatch once (inbox rows in one statement), skips
   const effect = (em: EntityManager, event: EventEnvelope) =>
     em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
   const running: RunningConsumer = await startConsumer({
-    orm: db.orm,
-    bus,
-    consumer,
-    stream,
-    filterSubject,
+    ...target,
     handle: async (em, event) => {
       if (event.event_id === failing.event_id && failures < 2) {
         failures++;
@@ -184,15 +179,11 @@ it('hands a whole batch to handleBatch once (inbox rows in one statement), skips
 });
 
 it('acknowledges the events it is told to ignore without a transaction or an inbox row, alone or in a batch', async () => {
-  const { consumer, stream, filterSubject, publish } = await freshStream('ignoring');
+  const { consumer, stream, target, publish } = await freshStream('ignoring');
   const ignoredEvent = () => ({ ...envelope(), aggregate_id: 'nothing-to-do' });
   const handled: string[] = [];
   const running: RunningConsumer = await startConsumer({
-    orm: db.orm,
-    bus,
-    consumer,
-    stream,
-    filterSubject,
+    ...target,
     handle: async (_em, event) => {
       handled.push(event.event_id);
     },
@@ -238,7 +229,7 @@ it('acknowledges the events it is told to ignore without a transaction or an inb
 });
 
 it('starts the next batch in its own transaction once handleBatch admits it, before the first commits; every event once', async () => {
-  const { consumer, stream, filterSubject, publish } = await freshStream('pipelined');
+  const { consumer, target, publish } = await freshStream('pipelined');
   const first = Array.from({ length: 5 }, envelope);
   const second = Array.from({ length: 5 }, envelope);
   const log: string[] = [];
@@ -255,11 +246,7 @@ it('starts the next batch in its own transaction once handleBatch admits it, bef
     firstReady = resolve;
   });
   const running: RunningConsumer = await startConsumer({
-    orm: db.orm,
-    bus,
-    consumer,
-    stream,
-    filterSubject,
+    ...target,
     handle: async (em, event) => {
       em.create(HandledEffect, { id: randomUUID(), eventId: event.event_id, eventType: event.event_type });
     },

@@ -61,7 +61,7 @@ export interface ConsumeRequest {
 }
 
 export interface RunningConsumer {
-  /** Stops fetching and waits for the delivery in progress to finish. */
+  /** Stops fetching and waits for the deliveries in progress (every batch started) to finish. */
   stop(): Promise<void>;
 }
 
