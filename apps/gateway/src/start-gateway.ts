@@ -47,8 +47,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clients = connectServiceClients(options.services, options.grpcDeadlineMs);
   // Rate-limit counters are not money: losing the last few increments in a database crash is
   // acceptable, waiting for a WAL flush on every request (one hot row per API user) is not.
+  // Its connections show in pg_stat_activity under its schema's name, as each service's do.
+  const applicationName = options.schema ?? 'gateway';
   const pool = openGatewayPool(
-    { connectionString: options.databaseUrl, max: 10, options: '-c synchronous_commit=off' },
+    {
+      connectionString: options.databaseUrl,
+      max: 10,
+      options: '-c synchronous_commit=off',
+      application_name: applicationName,
+    },
     options.logger,
   );
   const rateLimiter = new PostgresRateLimiter(pool, { schema: options.schema ?? 'gateway' });
@@ -68,7 +75,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   ];
   // Idempotency keys decide whether a retried POST runs again: their commits wait for the WAL
   // flush, so an answer the client saw is never forgotten by a database crash.
-  const idempotencyPool = openGatewayPool({ connectionString: options.databaseUrl, max: 10 }, options.logger);
+  const idempotencyPool = openGatewayPool(
+    { connectionString: options.databaseUrl, max: 10, application_name: applicationName },
+    options.logger,
+  );
   const idempotencyStore = new PostgresIdempotencyStore(idempotencyPool, { schema: options.schema ?? 'gateway' });
   await idempotencyStore.ensureSchema();
   const idempotencyCleanup = idempotencyStore.startCleanup({

@@ -25,7 +25,8 @@ export const MIGRATIONS_TABLE = 'mikro_orm_migrations';
  * generated migrations are unqualified SQL run with `search_path` set to `schema` (MikroORM's
  * `migrations.schema`), so the same migration classes build `accounts` in production and
  * `accounts_t_ab12cd34` in a test. Every pooled connection also starts with that search_path, so
- * hand-written SQL in a service can name its tables without a schema.
+ * hand-written SQL in a service can name its tables without a schema. Its connections carry the
+ * schema as their application_name, so an operator looking at pg_stat_activity sees whose they are.
  */
 export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
   const schema = assertSchemaName(options.schema);
@@ -35,7 +36,12 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
     entities: options.entities,
     extensions: [Migrator],
     // A connection cut mid-transaction would otherwise never return to the pool (see the function).
-    driverOptions: { options: `-c search_path=${schema}`, onPoolCreated: releaseBrokenConnections },
+    // application_name: pg_stat_activity and the server's log name the service of each connection.
+    driverOptions: {
+      options: `-c search_path=${schema}`,
+      application_name: applicationNameOf(options.clientUrl, schema),
+      onPoolCreated: releaseBrokenConnections,
+    },
     pool: { max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
     migrations: {
@@ -49,4 +55,12 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
       silent: true,
     },
   });
+}
+
+/**
+ * The URL's `application_name` when it sets one (MikroORM builds the connection from the URL's host,
+ * port, user, password and database only), else the service's schema.
+ */
+function applicationNameOf(clientUrl: string, schema: string): string {
+  return URL.parse(clientUrl)?.searchParams.get('application_name') || schema;
 }

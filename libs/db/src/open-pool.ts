@@ -18,6 +18,8 @@ export function openPool(options: OpenPoolOptions): pg.Pool {
     connectionString: options.clientUrl,
     max: options.max ?? 10,
     options: `-c search_path=${schema}`,
+    // As the ORM's connections (openOrm); an application_name in the URL wins (pg reads the URL last).
+    application_name: schema,
   });
   // An idle connection cut by the server (restart, failover, pg_terminate_backend) is reported as a
   // pool 'error' event; unheard, it kills the process. pg-pool has already dropped that client and

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_TABLE, type MigrationClass, migrate, openOrm } from '../src/index.js';
+import { MIGRATIONS_TABLE, type MigrationClass, migrate, openOrm, openPool } from '../src/index.js';
 import { migrations } from './migrations/index.js';
 import { testEntities, Widget } from './support/entities.js';
 
@@ -171,5 +171,45 @@ describe('migrate', () => {
     await expect(
       openOrm({ clientUrl: 'postgresql://unused', schema: 'Accounts; drop', entities: testEntities, migrations }),
     ).rejects.toThrow(/Invalid schema name/);
+  });
+});
+
+describe('openOrm connections', () => {
+  const applicationNameOf = async (orm: MikroORM): Promise<string> => {
+    const [row] = await orm.em
+      .getConnection()
+      .execute<{ application_name: string }[]>(
+        'select application_name from pg_stat_activity where pid = pg_backend_pid()',
+      );
+    return row!.application_name;
+  };
+
+  it("name the service's schema as their application_name, for pg_stat_activity and the server's log", async () => {
+    const testSchema = await freshSchema();
+    expect(await applicationNameOf(await ormFor(testSchema))).toBe(testSchema.schema);
+  });
+
+  it("of a plain pool (openPool) name the service's schema too", async () => {
+    const testSchema = await freshSchema();
+    const pool = openPool({ clientUrl: testSchema.databaseUrl, schema: testSchema.schema, max: 1 });
+    cleanups.push(() => pool.end());
+    const { rows } = await pool.query<{ application_name: string }>(
+      'select application_name from pg_stat_activity where pid = pg_backend_pid()',
+    );
+    expect(rows).toEqual([{ application_name: testSchema.schema }]);
+  });
+
+  it('keep an application_name the database URL sets', async () => {
+    const testSchema = await freshSchema();
+    const url = new URL(testSchema.databaseUrl);
+    url.searchParams.set('application_name', 'billing-replica-7');
+    const orm = await openOrm({
+      clientUrl: url.toString(),
+      schema: testSchema.schema,
+      entities: testEntities,
+      migrations,
+    });
+    cleanups.push(() => orm.close(true));
+    expect(await applicationNameOf(orm)).toBe('billing-replica-7');
   });
 });
