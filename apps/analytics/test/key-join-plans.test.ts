@@ -17,7 +17,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedAccountActivities, subscriptionStartsOfAccounts } from '../src/db/account-activity-batch-store.js';
 import { activitiesInScope } from '../src/db/activity-batch-store.js';
-import { findActivityNews } from '../src/db/activity-queries.js';
+import { findActivityNames } from '../src/db/activity-news.js';
 import { backfillPaymentSubscriptions, firstInvoiceSubscriptions } from '../src/db/invoice-activity-store.js';
 import { useAnalyticsService } from './support/analytics-service.js';
 
@@ -33,7 +33,7 @@ const PAYMENTS = 20_000;
 const SUBSCRIPTION_ROWS = 100_000;
 /** One read of the largest table (its rows and index entries), and no second. */
 const ONE_PASS = 1.5 * (ACTIVITIES + PAYMENTS);
-const TABLES = ['activity', 'account_activity', 'subscription_mrr'];
+const TABLES = ['activity', 'account_activity', 'subscription_mrr', 'account'];
 // Row g of the fill belongs to account g % 10,000, subscription g % 20,000 and, when even, invoice
 // g % 50,000: an account has 10 activities, a subscription 5, an invoice 2 (all of one parity).
 const MODULUS = { account: 10_000, subscription: 20_000, invoice: 50_000 } as const;
@@ -82,6 +82,13 @@ beforeAll(async () => {
          churn_reason, is_manual, deleted, dropped)
        select gen_random_uuid(), ?, ${uuidOfRow('account')}, 'new', now(), now(), 0, '', false, false, false
          from generate_series(1, ${ACTIVITIES}) g`,
+      [organizationId],
+    );
+    // The accounts' read model: every account the activities name, and as many of no batch here.
+    await em.execute(
+      `insert into account (id, organization_id, code, company_name, legal_country, ean_invoicing)
+       select ${uuidOfRow('account', 'g')}, ?, 'A-' || g, 'Company ' || g, 'DK', false
+         from generate_series(1, ${2 * MODULUS.account}) g`,
       [organizationId],
     );
     await em.execute(
@@ -161,22 +168,24 @@ describe.each([
     expectKeyLookups(entries, 'activity', { strict: true });
   });
 
-  it('findActivityNews: activities by id', async () => {
-    const ids = await run((em) =>
-      em.execute<Array<{ id: string }>>('select id from activity where organization_id = ? order by seq limit ?', [
-        organizationId,
-        keys,
-      ]),
-    );
+  it("findActivityNames: the accounts of activities held in memory, the organization's base currency", async () => {
+    const records = accounts.map(({ accountId }) => ({
+      account_id: accountId,
+      old_terms: null,
+      new_terms: null,
+      old_plan: null,
+      new_plan: null,
+    }));
     const { answer, entries } = await measured((em) =>
-      findActivityNews(
-        em,
-        organizationId,
-        ids.map((row) => row.id),
-      ),
+      findActivityNames(em, organizationId, records as unknown as Parameters<typeof findActivityNames>[2]),
     );
-    expect(answer.views.map((view) => view.uuid).sort()).toEqual(ids.map((row) => row.id).sort());
-    expectKeyLookups(entries, 'activity');
+    expect([...answer.accounts.keys()].sort()).toEqual(accounts.map(({ accountId }) => accountId).sort());
+    expect(answer.accounts.get(uuidOf('account', 1))).toEqual({
+      code: 'A-1',
+      company_name: 'Company 1',
+      ean_invoicing: false,
+    });
+    expectKeyLookups(entries, 'account', { strict: true });
   });
 
   it('derivedAccountActivities: those of the accounts', async () => {

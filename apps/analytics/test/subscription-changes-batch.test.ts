@@ -41,6 +41,7 @@ const OTHER_TERMS = randomUUID();
 const REASON = randomUUID();
 const [X, Y, Z] = [randomUUID(), randomUUID(), randomUUID()];
 const [A, B, C, D, E] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+const F = randomUUID();
 
 const price = (status: string, quantity: number, extra: Partial<PricingInput> = {}): PricingInput => ({
   terms: TERMS,
@@ -244,6 +245,14 @@ const batches: EventEnvelope[][] = [
       old: other('active', 1),
       new: other('active', 2),
     }),
+    // An MRR with more decimals than the activity keeps (20): activity.created shows it as stored.
+    change(ORG, F, Y, {
+      change: 'activated',
+      at: '2026-03-21T09:00:00Z',
+      status: 'active',
+      old: price('scheduled', 1, { mrr: '33.333333333333333333333333333333333337' }),
+      new: price('active', 1, { mrr: '33.333333333333333333333333333333333337' }),
+    }),
   ],
 ];
 
@@ -315,6 +324,7 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [B, 'upgrade_subscription', false, false],
     [E, 'cancel', false, false],
     [E, 'upgrade_qty', false, false],
+    [F, 'new', false, false],
   ]);
   expect(expected.accountActivities.map((a) => [a.account_id, a.type, a.dropped])).toEqual([
     [X, 'new_business', false],
@@ -329,9 +339,10 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [Z, 'churn', false],
     [Z, 'expansion', false],
     [Z, 'contraction', false],
+    [Y, 'expansion', false],
   ]);
-  expect(expected.journal).toHaveLength(17);
-  expect(expected.outbox).toHaveLength(14);
+  expect(expected.journal).toHaveLength(18);
+  expect(expected.outbox).toHaveLength(15);
   // activity.created embeds the plans, with the name they had when the activity was recorded.
   expect(expected.outbox.map(({ payload }) => payload.plans.map((plan) => plan.name).join('/'))).toEqual([
     'Pro',
@@ -348,6 +359,14 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     'Pro Plus',
     'Basic',
     'Basic 2',
+    'Pro Plus',
+  ]);
+  const last = expected.outbox.at(-1)!.payload.activity!;
+  expect([last.subscription, last.account_uuid, last.new_mrr_in_subscription_currency, last.new_mrr]).toEqual([
+    F,
+    Y,
+    '33.33333333333333333333',
+    '33.33',
   ]);
 
   expect(await state(batched.service().orm)).toEqual(expected);

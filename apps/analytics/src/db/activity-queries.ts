@@ -1,10 +1,8 @@
-import { selectBound } from '@billing/db';
 import { type PageSpec, resolveOrdering } from '@billing/domain-kit';
 import type { ExportSnapshot } from '@billing/exports';
 import { type CurrencyCode, currencyDecimals, formatExact, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityListFilter, ActivityView } from '../domain/activity-view.js';
-import { keysTable } from './sql-rows.js';
 import { SqlWhere } from './sql-where.js';
 
 /** Orderable fields of the activity list (REST name → column); ties keep the recording order. */
@@ -30,7 +28,8 @@ const VIEW_FROM = `
     left join plan np on np.id = a.new_plan`;
 const SELECT = `select ${VIEW_COLUMNS} ${VIEW_FROM}`;
 
-interface ActivityQueryRow {
+/** An activity's row joined as VIEW_FROM joins it (what the activity queries read). */
+export interface ActivityQueryRow {
   id: string;
   account_id: string;
   account_code: string;
@@ -67,7 +66,8 @@ interface ActivityQueryRow {
 
 const exact = (value: string | null) => (value === null ? null : formatExact(money(value)));
 
-function viewOf(row: ActivityQueryRow, base: CurrencyCode): ActivityView {
+/** An activity row as the API shows it, its amounts in the organization's base currency. */
+export function viewOf(row: ActivityQueryRow, base: CurrencyCode): ActivityView {
   const decimals = currencyDecimals(base);
   const inBase = (value: string | null) => (value === null ? null : money(value).toFixed(decimals));
   const quantityChange =
@@ -183,77 +183,6 @@ export interface EmbeddedPlanRow {
   code: string;
   collect_vat: boolean;
   vat_type: string;
-}
-
-/** The plan columns a news row carries per side: the plan only when embeddedPlans would find it. */
-const embeddedPlanColumns = (side: 'old' | 'new', alias: string) => `
-         case when ${alias}.organization_id = a.organization_id and ${alias}.code is not null then ${alias}.id end
-           as ${side}_embedded_id,
-         ${alias}.code as ${side}_plan_code, ${alias}.collect_vat as ${side}_plan_collect_vat,
-         ${alias}.vat_type as ${side}_plan_vat_type`;
-
-type NewsRow = ActivityQueryRow & {
-  base_currency: string;
-  old_embedded_id: string | null;
-  old_plan_code: string;
-  old_plan_collect_vat: boolean;
-  old_plan_vat_type: string;
-  new_embedded_id: string | null;
-  new_plan_code: string;
-  new_plan_collect_vat: boolean;
-  new_plan_vat_type: string;
-};
-
-const embeddedPlanOf = (row: NewsRow, side: 'old' | 'new'): EmbeddedPlanRow | null => {
-  const id = row[`${side}_embedded_id`];
-  return id
-    ? {
-        id,
-        name: row[`${side}_plan_name`]!,
-        code: row[`${side}_plan_code`],
-        collect_vat: row[`${side}_plan_collect_vat`],
-        vat_type: row[`${side}_plan_vat_type`],
-      }
-    : null;
-};
-
-/**
- * What activity.created of recorded activities is made of, in one statement: the activities of the
- * organization by id, deleted ones too, as findActivityView shows them (in the organization's base
- * currency, DKK for one not known, as readSettings reads it), and the plans those not deleted embed,
- * as embeddedPlans finds them (joined instead of read after).
- */
-export async function findActivityNews(
-  em: EntityManager,
-  organizationId: string,
-  uuids: readonly string[],
-): Promise<{ views: ActivityView[]; plans: EmbeddedPlanRow[] }> {
-  if (uuids.length === 0) return { views: [], plans: [] };
-  // Joined with their keys (see keysTable): one primary-key lookup per activity, statistics or not.
-  const keys = keysTable(
-    'k',
-    [
-      ['organization_id', 'uuid'],
-      ['id', 'uuid'],
-    ],
-    uuids.map((uuid) => [organizationId, uuid]),
-  );
-  const rows = await selectBound<NewsRow>(
-    em,
-    `select ${VIEW_COLUMNS},
-         coalesce((select base_currency from organization where id = ?), 'DKK') as base_currency,
-         ${embeddedPlanColumns('old', 'op')}, ${embeddedPlanColumns('new', 'np')}
-     ${VIEW_FROM}
-     join ${keys.sql} on a.organization_id = k.organization_id and a.id = k.id`,
-    [organizationId, ...keys.params],
-  );
-  const views = rows.map((row) => viewOf(row, row.base_currency as CurrencyCode));
-  const plans = new Map<string, EmbeddedPlanRow>();
-  rows.forEach((row, i) => {
-    if (views[i]!.deleted) return;
-    for (const plan of [embeddedPlanOf(row, 'old'), embeddedPlanOf(row, 'new')]) if (plan) plans.set(plan.id, plan);
-  });
-  return { views, plans: [...plans.values()] };
 }
 
 /**

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityRecord } from '../domain/activity-ledger.js';
 import {
   type InvoiceActivityType,
   invoiceKey,
   type PaymentSubscriptionBackfill,
 } from '../domain/invoice-activities.js';
 import { activityInserts } from './activity-batch-store.js';
-import type { ActivityRow } from './entities/activity.entity.js';
 import { keysTable, runWrites } from './sql-rows.js';
 
 /** The row of an invoice activity (no MRR; `date` and the recording moment are the event's). */
@@ -18,7 +18,7 @@ export function invoiceActivityRow(
   subscriptionId: string | null,
   dropped: boolean,
   at: Date,
-): ActivityRow {
+): ActivityRecord {
   return {
     id: randomUUID(),
     organization_id: organizationId,
@@ -50,7 +50,7 @@ export function invoiceActivityRow(
     new_plan: null,
     churn_reason: null,
     custom_churn_reason: null,
-  } as ActivityRow;
+  };
 }
 
 /**
@@ -146,6 +146,6 @@ export async function backfillPaymentSubscriptions(
  * Inserts the activities with one statement, their `seq` in the given order (the recording order):
  * plain SQL, as a subscription change's activities are inserted (no entities to build for them).
  */
-export async function insertActivities(em: EntityManager, rows: readonly ActivityRow[]): Promise<void> {
+export async function insertActivities(em: EntityManager, rows: readonly ActivityRecord[]): Promise<void> {
   await runWrites(em, [activityInserts(rows)]);
 }

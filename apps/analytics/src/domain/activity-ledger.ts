@@ -5,8 +5,12 @@ import type { RatedActivity } from './activity-rates.js';
 import { shownChurnReason } from './churn-reason.js';
 
 /** An activity row as stored (all its columns but the recording order, `seq`). */
-export interface ActivityRecord extends Omit<ActivityColumns, 'type'> {
+export interface ActivityRecord
+  extends Omit<ActivityColumns, 'type' | 'old_mrr_in_subscription_currency' | 'new_mrr_in_subscription_currency'> {
   id: string;
+  /** Null on an invoice activity (it moves no MRR). */
+  old_mrr_in_subscription_currency: string | null;
+  new_mrr_in_subscription_currency: string | null;
   organization_id: string;
   account_id: string;
   subscription_id: string | null;
@@ -132,6 +136,13 @@ export class ActivityLedger {
   private drop(entry: Entry, now: Date): void {
     Object.assign(entry.record, { dropped: true, planned: false, updated_date: now });
     entry.changed = true;
+  }
+
+  /** The row of an id saved or held here, as it is now (later changes of the batch show in it). */
+  recordOf(id: string): ActivityRecord {
+    const entry = this.byId.get(id);
+    if (!entry) throw new Error(`activity ${id} is not in the ledger`);
+    return entry.record;
   }
 
   /** Whether the row is one that counts now (not deleted nor dropped): what activity.created announces. */

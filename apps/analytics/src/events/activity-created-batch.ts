@@ -1,44 +1,50 @@
 import { insertOutboxRecords, outboxRecord } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findActivityNews } from '../db/activity-queries.js';
+import { findActivityNames, heldActivityView } from '../db/activity-news.js';
+import type { ActivityRecord } from '../domain/activity-ledger.js';
 import { activityCreatedEventOf } from './activity-events.js';
 
 /** The activities one event recorded, to announce as its news. */
 export interface RecordedActivities {
   source: { organizationId: string; requestId: string; occurredAt: Date };
-  /** In recording order. */
-  activityIds: readonly string[];
+  /**
+   * In recording order, as the transaction wrote them and holds them now (a later change of the
+   * same batch shows: one dropped by then is not news).
+   */
+  activities: readonly ActivityRecord[];
 }
 
 /**
  * publishActivitiesSince for the events of a batch at once: activity.created of each recorded
  * activity, as its GET shows it now (ones deleted or dropped by then are not news), in the caller's
- * transaction (the outbox), in the events' order and each event's recording order; read with one
- * statement per organization (the activities, its base currency and their plans), written with one insert.
+ * transaction (the outbox), in the events' order and each event's recording order. The activities
+ * are not read back: the batch holds them as written, and one statement per organization reads the
+ * names their views join (heldActivityView); one insert writes the events.
  */
 export async function publishActivitiesCreated(
   em: EntityManager,
   recorded: readonly RecordedActivities[],
 ): Promise<void> {
-  const idsByOrganization = new Map<string, string[]>();
-  for (const { source, activityIds } of recorded) {
-    const ids = idsByOrganization.get(source.organizationId) ?? [];
-    ids.push(...activityIds);
-    idsByOrganization.set(source.organizationId, ids);
+  const byOrganization = new Map<string, ActivityRecord[]>();
+  for (const { source, activities } of recorded) {
+    const records = byOrganization.get(source.organizationId) ?? [];
+    records.push(...activities);
+    byOrganization.set(source.organizationId, records);
   }
+  // Read models changed through the unit of work (a plan's name applied before) are written first.
   await em.flush();
-  const found = new Set<string>();
-  const events = new Map<string, ReturnType<typeof activityCreatedEventOf>>();
-  for (const [organizationId, ids] of idsByOrganization) {
-    if (ids.length === 0) continue;
-    const { views, plans } = await findActivityNews(em, organizationId, ids);
-    for (const view of views) found.add(view.uuid);
-    for (const view of views) if (!view.deleted) events.set(view.uuid, activityCreatedEventOf(view, plans));
+  const events = new Map<ActivityRecord, ReturnType<typeof activityCreatedEventOf>>();
+  for (const [organizationId, records] of byOrganization) {
+    if (records.length === 0) continue;
+    const names = await findActivityNames(em, organizationId, records);
+    for (const record of records) {
+      const { view, plans } = heldActivityView(record, names);
+      if (!view.deleted) events.set(record, activityCreatedEventOf(view, plans));
+    }
   }
-  const records = recorded.flatMap(({ source, activityIds }) =>
-    activityIds.flatMap((id) => {
-      if (!found.has(id)) throw new Error(`activity ${id} of ${source.organizationId} is not there to publish`);
-      const event = events.get(id);
+  const records = recorded.flatMap(({ source, activities }) =>
+    activities.flatMap((activity) => {
+      const event = events.get(activity);
       if (!event) return [];
       return [
         outboxRecord({

@@ -63,13 +63,13 @@ export async function recordInvoiceActivityEvents(
   await recordInvoiceActivities(em, inputs, (activities) =>
     publishActivitiesCreated(
       em,
-      activities.map(({ input: { envelope }, activityId }) => ({
+      activities.map(({ input: { envelope }, activity }) => ({
         source: {
           organizationId: envelope.organization_id,
           requestId: envelope.request_id || envelope.event_id,
           occurredAt: envelope.occurred_at ?? new Date(0),
         },
-        activityIds: [activityId],
+        activities: [activity],
       })),
     ),
   );

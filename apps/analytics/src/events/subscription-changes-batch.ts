@@ -89,7 +89,7 @@ async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): 
         requestId: envelope.request_id || envelope.event_id,
         occurredAt: occurredAt(envelope),
       },
-      activityIds: recorded[i] ?? [],
+      activities: recorded[i] ?? [],
     })),
   );
 }

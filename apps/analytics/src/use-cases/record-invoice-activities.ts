@@ -6,6 +6,7 @@ import {
   invalidSubscriptions,
   invoiceActivityRow,
 } from '../db/invoice-activity-store.js';
+import type { ActivityRecord } from '../domain/activity-ledger.js';
 import {
   type InvoiceActivityInput,
   invoiceActivityRounds,
@@ -19,13 +20,13 @@ import {
  * one in order: per round (invoiceActivityRounds; a consumer's batch is one), one read of the
  * invoices' first subscriptions, one of the invalid flags, one backfill of the stored payments and
  * one insert of the activities (`seq` in order). `recorded` is told each round's activities (the
- * id each input recorded) before the next round changes any of them: their activity.created.
+ * row each input recorded, as inserted) before the next round changes any of them: their activity.created.
  * The caller holds the organizations' locks.
  */
 export async function recordInvoiceActivities<T extends InvoiceActivityInput>(
   em: EntityManager,
   inputs: readonly T[],
-  recorded: (activities: Array<{ input: T; activityId: string }>) => Promise<void>,
+  recorded: (activities: Array<{ input: T; activity: ActivityRecord }>) => Promise<void>,
 ): Promise<void> {
   for (const round of invoiceActivityRounds(inputs)) {
     const firstSubscription = await firstInvoiceSubscriptions(em, paymentInvoices(round));
@@ -37,6 +38,6 @@ export async function recordInvoiceActivities<T extends InvoiceActivityInput>(
       invoiceActivityRow(input.organizationId, input.type, input.invoice, subscriptionId, dropped, input.at),
     );
     await insertActivities(em, rows);
-    await recorded(activities.map(({ input }, index) => ({ input, activityId: rows[index]!.id })));
+    await recorded(activities.map(({ input }, index) => ({ input, activity: rows[index]! })));
   }
 }

@@ -12,7 +12,7 @@ import { lockSubscriptionMrrs, mrrTotalsMoves, subscriptionMrrSaves } from '../d
 import { heldRateOf } from '../db/subscription-mrr-store.js';
 import { AccountActivityLedger } from '../domain/account-activity-ledger.js';
 import type { ActivityContext } from '../domain/activity-columns.js';
-import { ActivityLedger } from '../domain/activity-ledger.js';
+import { ActivityLedger, type ActivityRecord } from '../domain/activity-ledger.js';
 import { rateActivities, ratePlanned } from '../domain/activity-rates.js';
 import { activitiesOfChange, type SubscriptionChange } from '../domain/subscription-activities.js';
 import {
@@ -48,12 +48,13 @@ const subscriptionRef = (item: SubscriptionChangeInput) => ({
  * derived account activities), the changes are applied to it in memory one after the other (an
  * account with two changed subscriptions is derived again after each, as one by one), and what
  * changed is written with one statement. Returns, per change, the activities it recorded
- * that count (those activity.created announces), in recording order.
+ * that counted once it was applied (those activity.created announces), in recording order, as the
+ * ledger holds them: as written, later changes of the batch included.
  */
 export async function recordSubscriptionChanges(
   em: EntityManager,
   changes: readonly SubscriptionChangeInput[],
-): Promise<string[][]> {
+): Promise<ActivityRecord[][]> {
   if (new Set(changes.map((item) => item.record.uuid)).size !== changes.length) {
     throw new Error('recordSubscriptionChanges takes each subscription once');
   }
@@ -92,7 +93,7 @@ export async function recordSubscriptionChanges(
 
   const mrrRows = new Map<string, SubscriptionMrrColumns & { id: string }>();
   const totals = new Map<string, MrrTotalsChange[]>();
-  const announced: string[][] = [];
+  const announced: ActivityRecord[][] = [];
   changes.forEach(({ organizationId, change, record, now }, i) => {
     const outcome = outcomes[i]!;
     const organization = settings.get(organizationId)!;
@@ -161,7 +162,7 @@ export async function recordSubscriptionChanges(
       starts.firstOf(accountKey(organizationId, record.account)),
       now,
     );
-    announced.push(recorded.filter((id) => activities.counts(id)));
+    announced.push(recorded.filter((id) => activities.counts(id)).map((id) => activities.recordOf(id)));
   });
 
   // One statement: each table once, new and changed rows apart (the ledgers never list a row in both).

@@ -97,10 +97,12 @@ export interface PricingInput {
   quantity: number;
   unit_price: string;
   currency?: string;
+  /** Default: unit_price × quantity. */
+  mrr?: string;
 }
 
 const pricing = (p: PricingInput): subscriptionEventsV1.SubscriptionPricing => {
-  const mrr = (Number(p.unit_price) * p.quantity).toString();
+  const mrr = p.mrr ?? (Number(p.unit_price) * p.quantity).toString();
   return {
     terms: p.terms,
     plan: p.plan,
