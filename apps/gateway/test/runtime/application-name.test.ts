@@ -2,32 +2,21 @@
  * The gateway's connections (rate limits, idempotency keys) show in pg_stat_activity under the
  * name of its schema, as every service's show under theirs: an operator sees whose they are.
  */
-import { systemClock } from '@billing/clock';
-import { type RunningGateway, startGateway } from '@billing/gateway';
+import type { RunningGateway } from '@billing/gateway';
 import { createTestSchema, type TestSchema } from '@billing/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../framework/support/recording-logger.js';
+import { startGatewayAlone } from '../support/gateway-alone.js';
 
 let schema: TestSchema;
 let gateway: RunningGateway;
 
 beforeAll(async () => {
   schema = await createTestSchema('gateway');
-  gateway = await startGateway({
-    host: '127.0.0.1',
-    port: 0,
-    // Never called here: the gRPC clients connect on first use.
-    services: {
-      accounts: '127.0.0.1:1',
-      subscriptions: '127.0.0.1:1',
-      invoicing: '127.0.0.1:1',
-      analytics: '127.0.0.1:1',
-      payments: '127.0.0.1:1',
-    },
+  gateway = await startGatewayAlone({
     databaseUrl: schema.databaseUrl,
     schema: schema.schema,
-    clock: systemClock,
     logger: new RecordingLogger(),
   });
 });

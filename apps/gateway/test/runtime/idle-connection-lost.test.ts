@@ -4,12 +4,12 @@
  * and go on answering. pg hangs the whole client (configuration, parser state) on that error, so
  * the line keeps only its message and code.
  */
-import { systemClock } from '@billing/clock';
-import { type RunningGateway, startGateway } from '@billing/gateway';
+import type { RunningGateway } from '@billing/gateway';
 import { createTestSchema, type TestSchema, uniqueName, waitFor } from '@billing/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../framework/support/recording-logger.js';
+import { startGatewayAlone } from '../support/gateway-alone.js';
 
 const logger = new RecordingLogger();
 
@@ -21,22 +21,7 @@ beforeAll(async () => {
   schema = await createTestSchema('gateway');
   const url = new URL(schema.databaseUrl);
   url.searchParams.set('application_name', applicationName);
-  gateway = await startGateway({
-    host: '127.0.0.1',
-    port: 0,
-    // Never called here: the gRPC clients connect on first use.
-    services: {
-      accounts: '127.0.0.1:1',
-      subscriptions: '127.0.0.1:1',
-      invoicing: '127.0.0.1:1',
-      analytics: '127.0.0.1:1',
-      payments: '127.0.0.1:1',
-    },
-    databaseUrl: url.toString(),
-    schema: schema.schema,
-    clock: systemClock,
-    logger,
-  });
+  gateway = await startGatewayAlone({ databaseUrl: url.toString(), schema: schema.schema, logger });
 });
 
 afterAll(async () => {

@@ -4,12 +4,12 @@
  * limit there). The database going away and coming back is real: connections to a database of the
  * test's own are refused, then allowed again.
  */
-import { systemClock } from '@billing/clock';
-import { type RunningGateway, startGateway } from '@billing/gateway';
+import type { RunningGateway } from '@billing/gateway';
 import { testDatabaseUrl, uniqueName, waitFor } from '@billing/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../framework/support/recording-logger.js';
+import { startGatewayAlone } from '../support/gateway-alone.js';
 
 const logger = new RecordingLogger();
 const database = uniqueName('gateway_probes');
@@ -34,21 +34,7 @@ beforeAll(async () => {
   await asAdmin(`create database "${database}"`);
   const url = new URL(testDatabaseUrl());
   url.pathname = `/${database}`;
-  gateway = await startGateway({
-    host: '127.0.0.1',
-    port: 0,
-    // Never called here: the gRPC clients connect on first use.
-    services: {
-      accounts: '127.0.0.1:1',
-      subscriptions: '127.0.0.1:1',
-      invoicing: '127.0.0.1:1',
-      analytics: '127.0.0.1:1',
-      payments: '127.0.0.1:1',
-    },
-    databaseUrl: url.toString(),
-    clock: systemClock,
-    logger,
-  });
+  gateway = await startGatewayAlone({ databaseUrl: url.toString(), logger });
 });
 
 afterAll(async () => {
