@@ -245,13 +245,14 @@ const batches: EventEnvelope[][] = [
       old: other('active', 1),
       new: other('active', 2),
     }),
-    // An MRR with more decimals than the activity keeps (20): activity.created shows it as stored.
+    // An MRR with more decimals than the activity keeps (20), exactly half a unit of the 20th past
+    // an even one: activity.created shows it as stored, rounded half away from zero (not to even).
     change(ORG, F, Y, {
       change: 'activated',
       at: '2026-03-21T09:00:00Z',
       status: 'active',
-      old: price('scheduled', 1, { mrr: '33.333333333333333333333333333333333337' }),
-      new: price('active', 1, { mrr: '33.333333333333333333333333333333333337' }),
+      old: price('scheduled', 1, { mrr: '33.333333333333333333325' }),
+      new: price('active', 1, { mrr: '33.333333333333333333325' }),
     }),
   ],
 ];

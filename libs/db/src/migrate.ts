@@ -13,7 +13,11 @@ import { assertSchemaName } from './schema-name.js';
 export async function migrate(orm: MikroORM): Promise<string[]> {
   const schema = assertSchemaName(orm.config.get('schema') ?? '');
   const lockKey = `billing:migrate:${schema}`;
-  const lockConnection = new pg.Client(orm.em.getConnection().getConnectionOptions());
+  const lockConnection = new pg.Client({
+    ...orm.em.getConnection().getConnectionOptions(),
+    // Named as the ORM's connections (openOrm): replicas waiting here show whose they are.
+    application_name: orm.config.get('driverOptions')?.application_name,
+  });
   // The lock connection sits idle while the migrations run on the ORM's pool. If the server cuts it
   // then (restart, failover), pg reports that as an 'error' event, which unheard kills the process
   // mid-migration; heard, it is remembered and the start-up fails below with a readable error.

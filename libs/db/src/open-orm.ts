@@ -58,9 +58,10 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
 }
 
 /**
- * The URL's `application_name` when it sets one (MikroORM builds the connection from the URL's host,
- * port, user, password and database only), else the service's schema.
+ * The URL's `application_name` when it sets one, empty included, as pg's own pools read a URL
+ * (MikroORM builds the connection from the URL's host, port, user, password and database only),
+ * else the service's schema.
  */
 function applicationNameOf(clientUrl: string, schema: string): string {
-  return URL.parse(clientUrl)?.searchParams.get('application_name') || schema;
+  return URL.parse(clientUrl)?.searchParams.get('application_name') ?? schema;
 }

@@ -106,6 +106,14 @@ describe('migrate', () => {
       { description: 'migrate() to queue behind the advisory lock' },
     );
     expect(finished).toBe(false);
+    // The waiting connection names its service, as the ORM's do.
+    const { rows: waiters } = await holder.query(
+      `select a.application_name from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where l.locktype = 'advisory' and not l.granted
+          and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1, 0)`,
+      [`billing:migrate:${testSchema.schema}`],
+    );
+    expect(waiters).toEqual([{ application_name: testSchema.schema }]);
 
     await holder.query('select pg_advisory_unlock_all()');
     expect(await migration).toEqual([migrations[0]!.name]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUuid } from './uuid.js';
+import { canonicalUuid, isUuid } from './uuid.js';
 
 const A = '0d1f6c1e-5a55-4c2b-9a8e-3f1d2c4b5a69';
 
@@ -14,5 +14,20 @@ describe('isUuid', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('canonicalUuid', () => {
+  it('writes every form Postgres or DRF accept as Postgres shows it, and refuses the rest', () => {
+    const forms = [
+      A,
+      A.toUpperCase(),
+      A.replaceAll('-', ''),
+      `{${A}}`,
+      `urn:uuid:${A}`,
+      '0d1f-6c1e-5a55-4c2b-9a8e-3f1d-2c4b-5a69',
+    ];
+    expect(forms.map(canonicalUuid)).toEqual(forms.map(() => A));
+    expect(['', 'not-a-uuid', `${A}0`, A.slice(1), `{${A}`].map(canonicalUuid)).toEqual([null, null, null, null, null]);
   });
 });

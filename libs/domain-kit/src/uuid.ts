@@ -8,3 +8,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
+
+/**
+ * The canonical form (8-4-4-4-12, lower case, what Postgres shows) of a uuid written in a form
+ * Postgres or Django REST Framework accept (either case, hyphens anywhere or none, braces, DRF's
+ * `urn:uuid:` prefix); null for text that is not one.
+ */
+export function canonicalUuid(text: string): string | null {
+  const hex = text
+    .toLowerCase()
+    .replace(/^urn:uuid:/, '')
+    .replace(/^\{(.*)\}$/, '$1')
+    .replaceAll('-', '');
+  if (!/^[0-9a-f]{32}$/.test(hex)) return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

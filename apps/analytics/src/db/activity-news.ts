@@ -1,4 +1,5 @@
 import { selectBound } from '@billing/db';
+import { canonicalUuid } from '@billing/domain-kit';
 import { type CurrencyCode, Decimal, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityRecord } from '../domain/activity-ledger.js';
@@ -38,7 +39,8 @@ interface NameRow {
   vat_type: string | null;
 }
 
-const uuidKey = (id: string) => id.toLowerCase();
+/** A uuid as Postgres stores and shows it, whatever form it came in: the name maps are keyed by that form. */
+const uuidKey = (id: string): string => canonicalUuid(id) ?? id;
 
 /**
  * The names the activities' views join, in one statement: their accounts, the plan terms and plans
@@ -121,9 +123,9 @@ const uuidOrNull = (id: string | null): string | null => (id === null ? null : u
 
 /**
  * An activity the transaction holds, as findActivityView shows it once written (the activity
- * table's types: uuids in lower case, its numeric columns' scales), joined to `names` as VIEW_FROM
- * joins it; with the plans its activity.created embeds (those of its organization with a code, as
- * findActivityNews picked them).
+ * table's types: uuids in Postgres' form, its numeric columns' scales), joined to `names` as
+ * VIEW_FROM joins it; with the plans its activity.created embeds (those of its organization with a
+ * code, as embeddedPlans finds them; none for an activity deleted or dropped).
  */
 export function heldActivityView(
   record: ActivityRecord,

@@ -7,10 +7,7 @@ import { activityCreatedEventOf } from './activity-events.js';
 /** The activities one event recorded, to announce as its news. */
 export interface RecordedActivities {
   source: { organizationId: string; requestId: string; occurredAt: Date };
-  /**
-   * In recording order, as the transaction wrote them and holds them now (a later change of the
-   * same batch shows: one dropped by then is not news).
-   */
+  /** In recording order, as the transaction wrote them (the rows it holds; one dropped is not news). */
   activities: readonly ActivityRecord[];
 }
 
@@ -18,8 +15,8 @@ export interface RecordedActivities {
  * publishActivitiesSince for the events of a batch at once: activity.created of each recorded
  * activity, as its GET shows it now (ones deleted or dropped by then are not news), in the caller's
  * transaction (the outbox), in the events' order and each event's recording order. The activities
- * are not read back: the batch holds them as written, and one statement per organization reads the
- * names their views join (heldActivityView); one insert writes the events.
+ * are not read back: the batch holds them as written, and one statement per organization (per round
+ * of invoice events) reads the names their views join (heldActivityView); one insert writes the events.
  */
 export async function publishActivitiesCreated(
   em: EntityManager,

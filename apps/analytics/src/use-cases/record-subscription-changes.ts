@@ -48,8 +48,8 @@ const subscriptionRef = (item: SubscriptionChangeInput) => ({
  * derived account activities), the changes are applied to it in memory one after the other (an
  * account with two changed subscriptions is derived again after each, as one by one), and what
  * changed is written with one statement. Returns, per change, the activities it recorded
- * that counted once it was applied (those activity.created announces), in recording order, as the
- * ledger holds them: as written, later changes of the batch included.
+ * that count (those activity.created announces), in recording order, as the ledger holds them:
+ * as written (no later change of the chunk touches them: each names another subscription).
  */
 export async function recordSubscriptionChanges(
   em: EntityManager,

@@ -1,3 +1,4 @@
+import { canonicalUuid } from '@billing/domain-kit';
 import { z } from 'zod';
 import { COUNTRY_CODES, CURRENCY_CODES } from './choice-sets.js';
 import { DRF_MESSAGES } from './drf-messages.js';
@@ -139,7 +140,7 @@ const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
  */
 function uuid() {
   return z.preprocess(
-    canonicalUuid,
+    canonicalUuidOrSame,
     z
       .string({ error: messageFor(['invalid_type', 'invalid_format'], DRF_MESSAGES.invalidUuid) })
       .regex(CANONICAL_UUID)
@@ -147,16 +148,8 @@ function uuid() {
   );
 }
 
-function canonicalUuid(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const hex = value
-    .trim()
-    .toLowerCase()
-    .replace(/^urn:uuid:/, '')
-    .replace(/^\{(.*)\}$/, '$1')
-    .replaceAll('-', '');
-  if (!/^[0-9a-f]{32}$/.test(hex)) return value;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+function canonicalUuidOrSame(value: unknown): unknown {
+  return typeof value === 'string' ? (canonicalUuid(value.trim()) ?? value) : value;
 }
 
 /** DRF EmailField: trimmed, "" is blank, otherwise "Enter a valid email address.". */
