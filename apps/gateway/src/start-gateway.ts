@@ -47,8 +47,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clients = connectServiceClients(options.services, options.grpcDeadlineMs);
   // Rate-limit counters are not money: losing the last few increments in a database crash is
   // acceptable, waiting for a WAL flush on every request (one hot row per API user) is not.
-  // Its connections show in pg_stat_activity under its schema's name, as each service's do.
-  const applicationName = options.schema ?? 'gateway';
+  // Its connections show in pg_stat_activity under its schema's name, as each service's do, unless
+  // the environment names them (libpq's PGAPPNAME) or the URL does (pg reads the URL last).
+  const applicationName = process.env.PGAPPNAME || (options.schema ?? 'gateway');
   const pool = openGatewayPool(
     {
       connectionString: options.databaseUrl,

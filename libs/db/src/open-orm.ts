@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { defaultApplicationName } from './application-name.js';
 import type { MigrationClass } from './migration-class.js';
 import { releaseBrokenConnections } from './release-broken-connections.js';
 import { assertSchemaName } from './schema-name.js';
@@ -60,8 +61,8 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
 /**
  * The URL's `application_name` when it sets one, empty included, as pg's own pools read a URL
  * (MikroORM builds the connection from the URL's host, port, user, password and database only),
- * else the service's schema.
+ * else `PGAPPNAME` or the service's schema (defaultApplicationName).
  */
 function applicationNameOf(clientUrl: string, schema: string): string {
-  return URL.parse(clientUrl)?.searchParams.get('application_name') ?? schema;
+  return URL.parse(clientUrl)?.searchParams.get('application_name') ?? defaultApplicationName(schema);
 }

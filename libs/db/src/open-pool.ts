@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { defaultApplicationName } from './application-name.js';
 import { assertSchemaName } from './schema-name.js';
 
 export interface OpenPoolOptions {
@@ -19,7 +20,7 @@ export function openPool(options: OpenPoolOptions): pg.Pool {
     max: options.max ?? 10,
     options: `-c search_path=${schema}`,
     // As the ORM's connections (openOrm); an application_name in the URL wins (pg reads the URL last).
-    application_name: schema,
+    application_name: defaultApplicationName(schema),
   });
   // An idle connection cut by the server (restart, failover, pg_terminate_backend) is reported as a
   // pool 'error' event; unheard, it kills the process. pg-pool has already dropped that client and

@@ -207,6 +207,27 @@ describe('openOrm connections', () => {
     expect(rows).toEqual([{ application_name: testSchema.schema }]);
   });
 
+  it("take libpq's PGAPPNAME from the environment over the schema, as pg would", async () => {
+    const testSchema = await freshSchema();
+    const before = process.env.PGAPPNAME;
+    process.env.PGAPPNAME = 'billing-from-env';
+    try {
+      const orm = await ormFor(testSchema);
+      const pool = openPool({ clientUrl: testSchema.databaseUrl, schema: testSchema.schema, max: 1 });
+      cleanups.push(() => pool.end());
+      const { rows } = await pool.query<{ application_name: string }>(
+        'select application_name from pg_stat_activity where pid = pg_backend_pid()',
+      );
+      expect([await applicationNameOf(orm), rows[0]!.application_name]).toEqual([
+        'billing-from-env',
+        'billing-from-env',
+      ]);
+    } finally {
+      if (before === undefined) delete process.env.PGAPPNAME;
+      else process.env.PGAPPNAME = before;
+    }
+  });
+
   it('keep an application_name the database URL sets', async () => {
     const testSchema = await freshSchema();
     const url = new URL(testSchema.databaseUrl);
