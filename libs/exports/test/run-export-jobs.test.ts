@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { TestClock } from '@billing/clock';
 import { openOrm, openPool } from '@billing/db';
 import { createLogger } from '@billing/observability';
-import { createTestSchema, type TestSchema } from '@billing/testing';
+import { createTestSchema, type TestSchema, waitFor } from '@billing/testing';
 import { defineEntity, p } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
@@ -146,9 +146,15 @@ it('leaves a job another worker holds, and runs it once that worker is gone', as
   const job = await newJob('things');
   const other = await pool.connect();
   await other.query(`select pg_advisory_lock(hashtext('export_job'), hashtext(current_schema() || $1))`, [job.uuid]);
+  const otherBackend = (await other.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
   expect(await run()).toBe(0);
   expect((await store.find(organizationId, job.uuid, clock.now()))?.status).toBe('pending');
   other.release(true);
+  // The worker is gone once its backend is: closing the socket only asks the server to end it.
+  await waitFor(
+    async () => (await pool.query('select 1 from pg_stat_activity where pid = $1', [otherBackend])).rowCount === 0,
+    { description: "the other worker's backend to end, and its lock with it" },
+  );
   expect(await run()).toBe(1);
   expect((await store.find(organizationId, job.uuid, clock.now()))?.status).toBe('done');
 });
