@@ -138,7 +138,7 @@ export class ActivityLedger {
     entry.changed = true;
   }
 
-  /** The row of an id saved or held here, as it is now (later changes of the batch show in it). */
+  /** The row of an id saved or held here, as it is now (as written, once the batch has written it). */
   recordOf(id: string): ActivityRecord {
     const entry = this.byId.get(id);
     if (!entry) throw new Error(`activity ${id} is not in the ledger`);
