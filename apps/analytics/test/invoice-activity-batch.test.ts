@@ -231,12 +231,18 @@ it('a batch of invoice and payment events ends as the same events applied one by
   // Any mix (not what a consumer gets): a payment between its invoice's events in one batch.
   const i8 = invoice(a, null);
   const i9 = invoice(a, s1);
+  const i10 = invoice(a, s1);
+  // Ids in capitals are the same uuids to Postgres: i10's payment finds its issue's subscription.
+  const shouted = { uuid: i10.uuid.toUpperCase(), account: a.account.toUpperCase(), subscription: s1.toUpperCase() };
   const mixed = [
     paymentSucceeded(a.org, i9, '2026-02-05T09:00:00Z'),
     issued(a.org, i8, '2026-02-05T09:01:00Z'),
     paymentSucceeded(a.org, i8, '2026-02-05T09:02:00Z'),
     paid(a.org, { ...i8, subscription: s1 }, '2026-02-05T09:03:00Z'),
     issued(a.org, i9, '2026-02-05T09:04:00Z'),
+    issued(a.org, i10, '2026-02-05T09:05:00Z'),
+    paymentSucceeded(a.org, shouted, '2026-02-05T09:06:00Z'),
+    paid(a.org, shouted, '2026-02-05T09:07:00Z'),
   ];
   for (const service of [oneByOne, alone])
     for (const envelope of mixed) {
@@ -260,7 +266,7 @@ it('a batch of invoice and payment events ends as the same events applied one by
     [s1, 's1'],
     [invalid, 'invalid'],
     [s3, 's3'],
-    ...[i1, i2, i3, i4, i5, i6, i7, i8, i9].map((i, n): [string, string] => [i.uuid, `i${n + 1}`]),
+    ...[i1, i2, i3, i4, i5, i6, i7, i8, i9, i10].map((i, n): [string, string] => [i.uuid, `i${n + 1}`]),
   ]);
   const invoiceActivities = actual.activities
     .filter((row) => row.invoice_id !== null)
@@ -288,6 +294,9 @@ it('a batch of invoice and payment events ends as the same events applied one by
     'payment_made i8 s1 false',
     'invoice_paid i8 s1 false',
     'invoice_sent i9 s1 false',
+    'invoice_sent i10 s1 false',
+    'payment_made i10 s1 false',
+    'invoice_paid i10 s1 false',
   ]);
   // One activity.created per activity not dropped, showing it as it was when recorded.
   const publishedInvoiceActivities = actual.published
@@ -319,6 +328,9 @@ it('a batch of invoice and payment events ends as the same events applied one by
     'payment_made i8 - true',
     'invoice_paid i8 s1 true',
     'invoice_sent i9 s1 true',
+    'invoice_sent i10 s1 true',
+    'payment_made i10 s1 true',
+    'invoice_paid i10 s1 true',
   ]);
 
   // The journal replays to the same activities.

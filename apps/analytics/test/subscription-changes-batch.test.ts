@@ -42,6 +42,7 @@ const REASON = randomUUID();
 const [X, Y, Z] = [randomUUID(), randomUUID(), randomUUID()];
 const [A, B, C, D, E] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
 const F = randomUUID();
+const G = randomUUID();
 
 const price = (status: string, quantity: number, extra: Partial<PricingInput> = {}): PricingInput => ({
   terms: TERMS,
@@ -245,6 +246,15 @@ const batches: EventEnvelope[][] = [
       old: other('active', 1),
       new: other('active', 2),
     }),
+    // Its ids in capitals, which Postgres takes as the same uuids: the same account as Y's other
+    // subscriptions (an expansion, not new business), the same plan, ids shown in lower case.
+    change(ORG, G.toUpperCase(), Y.toUpperCase(), {
+      change: 'activated',
+      at: '2026-03-21T08:00:00Z',
+      status: 'active',
+      old: price('scheduled', 2, { plan: PLAN.toUpperCase(), terms: TERMS.toUpperCase() }),
+      new: price('active', 2, { plan: PLAN.toUpperCase(), terms: TERMS.toUpperCase() }),
+    }),
     // An MRR with more decimals than the activity keeps (20), exactly half a unit of the 20th past
     // an even one: activity.created shows it as stored, rounded half away from zero (not to even).
     change(ORG, F, Y, {
@@ -325,6 +335,7 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [B, 'upgrade_subscription', false, false],
     [E, 'cancel', false, false],
     [E, 'upgrade_qty', false, false],
+    [G, 'new', false, false],
     [F, 'new', false, false],
   ]);
   expect(expected.accountActivities.map((a) => [a.account_id, a.type, a.dropped])).toEqual([
@@ -341,9 +352,10 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [Z, 'expansion', false],
     [Z, 'contraction', false],
     [Y, 'expansion', false],
+    [Y, 'expansion', false],
   ]);
-  expect(expected.journal).toHaveLength(18);
-  expect(expected.outbox).toHaveLength(15);
+  expect(expected.journal).toHaveLength(19);
+  expect(expected.outbox).toHaveLength(16);
   // activity.created embeds the plans, with the name they had when the activity was recorded.
   expect(expected.outbox.map(({ payload }) => payload.plans.map((plan) => plan.name).join('/'))).toEqual([
     'Pro',
@@ -360,6 +372,7 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     'Pro Plus',
     'Basic',
     'Basic 2',
+    'Pro Plus',
     'Pro Plus',
   ]);
   const last = expected.outbox.at(-1)!.payload.activity!;

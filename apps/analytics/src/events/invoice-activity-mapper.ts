@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@billing/events';
 import { invoiceEventsV1, paymentEventsV1 } from '@billing/proto';
 import type { InvoiceActivityInput } from '../domain/invoice-activities.js';
+import { eventUuid } from './event-uuid.js';
 
 /** The invoice events activities are made from, and the activity each makes. */
 export const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;
@@ -24,7 +25,7 @@ export function invoiceActivityOf(
     return {
       organizationId: envelope.organization_id,
       type: 'payment_made',
-      invoice: { uuid: attempt.invoice, account: attempt.account, subscription: null },
+      invoice: { uuid: eventUuid(attempt.invoice), account: eventUuid(attempt.account), subscription: null },
       at: attempt.completed_at ?? occurredAt,
     };
   }
@@ -32,11 +33,15 @@ export function invoiceActivityOf(
   if (!type) return null;
   const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
   if (!invoice) throw new Error(`${envelope.event_type} ${envelope.event_id} has no invoice`);
-  const subscription = invoice.lines.find((line) => line.subscription)?.subscription ?? null;
+  const subscription = invoice.lines.find((line) => line.subscription)?.subscription;
   return {
     organizationId: envelope.organization_id,
     type,
-    invoice: { uuid: invoice.uuid, account: invoice.account, subscription },
+    invoice: {
+      uuid: eventUuid(invoice.uuid),
+      account: eventUuid(invoice.account),
+      subscription: subscription ? eventUuid(subscription) : null,
+    },
     at: occurredAt,
   };
 }

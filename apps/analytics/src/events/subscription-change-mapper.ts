@@ -2,11 +2,12 @@ import type { subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
 import type { Pricing } from '../domain/pricing.js';
 import type { SubscriptionChange } from '../domain/subscription-activities.js';
 import type { SubscriptionRecord } from '../domain/subscription-record.js';
+import { eventUuid } from './event-uuid.js';
 
 function pricingOf(message: subscriptionEventsV1.SubscriptionPricing): Pricing {
   return {
-    terms: message.terms,
-    plan: message.plan,
+    terms: eventUuid(message.terms),
+    plan: eventUuid(message.plan),
     status: message.status,
     quantity: message.quantity,
     currency: message.currency,
@@ -36,19 +37,19 @@ export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionC
     new: next,
     scheduled,
     subscription: {
-      uuid: subscription.uuid,
-      account: subscription.account,
+      uuid: eventUuid(subscription.uuid),
+      account: eventUuid(subscription.account),
       status: subscription.status,
       start_date: subscription.start_date ?? null,
       cancel_at: subscription.cancel_at ?? null,
       scheduled_change_at: subscription.scheduled_changes[0]?.date ?? null,
-      churn_reason: subscription.churn_reason ?? null,
+      churn_reason: subscription.churn_reason ? eventUuid(subscription.churn_reason) : null,
       custom_churn_reason: subscription.custom_churn_reason ?? null,
     },
   };
   const record: SubscriptionRecord = {
-    uuid: subscription.uuid,
-    account: subscription.account,
+    uuid: eventUuid(subscription.uuid),
+    account: eventUuid(subscription.account),
     status: subscription.status,
     collection_method: subscription.collection_method,
     has_custom_price: subscription.override_price !== undefined && subscription.override_price !== null,
@@ -60,7 +61,7 @@ export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionC
     last_modified_date: modified,
     interval_type: payload.new_pricing.interval_type,
     interval_count: payload.new_pricing.interval_count,
-    churn_reason: subscription.churn_reason ?? null,
+    churn_reason: subscription.churn_reason ? eventUuid(subscription.churn_reason) : null,
     custom_churn_reason: subscription.custom_churn_reason ?? null,
     version: subscription.version,
     pricing: next,
