@@ -18,6 +18,8 @@ export interface BillingRunOptions {
   databaseUrl: string;
   natsUrl: string | undefined;
   cpuProfDir: string | undefined;
+  /** NODE_OPTIONS for the processes shape's service processes. */
+  serverNodeOptions: string | undefined;
   json: boolean;
 }
 
@@ -37,6 +39,9 @@ const USAGE = `Usage: npm run bench:billing-run -- [options]
   --nats-url <url>       NATS JetStream (default: a private nats-server with a fresh store per shape)
   --cpu-prof <dir>       run the service processes with --cpu-prof, profiles in <dir>/<service>
                          (the processes shape only)
+  --server-node-options=<flags>
+                         NODE_OPTIONS for the gateway and service processes (the processes shape
+                         only), e.g. --server-node-options=--max-semi-space-size=32
   --json                 also print the result as one JSON line
   --help                 this text`;
 
@@ -64,6 +69,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
       'database-url': { type: 'string' },
       'nats-url': { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'server-node-options': { type: 'string' },
       ...COMMON_FLAGS,
     },
   });
@@ -72,6 +78,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
   if (!shapes) throw new Error(`--shape must be processes, in-process or both, got "${values.shape}"`);
   if (values['cpu-prof'] !== undefined && !shapes.includes('processes')) {
     throw new Error('--cpu-prof profiles the service processes: not with --shape in-process');
+  }
+  if (values['server-node-options'] !== undefined && !shapes.includes('processes')) {
+    throw new Error('--server-node-options is for the service processes: not with --shape in-process');
   }
   return {
     shapes,
@@ -83,6 +92,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
     databaseUrl: benchDatabaseUrl(values['database-url'], env, DEFAULT_DATABASE_URL),
     natsUrl: values['nats-url'],
     cpuProfDir: values['cpu-prof'],
+    serverNodeOptions: values['server-node-options'],
     json: values.json,
   };
 }

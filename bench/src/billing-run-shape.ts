@@ -34,6 +34,8 @@ export interface ShapeRunOptions {
   natsUrl: string | undefined;
   /** The processes shape's service processes run with --cpu-prof into this folder. */
   cpuProfDir: string | undefined;
+  /** NODE_OPTIONS for the processes shape's service processes. */
+  serverNodeOptions: string | undefined;
   log(message: string): void;
 }
 
@@ -243,6 +245,7 @@ async function startPlatform(
       analytics: true,
       payments: true,
       cpuProfDir: options.cpuProfDir,
+      nodeOptions: options.serverNodeOptions,
       log: options.log,
     });
     cleanups.push(() => platform.stop());

@@ -58,6 +58,7 @@ try {
           databaseUrl: options.databaseUrl,
           natsUrl: options.natsUrl,
           cpuProfDir: shape === 'processes' ? options.cpuProfDir : undefined,
+          serverNodeOptions: shape === 'processes' ? options.serverNodeOptions : undefined,
           log,
         },
         cleanups,

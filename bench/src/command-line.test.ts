@@ -107,6 +107,10 @@ describe('bench:billing-run’s command line', () => {
       shapes: ['processes', 'in-process'],
       cpuProfDir: '/tmp/p',
     });
+    expect(
+      parseBillingRunOptions(['--shape', 'processes', '--server-node-options=--max-semi-space-size=32'], {}),
+    ).toMatchObject({ shapes: ['processes'], serverNodeOptions: '--max-semi-space-size=32' });
+    expect(parseBillingRunOptions([], {}).serverNodeOptions).toBeUndefined();
   });
 
   it('refuses an unknown shape, and a profile of the in-process shape alone', () => {
@@ -117,6 +121,9 @@ describe('bench:billing-run’s command line', () => {
     expect(mistake(() => parseBillingRunOptions(['--shape', 'in-process', '--cpu-prof', '/tmp/p'], {})).message).toBe(
       '--cpu-prof profiles the service processes: not with --shape in-process',
     );
+    expect(
+      mistake(() => parseBillingRunOptions(['--shape', 'in-process', '--server-node-options=--x'], {})).message,
+    ).toBe('--server-node-options is for the service processes: not with --shape in-process');
   });
 
   it('refuses a subscription count out of range, naming the flag', () => {
