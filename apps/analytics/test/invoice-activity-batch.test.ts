@@ -189,8 +189,9 @@ it('a batch of invoice and payment events ends as the same events applied one by
     invoice(b, s3),
     invoice(a, null),
   ];
-  const issued = (org: string, i: typeof i1, at: string) => invoiceChanged('invoice.issued', org, i, at);
-  const paid = (org: string, i: typeof i1, at: string) => invoiceChanged('invoice.paid', org, i, at);
+  type Invoice = { uuid: string; account: string; subscription: string | null };
+  const issued = (org: string, i: Invoice, at: string) => invoiceChanged('invoice.issued', org, i, at);
+  const paid = (org: string, i: Invoice, at: string) => invoiceChanged('invoice.paid', org, i, at);
   // Before the batches: i1 issued; i2's payment arrived before its issue (no subscription yet).
   const i1Issued = issued(a.org, i1, '2026-02-01T09:00:00Z');
   await everywhere('invoices', handleInvoiceEvent, [i1Issued]);
@@ -232,7 +233,9 @@ it('a batch of invoice and payment events ends as the same events applied one by
   const i8 = invoice(a, null);
   const i9 = invoice(a, s1);
   const i10 = invoice(a, s1);
-  // Ids in capitals are the same uuids to Postgres: i10's payment finds its issue's subscription.
+  const i11 = invoice(a, invalid);
+  // Ids in capitals are the same uuids to Postgres: i10's payment (its organization in capitals
+  // too) finds its issue's subscription; i11's activity is dropped, as its subscription's.
   const shouted = { uuid: i10.uuid.toUpperCase(), account: a.account.toUpperCase(), subscription: s1.toUpperCase() };
   const mixed = [
     paymentSucceeded(a.org, i9, '2026-02-05T09:00:00Z'),
@@ -241,8 +244,9 @@ it('a batch of invoice and payment events ends as the same events applied one by
     paid(a.org, { ...i8, subscription: s1 }, '2026-02-05T09:03:00Z'),
     issued(a.org, i9, '2026-02-05T09:04:00Z'),
     issued(a.org, i10, '2026-02-05T09:05:00Z'),
-    paymentSucceeded(a.org, shouted, '2026-02-05T09:06:00Z'),
+    paymentSucceeded(a.org.toUpperCase(), shouted, '2026-02-05T09:06:00Z'),
     paid(a.org, shouted, '2026-02-05T09:07:00Z'),
+    issued(a.org.toUpperCase(), { ...i11, subscription: invalid.toUpperCase() }, '2026-02-05T09:08:00Z'),
   ];
   for (const service of [oneByOne, alone])
     for (const envelope of mixed) {
@@ -266,7 +270,7 @@ it('a batch of invoice and payment events ends as the same events applied one by
     [s1, 's1'],
     [invalid, 'invalid'],
     [s3, 's3'],
-    ...[i1, i2, i3, i4, i5, i6, i7, i8, i9, i10].map((i, n): [string, string] => [i.uuid, `i${n + 1}`]),
+    ...[i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11].map((i, n): [string, string] => [i.uuid, `i${n + 1}`]),
   ]);
   const invoiceActivities = actual.activities
     .filter((row) => row.invoice_id !== null)
@@ -297,6 +301,7 @@ it('a batch of invoice and payment events ends as the same events applied one by
     'invoice_sent i10 s1 false',
     'payment_made i10 s1 false',
     'invoice_paid i10 s1 false',
+    'invoice_sent i11 invalid true',
   ]);
   // One activity.created per activity not dropped, showing it as it was when recorded.
   const publishedInvoiceActivities = actual.published

@@ -39,6 +39,7 @@ const TERMS = randomUUID();
 const OTHER_PLAN = randomUUID();
 const OTHER_TERMS = randomUUID();
 const REASON = randomUUID();
+const OTHER_REASON = randomUUID();
 const [X, Y, Z] = [randomUUID(), randomUUID(), randomUUID()];
 const [A, B, C, D, E] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
 const F = randomUUID();
@@ -73,6 +74,7 @@ const setup = [
   accountCreated(ORG, Y, 'y', 'Y ApS'),
   accountCreated(OTHER_ORG, Z, 'z', 'Z ApS'),
   churnReasonChanged(ORG, REASON, 'Too dear'),
+  churnReasonChanged(OTHER_ORG, OTHER_REASON, 'Moved away'),
 ];
 const plans = [
   planCreated(ORG, PLAN, 'Pro', [{ uuid: TERMS, code: 'pro-monthly' }]),
@@ -210,7 +212,8 @@ const batches: EventEnvelope[][] = [
       cancellationType: 'at_renewal',
       at: '2026-03-15T09:00:00Z',
       status: 'expired',
-      churnReason: REASON,
+      // In capitals: the same reason as the scheduled cancellation's.
+      churnReason: REASON.toUpperCase(),
       old: price('not_renewing', 3),
       new: price('expired', 3),
     }),
@@ -228,7 +231,8 @@ const batches: EventEnvelope[][] = [
       cancellationType: 'today',
       at: '2026-03-20T09:00:00Z',
       status: 'expired',
-      customChurnReason: 'Moved away',
+      // In capitals: the account's churn still shows the reason's name.
+      churnReason: OTHER_REASON.toUpperCase(),
       old: other('active', 1),
       new: other('expired', 1),
     }),
@@ -246,9 +250,9 @@ const batches: EventEnvelope[][] = [
       old: other('active', 1),
       new: other('active', 2),
     }),
-    // Its ids in capitals, which Postgres takes as the same uuids: the same account as Y's other
-    // subscriptions (an expansion, not new business), the same plan, ids shown in lower case.
-    change(ORG, G.toUpperCase(), Y.toUpperCase(), {
+    // Its ids in capitals, which Postgres takes as the same uuids: the same organization and account
+    // as Y's other subscriptions (an expansion, not new business), the same plan, ids shown in lower case.
+    change(ORG.toUpperCase(), G.toUpperCase(), Y.toUpperCase(), {
       change: 'activated',
       at: '2026-03-21T08:00:00Z',
       status: 'active',
@@ -354,6 +358,9 @@ it('a batch of subscription changes ends exactly as the same changes applied one
     [Y, 'expansion', false],
     [Y, 'expansion', false],
   ]);
+  expect(
+    expected.accountActivities.filter((a) => a.churn_reason !== '').map((a) => [a.account_id, a.type, a.churn_reason]),
+  ).toEqual([[Z, 'churn', 'Moved away']]);
   expect(expected.journal).toHaveLength(19);
   expect(expected.outbox).toHaveLength(16);
   // activity.created embeds the plans, with the name they had when the activity was recorded.

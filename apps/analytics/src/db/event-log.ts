@@ -1,4 +1,5 @@
 import { executeBound } from '@billing/db';
+import { canonicalUuid } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EventLogEntity, type EventLogRow } from './entities/event-log.entity.js';
@@ -11,7 +12,8 @@ export async function lockOrganizationActivities(em: EntityManager, organization
   await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [lockKey(organizationId)]);
 }
 
-const lockKey = (organizationId: string) => `analytics.activities:${organizationId}`;
+/** By the id in Postgres' form: an event naming its organization in capitals takes the same lock. */
+const lockKey = (organizationId: string) => `analytics.activities:${canonicalUuid(organizationId) ?? organizationId}`;
 
 /**
  * lockOrganizationActivities of each of the events' organizations, then appendManyToEventLog of
@@ -22,7 +24,7 @@ const lockKey = (organizationId: string) => `analytics.activities:${organization
  */
 export async function lockAndJournal(em: EntityManager, envelopes: readonly EventEnvelope[]): Promise<void> {
   if (envelopes.length === 0) return;
-  const keys = [...new Set(envelopes.map((envelope) => envelope.organization_id))].sort().map(lockKey);
+  const keys = [...new Set(envelopes.map((envelope) => lockKey(envelope.organization_id)))].sort();
   const row = '(?::uuid, ?::uuid, ?::text, ?::text, ?::timestamptz, ?::bytea)';
   // Bound (executeBound): the payloads go as bytes, not as hex written into the text and lexed back.
   await executeBound(

@@ -23,7 +23,7 @@ export function invoiceActivityOf(
     if (!attempt) throw new Error(`${envelope.event_type} ${envelope.event_id} has no attempt`);
     // The subscription is the invoice's, as its invoice_sent names it (recordInvoiceActivity).
     return {
-      organizationId: envelope.organization_id,
+      organizationId: eventUuid(envelope.organization_id),
       type: 'payment_made',
       invoice: { uuid: eventUuid(attempt.invoice), account: eventUuid(attempt.account), subscription: null },
       at: attempt.completed_at ?? occurredAt,
@@ -35,7 +35,7 @@ export function invoiceActivityOf(
   if (!invoice) throw new Error(`${envelope.event_type} ${envelope.event_id} has no invoice`);
   const subscription = invoice.lines.find((line) => line.subscription)?.subscription;
   return {
-    organizationId: envelope.organization_id,
+    organizationId: eventUuid(envelope.organization_id),
     type,
     invoice: {
       uuid: eventUuid(invoice.uuid),

@@ -43,7 +43,7 @@ export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionC
       start_date: subscription.start_date ?? null,
       cancel_at: subscription.cancel_at ?? null,
       scheduled_change_at: subscription.scheduled_changes[0]?.date ?? null,
-      churn_reason: subscription.churn_reason ? eventUuid(subscription.churn_reason) : null,
+      churn_reason: subscription.churn_reason == null ? null : eventUuid(subscription.churn_reason),
       custom_churn_reason: subscription.custom_churn_reason ?? null,
     },
   };
@@ -61,7 +61,7 @@ export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionC
     last_modified_date: modified,
     interval_type: payload.new_pricing.interval_type,
     interval_count: payload.new_pricing.interval_count,
-    churn_reason: subscription.churn_reason ? eventUuid(subscription.churn_reason) : null,
+    churn_reason: subscription.churn_reason == null ? null : eventUuid(subscription.churn_reason),
     custom_churn_reason: subscription.custom_churn_reason ?? null,
     version: subscription.version,
     pricing: next,
