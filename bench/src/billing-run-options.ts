@@ -18,7 +18,7 @@ export interface BillingRunOptions {
   databaseUrl: string;
   natsUrl: string | undefined;
   cpuProfDir: string | undefined;
-  /** NODE_OPTIONS for the processes shape's service processes. */
+  /** NODE_OPTIONS for the processes shape's gateway and service processes. */
   serverNodeOptions: string | undefined;
   json: boolean;
 }
@@ -80,7 +80,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): BillingRunOptions {
     throw new Error('--cpu-prof profiles the service processes: not with --shape in-process');
   }
   if (values['server-node-options'] !== undefined && !shapes.includes('processes')) {
-    throw new Error('--server-node-options is for the service processes: not with --shape in-process');
+    throw new Error('--server-node-options is for the gateway and service processes: not with --shape in-process');
   }
   return {
     shapes,

@@ -34,7 +34,7 @@ export interface ShapeRunOptions {
   natsUrl: string | undefined;
   /** The processes shape's service processes run with --cpu-prof into this folder. */
   cpuProfDir: string | undefined;
-  /** NODE_OPTIONS for the processes shape's service processes. */
+  /** NODE_OPTIONS for the processes shape's gateway and service processes. */
   serverNodeOptions: string | undefined;
   log(message: string): void;
 }

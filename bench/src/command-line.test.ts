@@ -98,7 +98,7 @@ describe('bench:billing-run’s command line', () => {
     expect([quick.subscriptions, quick.json]).toEqual([2000, true]);
   });
 
-  it('measures both shapes by default, the production shape first, or the one --shape names', () => {
+  it('measures both shapes by default, the production shape first, or the one --shape names; takes node options', () => {
     expect(parseBillingRunOptions([], {}).shapes).toEqual(['processes', 'in-process']);
     expect(parseBillingRunOptions(['--shape', 'both'], {}).shapes).toEqual(['processes', 'in-process']);
     expect(parseBillingRunOptions(['--shape', 'processes'], {}).shapes).toEqual(['processes']);
@@ -113,7 +113,7 @@ describe('bench:billing-run’s command line', () => {
     expect(parseBillingRunOptions([], {}).serverNodeOptions).toBeUndefined();
   });
 
-  it('refuses an unknown shape, and a profile of the in-process shape alone', () => {
+  it('refuses an unknown shape, and a profile or node options of the in-process shape alone', () => {
     for (const shape of ['inprocess', 'toString', ''])
       expect(mistake(() => parseBillingRunOptions(['--shape', shape], {})).message).toBe(
         `--shape must be processes, in-process or both, got "${shape}"`,
@@ -123,7 +123,7 @@ describe('bench:billing-run’s command line', () => {
     );
     expect(
       mistake(() => parseBillingRunOptions(['--shape', 'in-process', '--server-node-options=--x'], {})).message,
-    ).toBe('--server-node-options is for the service processes: not with --shape in-process');
+    ).toBe('--server-node-options is for the gateway and service processes: not with --shape in-process');
   });
 
   it('refuses a subscription count out of range, naming the flag', () => {

@@ -58,7 +58,7 @@ const USAGE = `Usage: npm run bench -- [options]
                        as separate processes
   --cpu-prof <dir>     run the gateway and service processes with --cpu-prof, profiles in
                        <dir>/gateway, <dir>/accounts, ... (summarise: bench/dist/cpu-profile-summary.js)
-  --server-node-options <flags>
+  --server-node-options=<flags>
                        NODE_OPTIONS for the gateway and service processes (e.g. --perf-basic-prof)
   --json               also print the result as one JSON line
   --baseline-only      only the bare express + pg baseline, against a scratch schema
