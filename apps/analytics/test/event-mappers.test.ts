@@ -1,5 +1,5 @@
 /**
- * The event mappers read every id an event names in Postgres' form (events/event-uuid.ts): the
+ * The event mappers read every id an event names in Postgres' form (canonicalUuidOrText): the
  * batches key organizations, subscriptions, accounts, invoices and churn reasons by these strings
  * in memory, where the one-by-one path lets Postgres compare uuids.
  */

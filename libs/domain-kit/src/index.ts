@@ -9,4 +9,4 @@ export {
 export { type PageSpec, pageSpec, resolveOrdering } from './list-page.js';
 export { effectivePaymentTerms, takesOrganizationPaymentTerms } from './payment-terms.js';
 export { textLength } from './text-length.js';
-export { canonicalUuid, isUuid } from './uuid.js';
+export { canonicalUuid, canonicalUuidOrText, isUuid } from './uuid.js';

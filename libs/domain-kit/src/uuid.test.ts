@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalUuid, isUuid } from './uuid.js';
+import { canonicalUuid, canonicalUuidOrText, isUuid } from './uuid.js';
 
 const A = '0d1f6c1e-5a55-4c2b-9a8e-3f1d2c4b5a69';
 
@@ -29,5 +29,12 @@ describe('canonicalUuid', () => {
     ];
     expect(forms.map(canonicalUuid)).toEqual(forms.map(() => A));
     expect(['', 'not-a-uuid', `${A}0`, A.slice(1), `{${A}`].map(canonicalUuid)).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe('canonicalUuidOrText', () => {
+  it('writes a uuid in any accepted form as Postgres shows it, and keeps other text as it came', () => {
+    expect([A, A.toUpperCase(), `{${A}}`, A.replaceAll('-', '')].map(canonicalUuidOrText)).toEqual([A, A, A, A]);
+    expect(['', 'Not-A-Uuid', `${A}0`].map(canonicalUuidOrText)).toEqual(['', 'Not-A-Uuid', `${A}0`]);
   });
 });

@@ -27,3 +27,12 @@ export function canonicalUuid(text: string): string | null {
   if (!/^[0-9a-f]{32}$/.test(hex)) return null;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * canonicalUuid, or the text as it came when it is no uuid in any form: for ids a service keys in
+ * memory where Postgres would compare them as uuids (an id in capitals names the same object), while
+ * text that is no uuid still fails where a uuid column gets it.
+ */
+export function canonicalUuidOrText(text: string): string {
+  return canonicalUuid(text) ?? text;
+}

@@ -1,5 +1,5 @@
 import { selectBound } from '@billing/db';
-import { canonicalUuid } from '@billing/domain-kit';
+import { canonicalUuidOrText } from '@billing/domain-kit';
 import { type CurrencyCode, Decimal, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityRecord } from '../domain/activity-ledger.js';
@@ -40,7 +40,7 @@ interface NameRow {
 }
 
 /** A uuid as Postgres stores and shows it, whatever form it came in: the name maps are keyed by that form. */
-const uuidKey = (id: string): string => canonicalUuid(id) ?? id;
+const uuidKey = canonicalUuidOrText;
 
 /**
  * The names the activities' views join, in one statement: their accounts, the plan terms and plans

@@ -1,5 +1,5 @@
 import { executeBound } from '@billing/db';
-import { canonicalUuid } from '@billing/domain-kit';
+import { canonicalUuidOrText } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EventLogEntity, type EventLogRow } from './entities/event-log.entity.js';
@@ -13,7 +13,7 @@ export async function lockOrganizationActivities(em: EntityManager, organization
 }
 
 /** By the id in Postgres' form: an event naming its organization in capitals takes the same lock. */
-const lockKey = (organizationId: string) => `analytics.activities:${canonicalUuid(organizationId) ?? organizationId}`;
+const lockKey = (organizationId: string) => `analytics.activities:${canonicalUuidOrText(organizationId)}`;
 
 /**
  * lockOrganizationActivities of each of the events' organizations, then appendManyToEventLog of

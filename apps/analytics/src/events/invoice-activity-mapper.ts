@@ -1,14 +1,15 @@
+import { canonicalUuidOrText } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import { invoiceEventsV1, paymentEventsV1 } from '@billing/proto';
 import type { InvoiceActivityInput } from '../domain/invoice-activities.js';
-import { eventUuid } from './event-uuid.js';
 
 /** The invoice events activities are made from, and the activity each makes. */
 export const INVOICE_ACTIVITY = { 'invoice.issued': 'invoice_sent', 'invoice.paid': 'invoice_paid' } as const;
 
 /**
  * The invoice activity an event makes (invoice.issued / .paid, payment.succeeded), null for the
- * others; a journaled event (a rebuild's replay) is read the same way.
+ * others; a journaled event (a rebuild's replay) is read the same way. Every id in Postgres' form
+ * (canonicalUuidOrText): a batch keys organizations and invoices by these strings in memory.
  */
 export function invoiceActivityOf(
   envelope: Pick<
@@ -23,9 +24,13 @@ export function invoiceActivityOf(
     if (!attempt) throw new Error(`${envelope.event_type} ${envelope.event_id} has no attempt`);
     // The subscription is the invoice's, as its invoice_sent names it (recordInvoiceActivity).
     return {
-      organizationId: eventUuid(envelope.organization_id),
+      organizationId: canonicalUuidOrText(envelope.organization_id),
       type: 'payment_made',
-      invoice: { uuid: eventUuid(attempt.invoice), account: eventUuid(attempt.account), subscription: null },
+      invoice: {
+        uuid: canonicalUuidOrText(attempt.invoice),
+        account: canonicalUuidOrText(attempt.account),
+        subscription: null,
+      },
       at: attempt.completed_at ?? occurredAt,
     };
   }
@@ -35,12 +40,12 @@ export function invoiceActivityOf(
   if (!invoice) throw new Error(`${envelope.event_type} ${envelope.event_id} has no invoice`);
   const subscription = invoice.lines.find((line) => line.subscription)?.subscription;
   return {
-    organizationId: eventUuid(envelope.organization_id),
+    organizationId: canonicalUuidOrText(envelope.organization_id),
     type,
     invoice: {
-      uuid: eventUuid(invoice.uuid),
-      account: eventUuid(invoice.account),
-      subscription: subscription ? eventUuid(subscription) : null,
+      uuid: canonicalUuidOrText(invoice.uuid),
+      account: canonicalUuidOrText(invoice.account),
+      subscription: subscription ? canonicalUuidOrText(subscription) : null,
     },
     at: occurredAt,
   };

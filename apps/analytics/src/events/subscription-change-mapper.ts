@@ -1,13 +1,13 @@
+import { canonicalUuidOrText } from '@billing/domain-kit';
 import type { subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
 import type { Pricing } from '../domain/pricing.js';
 import type { SubscriptionChange } from '../domain/subscription-activities.js';
 import type { SubscriptionRecord } from '../domain/subscription-record.js';
-import { eventUuid } from './event-uuid.js';
 
 function pricingOf(message: subscriptionEventsV1.SubscriptionPricing): Pricing {
   return {
-    terms: eventUuid(message.terms),
-    plan: eventUuid(message.plan),
+    terms: canonicalUuidOrText(message.terms),
+    plan: canonicalUuidOrText(message.plan),
     status: message.status,
     quantity: message.quantity,
     currency: message.currency,
@@ -16,7 +16,11 @@ function pricingOf(message: subscriptionEventsV1.SubscriptionPricing): Pricing {
   };
 }
 
-/** subscription.changed as the domain reads it: the change and the subscription's resulting record. */
+/**
+ * subscription.changed as the domain reads it: the change and the subscription's resulting record.
+ * Every id in Postgres' form (canonicalUuidOrText): a batch keys subscriptions, accounts and churn
+ * reasons by these strings in memory, where the one-by-one path lets Postgres compare uuids.
+ */
 export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionChanged): {
   change: SubscriptionChange;
   record: SubscriptionRecord;
@@ -37,19 +41,19 @@ export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionC
     new: next,
     scheduled,
     subscription: {
-      uuid: eventUuid(subscription.uuid),
-      account: eventUuid(subscription.account),
+      uuid: canonicalUuidOrText(subscription.uuid),
+      account: canonicalUuidOrText(subscription.account),
       status: subscription.status,
       start_date: subscription.start_date ?? null,
       cancel_at: subscription.cancel_at ?? null,
       scheduled_change_at: subscription.scheduled_changes[0]?.date ?? null,
-      churn_reason: subscription.churn_reason == null ? null : eventUuid(subscription.churn_reason),
+      churn_reason: subscription.churn_reason == null ? null : canonicalUuidOrText(subscription.churn_reason),
       custom_churn_reason: subscription.custom_churn_reason ?? null,
     },
   };
   const record: SubscriptionRecord = {
-    uuid: eventUuid(subscription.uuid),
-    account: eventUuid(subscription.account),
+    uuid: canonicalUuidOrText(subscription.uuid),
+    account: canonicalUuidOrText(subscription.account),
     status: subscription.status,
     collection_method: subscription.collection_method,
     has_custom_price: subscription.override_price !== undefined && subscription.override_price !== null,
@@ -61,7 +65,7 @@ export function subscriptionChangeOf(payload: subscriptionEventsV1.SubscriptionC
     last_modified_date: modified,
     interval_type: payload.new_pricing.interval_type,
     interval_count: payload.new_pricing.interval_count,
-    churn_reason: subscription.churn_reason == null ? null : eventUuid(subscription.churn_reason),
+    churn_reason: subscription.churn_reason == null ? null : canonicalUuidOrText(subscription.churn_reason),
     custom_churn_reason: subscription.custom_churn_reason ?? null,
     version: subscription.version,
     pricing: next,

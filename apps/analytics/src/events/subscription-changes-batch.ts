@@ -1,3 +1,4 @@
+import { canonicalUuidOrText } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import { subscriptionEventsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -5,7 +6,6 @@ import { lockAndJournal } from '../db/event-log.js';
 import { chunksWithoutRepeats, runsOf } from '../domain/batch-runs.js';
 import { recordSubscriptionChanges } from '../use-cases/record-subscription-changes.js';
 import { publishActivitiesCreated } from './activity-created-batch.js';
-import { eventUuid } from './event-uuid.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 const SUBSCRIPTION_CHANGED = 'billing.events.v1.SubscriptionChanged';
@@ -76,7 +76,7 @@ async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): 
   const recorded = await recordSubscriptionChanges(
     em,
     chunk.map(({ envelope, change, record }) => ({
-      organizationId: eventUuid(envelope.organization_id),
+      organizationId: canonicalUuidOrText(envelope.organization_id),
       change,
       record,
       now: occurredAt(envelope),
