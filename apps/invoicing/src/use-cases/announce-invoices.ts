@@ -28,17 +28,25 @@ export async function announceNewInvoices(
   await directory.announceInvoices(context, accountId, invoiceIds);
 }
 
-/** announceNewInvoices for the new invoices of several accounts (a batch of charges): one lock statement, one call. */
+/**
+ * announceNewInvoices for the new invoices of several accounts (a batch of charges): one lock
+ * statement, one call. Resolves once the uuids are locked and the call is made, with accounts'
+ * answer still to come in `answered`: the caller may write meanwhile (nothing it writes is seen
+ * before its commit) but must await `answered` before committing, and fail if it rejects.
+ */
 export async function announceNewInvoicesOfAccounts(
   scope: ChangeScope,
   directory: Pick<Directory, 'announceAccountsInvoices'>,
   context: RequestContext,
   announcements: readonly InvoicesOfAccount[],
-): Promise<void> {
+): Promise<{ answered: Promise<void> }> {
   const ids = announcements.flatMap(({ invoiceIds }) => invoiceIds);
-  if (ids.length === 0) return;
+  if (ids.length === 0) return { answered: Promise.resolve() };
   await lockInvoiceIds(scope.em, ids);
-  await directory.announceAccountsInvoices(context, announcements);
+  const answered = directory.announceAccountsInvoices(context, announcements);
+  // A caller failing before it awaits the answer rolls back anyway: its rejection is not unhandled.
+  answered.catch(() => undefined);
+  return { answered };
 }
 
 /**
