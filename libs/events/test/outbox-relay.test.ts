@@ -10,6 +10,7 @@ import {
   OutboxRelay,
   outboxRecord,
   type PublishRequest,
+  RELAY_BATCH_SIZE,
 } from '../src/index.js';
 import { appendEvent } from './support/append-event.js';
 import { recordingLogger } from './support/recording-logger.js';
@@ -275,5 +276,37 @@ describe('OutboxRelay', () => {
     } finally {
       await relay.stop();
     }
+  });
+
+  it('claims 500 rows a round by default (RELAY_BATCH_SIZE), in order', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const records = Array.from({ length: 1_100 }, (_, index) =>
+      outboxRecord({
+        producer,
+        eventType: 'account.created',
+        organizationId: 'org-1',
+        aggregateType: 'account',
+        aggregateId: `account-${index}`,
+        payloadType: 'billing.events.v1.AccountChanged',
+        payload: new TextEncoder().encode(`payload ${index}`),
+        occurredAt: new Date('2026-01-01T00:00:00Z'),
+      }),
+    );
+    await inTransaction(db.orm, (em) =>
+      insertOutboxRecords(
+        em,
+        records.map(({ record }) => record),
+      ),
+    );
+    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
+
+    expect(await relay.drainOnce()).toEqual({ published: 1_100 });
+
+    expect(RELAY_BATCH_SIZE).toBe(500);
+    // The first row of each round names no predecessor: rounds of 500, 500 and 100.
+    const roundStarts = bus.published.flatMap((request, index) => (request.previousMessageId ? [] : [index]));
+    expect(roundStarts).toEqual([0, 500, 1_000]);
+    expect(bus.published.map((request) => request.messageId)).toEqual(records.map(({ envelope }) => envelope.event_id));
   });
 });
