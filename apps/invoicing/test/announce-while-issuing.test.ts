@@ -68,6 +68,22 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   ]);
 }
 
+/** Whether another transaction holds the lock an insert into this schema's invoice table takes. */
+async function invoiceInsertedElsewhere(): Promise<boolean> {
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: number }[]>(
+      `select count(*)::int as n from pg_locks l
+         join pg_class c on c.oid = l.relation
+         join pg_namespace s on s.oid = c.relnamespace
+        where s.nspname = ? and c.relname = 'invoice' and l.mode = 'RowExclusiveLock' and l.granted
+          and l.pid <> pg_backend_pid()`,
+      [database.schema],
+    );
+  return rows[0]!.n > 0;
+}
+
 async function committedInvoices(organizationId: string) {
   return orm.em
     .fork()
@@ -105,7 +121,12 @@ it('takes its numbers and writes while accounts has not answered, and commits on
   await within(numbered, 10_000, 'the batch never took its numbers while its announcement was unanswered');
   // Asked once, for both accounts' new invoices, and still waiting for the answer.
   expect(asked.map((announcements) => announcements.map(({ invoiceIds }) => invoiceIds.length))).toEqual([[2, 1]]);
-  // The rows are written in the open transaction; it does not commit before accounts answers.
+  // The invoices are inserted in the open transaction (nothing before the numbering writes to the
+  // invoice table), and it does not commit before accounts answers.
+  for (let tries = 0; !(await invoiceInsertedElsewhere()); tries++) {
+    if (tries > 100) throw new Error('the batch never inserted its invoices while its announcement was unanswered');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(committed).toBe(false);
   expect(await committedInvoices(organizationId)).toEqual([]);

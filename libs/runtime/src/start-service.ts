@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import { migrate, openOrm, openPool } from '@billing/db';
-import { type EventBus, OutboxRelay, RELAY_BATCH_SIZE, watchOutbox } from '@billing/events';
+import { type EventBus, OutboxRelay, watchOutbox } from '@billing/events';
 import { type RunningGrpcServer, startGrpcServer } from '@billing/grpc';
 import type { Logger, ReadinessCheck } from '@billing/observability';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -63,7 +63,7 @@ export async function startService(module: ServiceModule, options: StartServiceO
         producer: module.name,
         logger,
         clock: options.clock,
-        batchSize: options.relay?.batchSize ?? RELAY_BATCH_SIZE,
+        batchSize: options.relay?.batchSize,
         pollIntervalMs: options.relay?.pollIntervalMs ?? 200,
       });
       relay.start();

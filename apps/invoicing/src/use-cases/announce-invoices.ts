@@ -9,7 +9,8 @@ import type { InvoicingDeps } from './deps.js';
 
 /**
  * Every new invoice (credit notes included) is announced to the accounts service inside the
- * transaction that creates it, before anything of it is written: first its uuid is locked here
+ * transaction that creates it, before that commits (here before anything of it is written; a batch
+ * of charges writes while accounts answers: announceNewInvoicesOfAccounts): first its uuid is locked
  * (lockInvoiceIds, held until this transaction ends), then accounts records it against the
  * account, share-locking the account row. So either the account was deleted before, and accounts
  * answers NOT_FOUND, which fails this transaction (nothing is invoiced to a deleted account), or
@@ -30,23 +31,24 @@ export async function announceNewInvoices(
 
 /**
  * announceNewInvoices for the new invoices of several accounts (a batch of charges): one lock
- * statement, one call. Resolves once the uuids are locked and the call is made, with accounts'
- * answer still to come in `answered`: the caller may write meanwhile (nothing it writes is seen
- * before its commit) but must await `answered` before committing, and fail if it rejects.
+ * statement, one call, and `whileAnswering` (the numbering and writing of those invoices) run while
+ * accounts answers: nothing it writes is seen before the transaction commits, and this resolves
+ * only once both are done, so the caller cannot commit before accounts recorded every invoice. A
+ * refusal (NOT_FOUND: an account was deleted) rejects, which rolls the whole transaction back.
  */
-export async function announceNewInvoicesOfAccounts(
+export async function announceNewInvoicesOfAccounts<T>(
   scope: ChangeScope,
   directory: Pick<Directory, 'announceAccountsInvoices'>,
   context: RequestContext,
   announcements: readonly InvoicesOfAccount[],
-): Promise<{ answered: Promise<void> }> {
+  whileAnswering: () => Promise<T>,
+): Promise<T> {
   const ids = announcements.flatMap(({ invoiceIds }) => invoiceIds);
-  if (ids.length === 0) return { answered: Promise.resolve() };
+  if (ids.length === 0) return whileAnswering();
   await lockInvoiceIds(scope.em, ids);
-  const answered = directory.announceAccountsInvoices(context, announcements);
-  // A caller failing before it awaits the answer rolls back anyway: its rejection is not unhandled.
-  answered.catch(() => undefined);
-  return { answered };
+  // Promise.all settles on the first failure of either and still handles the other's rejection.
+  const [result] = await Promise.all([whileAnswering(), directory.announceAccountsInvoices(context, announcements)]);
+  return result;
 }
 
 /**

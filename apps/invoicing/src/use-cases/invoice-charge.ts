@@ -128,8 +128,6 @@ interface OrganizationBatch {
   context: RequestContext;
   /** New invoices not yet announced to accounts, by account. */
   unannounced: Map<string, string[]>;
-  /** Announcements sent to accounts and not yet answered: all must succeed before the transaction commits. */
-  announcing: Promise<void>[];
   /** Invoices to issue, in the order their charges came. */
   toIssue: InvoiceToIssue[];
   /** The rows and events of the batch, written one statement per table (not by the unit of work). */
@@ -182,7 +180,6 @@ async function invoiceOrganizationCharges(
     buyers,
     context,
     unannounced: new Map(),
-    announcing: [],
     toIssue: [],
     writes: new IssueWrites(published),
     afterNumbering,
@@ -207,8 +204,6 @@ async function invoiceOrganizationCharges(
   for (const item of todo) await invoiceOne(batch, item);
   await issueQueued(batch);
   await batch.writes.write(em);
-  // The transaction commits only once accounts recorded every new invoice (announce-invoices.ts).
-  await Promise.all(batch.announcing);
 }
 
 async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeToInvoice): Promise<void> {
@@ -373,20 +368,20 @@ function buyerIn(buyers: Map<string, Buyer>, accountId: string): Buyer {
  * Announces the batch's new invoices to accounts (before the transaction commits, as every new
  * invoice is: announce-invoices.ts), then issues those waiting, in order.
  *
- * The issuing does not wait for accounts' answer: their uuids are locked first, and nothing this
- * transaction writes is seen before it commits, which invoiceOrganizationCharges does only once
- * every announcement succeeded (one that fails rolls the whole batch back). The call to accounts
- * thus runs while the numbers are taken and the rows written, off the batch's critical path: the
- * next batch is let in at the numbering, so every millisecond before it holds up the stream.
+ * The issuing does not wait for accounts' answer (announceNewInvoicesOfAccounts' whileAnswering):
+ * the call runs while the numbers are taken and the rows written, off the batch's critical path,
+ * as the next batch is let in at the numbering. The price: a refusal (or accounts unreachable)
+ * now comes after the next batch was let in, so this batch's charges, retried one by one, are
+ * numbered after that one's; and the counter row stays locked until accounts has answered.
  */
 async function issueQueued(batch: OrganizationBatch): Promise<void> {
   const announcements = [...batch.unannounced].map(([accountId, invoiceIds]) => ({ accountId, invoiceIds }));
   batch.unannounced.clear();
   const scope = batch.writes.scope(batch.em, batch.organizationId, batch.context, batch.deps.clock.now());
-  const { answered } = await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements);
-  batch.announcing.push(answered);
   const toIssue = batch.toIssue.splice(0);
-  await issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes, batch.afterNumbering);
+  await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements, () =>
+    issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes, batch.afterNumbering),
+  );
 }
 
 /**

@@ -46,7 +46,7 @@ const LAST_ERROR_MAX_LENGTH = 2_000;
  * run: 37,700 rows waiting when the renewals ended). Its acks are awaited together, so a larger
  * round takes little longer than a small one.
  */
-export const RELAY_BATCH_SIZE = 500;
+const RELAY_BATCH_SIZE = 500;
 
 /**
  * Publishes committed outbox rows to the bus, oldest first, and marks each published only after the
