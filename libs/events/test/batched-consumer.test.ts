@@ -292,3 +292,30 @@ it('starts the next batch in its own transaction once handleBatch admits it, bef
     await running.stop();
   }
 });
+
+it('pulls fetchSize messages at a time, so that a batch can hold more than the default 500', async () => {
+  const { consumer, target, publish } = await freshStream('fetchsize');
+  const events = Array.from({ length: 1_200 }, envelope);
+  await publish(events);
+  const batchSizes: number[] = [];
+  const running: RunningConsumer = await startConsumer({
+    ...target,
+    handle: async () => {},
+    handleBatch: async (_em, batch) => {
+      batchSizes.push(batch.length);
+      // Long enough for the rest of the pull to arrive meanwhile and make the next batch.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    },
+    logger: recordingLogger(),
+    batch: true,
+    fetchSize: 1_000,
+  });
+  try {
+    await inboxOf(consumer, events.length);
+    expect(batchSizes.reduce((sum, size) => sum + size, 0)).toBe(events.length);
+    expect(Math.max(...batchSizes)).toBeGreaterThan(500);
+    expect(Math.max(...batchSizes)).toBeLessThanOrEqual(1_000);
+  } finally {
+    await running.stop();
+  }
+});

@@ -54,6 +54,14 @@ export interface ConsumeRequest {
    * longer be overtaken by the next one (the invoicing consumer: once it holds its number counter).
    */
   batchHandler?: (messages: readonly DeliveredMessage[], admitNext: () => void) => Promise<void>;
+  /**
+   * With `batchHandler`: messages asked for per pull (JetStream; default 500), the most a batch
+   * holds. More suits a consumer that acknowledges most of what it is sent unhandled (startConsumer's
+   * `ignore`), whose batches are otherwise a fraction of a pull. At most the durable's max ack
+   * pending (1,000) for a handler that never calls `admitNext`, and half of it for one that does
+   * (two pulls' messages are then unacknowledged at once).
+   */
+  fetchSize?: number;
   /** Redeliver an unsettled message after this long (default 30 s). */
   ackWaitMs?: number;
   /** Stop delivering a message after this many attempts (default: unlimited). */

@@ -56,6 +56,8 @@ export interface StartConsumerOptions {
    * handler must accept it (invoicing: those charges' numbers come after the next batch's).
    */
   handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[], admitNext: () => void) => Promise<void>;
+  /** With `batch`: messages per pull, the most a batch holds (EventBus ConsumeRequest.fetchSize). */
+  fetchSize?: number;
   /**
    * Events the handler would do nothing with, decided from the event alone (never from stored
    * state, which could change between deliveries): acknowledged at once, without a transaction or
@@ -265,6 +267,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     handler: handleMessage,
     ...(options.batch ? { batchHandler: handleMessages } : {}),
     ...(options.ackWaitMs === undefined ? {} : { ackWaitMs: options.ackWaitMs }),
+    ...(options.fetchSize === undefined ? {} : { fetchSize: options.fetchSize }),
   });
 }
 

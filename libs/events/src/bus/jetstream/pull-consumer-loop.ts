@@ -92,7 +92,7 @@ export class PullConsumerLoop implements RunningConsumer {
         consumer ??= await this.js.consumers.get(this.request.stream, this.request.durable);
         const batched = this.request.batchHandler !== undefined;
         const batch = await consumer.fetch({
-          max_messages: batched ? BATCHED_FETCH_SIZE : BATCH_SIZE,
+          max_messages: batched ? (this.request.fetchSize ?? BATCHED_FETCH_SIZE) : BATCH_SIZE,
           expires: FETCH_EXPIRES_MS,
         });
         this.currentBatch = batch;
