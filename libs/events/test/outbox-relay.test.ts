@@ -55,6 +55,22 @@ function relayFor(bus: EventBus, producer: string, clock = new TestClock(), batc
   });
 }
 
+/** `count` account.created outbox records of `producer`, for insertOutboxRecords. */
+function accountCreatedRecords(producer: string, count: number) {
+  return Array.from({ length: count }, (_, index) =>
+    outboxRecord({
+      producer,
+      eventType: 'account.created',
+      organizationId: 'org-1',
+      aggregateType: 'account',
+      aggregateId: `account-${index}`,
+      payloadType: 'billing.events.v1.AccountChanged',
+      payload: new TextEncoder().encode(`payload ${index}`),
+      occurredAt: new Date('2026-01-01T00:00:00Z'),
+    }),
+  );
+}
+
 describe('OutboxRelay', () => {
   it('publishes committed rows oldest first with the event id as message id, then marks them', async () => {
     const producer = uniqueName('relay');
@@ -236,19 +252,7 @@ describe('OutboxRelay', () => {
     const producer = uniqueName('relay');
     const bus = new RecordingBus();
     const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
-    const recordsOf = (count: number) =>
-      Array.from({ length: count }, (_, index) =>
-        outboxRecord({
-          producer,
-          eventType: 'account.created',
-          organizationId: 'org-1',
-          aggregateType: 'account',
-          aggregateId: `account-${index}`,
-          payloadType: 'billing.events.v1.AccountChanged',
-          payload: new TextEncoder().encode(`payload ${index}`),
-          occurredAt: new Date('2026-01-01T00:00:00Z'),
-        }),
-      );
+    const recordsOf = (count: number) => accountCreatedRecords(producer, count);
     relay.start();
     try {
       await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
@@ -280,18 +284,7 @@ describe('OutboxRelay', () => {
   it('claims 500 rows a round by default, in order', async () => {
     const producer = uniqueName('relay');
     const bus = new RecordingBus();
-    const records = Array.from({ length: 1_100 }, (_, index) =>
-      outboxRecord({
-        producer,
-        eventType: 'account.created',
-        organizationId: 'org-1',
-        aggregateType: 'account',
-        aggregateId: `account-${index}`,
-        payloadType: 'billing.events.v1.AccountChanged',
-        payload: new TextEncoder().encode(`payload ${index}`),
-        occurredAt: new Date('2026-01-01T00:00:00Z'),
-      }),
-    );
+    const records = accountCreatedRecords(producer, 1_100);
     await inTransaction(db.orm, (em) =>
       insertOutboxRecords(
         em,
