@@ -55,11 +55,14 @@ export interface ConsumeRequest {
    */
   batchHandler?: (messages: readonly DeliveredMessage[], admitNext: () => void) => Promise<void>;
   /**
-   * With `batchHandler`: messages asked for per pull (JetStream; default 500), the most a batch
-   * holds. More suits a consumer that acknowledges most of what it is sent unhandled (startConsumer's
-   * `ignore`), whose batches are otherwise a fraction of a pull. At most the durable's max ack
-   * pending (1,000) for a handler that never calls `admitNext`, and half of it for one that does
-   * (two pulls' messages are then unacknowledged at once).
+   * With `batchHandler`: messages asked for per pull (JetStream; default 500; the in-process bus
+   * delivers one by one and ignores it), the most a batch holds. More suits a consumer that
+   * acknowledges most of what it is sent unhandled (startConsumer's `ignore`), whose batches are
+   * otherwise a fraction of a pull. The server sends a durable no more unacknowledged messages
+   * than its max ack pending (nats-server's default, 1,000, shared by the replicas and counting
+   * messages waiting for a delayed redelivery); a pull asking more ends short at its expiry. So
+   * keep it within 1,000 for a handler that never calls `admitNext`, and within half of that for
+   * one that does (two pulls' messages are then unacknowledged at once).
    */
   fetchSize?: number;
   /** Redeliver an unsettled message after this long (default 30 s). */

@@ -84,6 +84,9 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   if (streamNameFor(producer) !== options.stream) {
     throw new Error(`Subject filter "${options.filterSubject}" is not in stream ${options.stream}`);
   }
+  if (options.fetchSize !== undefined && !(Number.isInteger(options.fetchSize) && options.fetchSize > 0)) {
+    throw new Error(`fetchSize must be a positive integer, not ${options.fetchSize}`);
+  }
   // The consumer may start before the producer ever ran: creating the stream is idempotent.
   await options.bus.ensureStream(producer);
   const maxAttempts = options.maxAttempts ?? 5;
