@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
 import { AppError } from '@billing/errors';
-import { TestClock, type TestSchema } from '@billing/testing';
+import { TestClock, type TestSchema, waitFor } from '@billing/testing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Buyer, InvoicesOfAccount } from '../src/domain/directory.js';
@@ -60,14 +60,6 @@ function toInvoice(organizationId: string, accounts: string[], amounts: string[]
   }));
 }
 
-/** Resolves when `promise` does, or rejects after `ms` saying what never happened. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)),
-  ]);
-}
-
 /** Whether another transaction holds the lock an insert into this schema's invoice table takes. */
 async function invoiceInsertedElsewhere(): Promise<boolean> {
   const rows = await orm.em
@@ -105,10 +97,10 @@ it('takes its numbers and writes while accounts has not answered, and commits on
       [bent, buyer(bent, 'bent')],
     ]),
   );
-  let admitted!: () => void;
-  const numbered = new Promise<void>((resolve) => {
-    admitted = resolve;
-  });
+  let numbered = false;
+  const admitted = () => {
+    numbered = true;
+  };
   let committed = false;
   const batch = inTransaction(orm, (em) =>
     invoiceCharges(deps, em, toInvoice(organizationId, [alma, bent], ['100.00', '200.00', '300.00']), {
@@ -118,15 +110,17 @@ it('takes its numbers and writes while accounts has not answered, and commits on
     committed = true;
   });
 
-  await within(numbered, 10_000, 'the batch never took its numbers while its announcement was unanswered');
+  await waitFor(() => numbered, {
+    timeoutMs: 10_000,
+    description: 'the batch to take its numbers while its announcement is unanswered',
+  });
   // Asked once, for both accounts' new invoices, and still waiting for the answer.
   expect(asked.map((announcements) => announcements.map(({ invoiceIds }) => invoiceIds.length))).toEqual([[2, 1]]);
   // The invoices are inserted in the open transaction (nothing before the numbering writes to the
   // invoice table), and it does not commit before accounts answers.
-  for (let tries = 0; !(await invoiceInsertedElsewhere()); tries++) {
-    if (tries > 100) throw new Error('the batch never inserted its invoices while its announcement was unanswered');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(invoiceInsertedElsewhere, {
+    description: 'the batch to insert its invoices while its announcement is unanswered',
+  });
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(committed).toBe(false);
   expect(await committedInvoices(organizationId)).toEqual([]);
@@ -145,10 +139,10 @@ it('rolls the batch back, numbers included, when accounts refuses its announceme
   const organizationId = randomUUID();
   const alma = randomUUID();
   const held = heldDirectory(new Map([[alma, buyer(alma, 'alma')]]));
-  let admitted!: () => void;
-  const numbered = new Promise<void>((resolve) => {
-    admitted = resolve;
-  });
+  let numbered = false;
+  const admitted = () => {
+    numbered = true;
+  };
   const batch = inTransaction(orm, (em) =>
     invoiceCharges(held.deps, em, toInvoice(organizationId, [alma], ['100.00', '200.00']), {
       afterNumbering: admitted,
@@ -158,7 +152,10 @@ it('rolls the batch back, numbers included, when accounts refuses its announceme
     () => 'committed',
     (error: unknown) => (error instanceof AppError ? error.reason : String(error)),
   );
-  await within(numbered, 10_000, 'the batch never took its numbers while its announcement was unanswered');
+  await waitFor(() => numbered, {
+    timeoutMs: 10_000,
+    description: 'the batch to take its numbers while its announcement is unanswered',
+  });
   // The account was deleted meanwhile: accounts answers NOT_FOUND.
   held.answer(AppError.notFound(`Account ${alma} does not exist.`));
   expect(await outcome).toBe('NOT_FOUND');
