@@ -2,7 +2,7 @@ import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountActivityRecord } from '../domain/account-activity-ledger.js';
 import { accountKeys } from './key-tables.js';
-import { rowsPerKey, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { rowsAsJson, rowsPerKey, type SqlStatement, setFromExcluded } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -86,17 +86,17 @@ export async function subscriptionStartsOfAccounts(
 /** The insert of new derived account activities, in the given order (their seq follows it); null for none. */
 export function accountActivityInserts(records: readonly AccountActivityRecord[]): SqlStatement | null {
   if (records.length === 0) return null;
-  const values = valuesOf(records, COLUMNS);
-  return { sql: `insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}`, params: values.params };
+  const rows = rowsAsJson('account_activity', records, COLUMNS);
+  return { sql: `insert into account_activity (${COLUMNS.join(', ')}) ${rows.sql}`, params: rows.params };
 }
 
 /** The write of stored derived account activities derived otherwise now (only what a derivation sets); null for none. */
 export function accountActivityUpdates(records: readonly AccountActivityRecord[]): SqlStatement | null {
   if (records.length === 0) return null;
-  const values = valuesOf(records, COLUMNS);
+  const rows = rowsAsJson('account_activity', records, COLUMNS);
   return {
-    sql: `insert into account_activity (${COLUMNS.join(', ')}) values ${values.sql}
+    sql: `insert into account_activity (${COLUMNS.join(', ')}) ${rows.sql}
      on conflict (id) do update set ${setFromExcluded(CHANGEABLE)}`,
-    params: values.params,
+    params: rows.params,
   };
 }

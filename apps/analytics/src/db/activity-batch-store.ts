@@ -2,7 +2,7 @@ import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ActivityRecord, INVOICE_ACTIVITY_TYPES } from '../domain/activity-ledger.js';
 import { accountKeys, type SubscriptionRef, subscriptionKeys } from './key-tables.js';
-import { placeholders, rowsPerKey, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { placeholders, rowsAsJson, rowsPerKey, type SqlStatement, setFromExcluded } from './sql-rows.js';
 
 const COLUMNS = [
   'id',
@@ -122,17 +122,17 @@ export function activityInserts(
   records: ReadonlyArray<Record<(typeof COLUMNS)[number], unknown>>,
 ): SqlStatement | null {
   if (records.length === 0) return null;
-  const values = valuesOf(records, COLUMNS);
-  return { sql: `insert into activity (${COLUMNS.join(', ')}) values ${values.sql}`, params: values.params };
+  const rows = rowsAsJson('activity', records, COLUMNS);
+  return { sql: `insert into activity (${COLUMNS.join(', ')}) ${rows.sql}`, params: rows.params };
 }
 
 /** The write of stored activities changed by subscription changes (only what those change); null for none. */
 export function activityUpdates(records: readonly ActivityRecord[]): SqlStatement | null {
   if (records.length === 0) return null;
-  const values = valuesOf(records, COLUMNS);
+  const rows = rowsAsJson('activity', records, COLUMNS);
   return {
-    sql: `insert into activity (${COLUMNS.join(', ')}) values ${values.sql}
+    sql: `insert into activity (${COLUMNS.join(', ')}) ${rows.sql}
      on conflict (id) do update set ${setFromExcluded(CHANGEABLE)}`,
-    params: values.params,
+    params: rows.params,
   };
 }

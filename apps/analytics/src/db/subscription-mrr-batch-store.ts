@@ -2,7 +2,7 @@ import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MrrTotalsChange, SubscriptionMrrColumns } from '../domain/subscription-mrr.js';
 import type { SubscriptionMrrRow } from './entities/subscription-mrr.entity.js';
-import { placeholders, type SqlStatement, setFromExcluded, valuesOf } from './sql-rows.js';
+import { placeholders, rowsAsJson, type SqlStatement, setFromExcluded } from './sql-rows.js';
 
 /**
  * The stored MRR rows of the subscriptions, locked for this transaction's changes (in id order), in
@@ -56,11 +56,11 @@ const COLUMNS = [
 /** The save of subscriptions' MRR rows after their changes (new or replacing the stored ones); null for none. */
 export function subscriptionMrrSaves(rows: readonly MrrRow[]): SqlStatement | null {
   if (rows.length === 0) return null;
-  const values = valuesOf(rows, COLUMNS);
+  const json = rowsAsJson('subscription_mrr', rows, COLUMNS);
   return {
-    sql: `insert into subscription_mrr (${COLUMNS.join(', ')}) values ${values.sql}
+    sql: `insert into subscription_mrr (${COLUMNS.join(', ')}) ${json.sql}
      on conflict (id) do update set ${setFromExcluded(COLUMNS.filter((column) => column !== 'id'))}`,
-    params: values.params,
+    params: json.params,
   };
 }
 
@@ -68,15 +68,21 @@ export function subscriptionMrrSaves(rows: readonly MrrRow[]): SqlStatement | nu
 export function mrrTotalsMoves(changes: ReadonlyMap<string, MrrTotalsChange>): SqlStatement | null {
   if (changes.size === 0) return null;
   const rows = [...changes].map(([organization_id, change]) => ({ organization_id, ...change }));
-  const values = valuesOf(rows, ['organization_id', 'total_mrr', 'future_mrr', 'pending_mrr', 'subscriptions_count']);
+  const json = rowsAsJson('mrr_totals', rows, [
+    'organization_id',
+    'total_mrr',
+    'future_mrr',
+    'pending_mrr',
+    'subscriptions_count',
+  ]);
   return {
     sql: `insert into mrr_totals (organization_id, total_mrr, future_mrr, pending_mrr, subscriptions_count)
-       values ${values.sql}
+       ${json.sql}
        on conflict (organization_id) do update set
          total_mrr = mrr_totals.total_mrr + excluded.total_mrr,
          future_mrr = mrr_totals.future_mrr + excluded.future_mrr,
          pending_mrr = mrr_totals.pending_mrr + excluded.pending_mrr,
          subscriptions_count = mrr_totals.subscriptions_count + excluded.subscriptions_count`,
-    params: values.params,
+    params: json.params,
   };
 }
