@@ -3,11 +3,12 @@
  * the given order (an activity's `seq` is its recording order) and every value lands as its
  * column's type makes it, as a bound value would: Dates to the millisecond, decimal text rounded
  * by the column's scale (exponent notation included), numbers, booleans, and null or a missing
- * value as NULL; columns not listed keep their defaults.
+ * value as NULL. A value a column cannot hold (NaN, an invalid Date) is refused, as binding it was,
+ * not written as NULL. The combined statement of several writes (runWrites' WITH) and the other
+ * upserts are compared row by row with one-by-one in subscription-changes-batch.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { inTransaction, selectBound } from '@billing/db';
-import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { activityInserts } from '../src/db/activity-batch-store.js';
 import { runWrites } from '../src/db/sql-rows.js';
@@ -57,7 +58,7 @@ function activity(organizationId: string, id: string, overrides: Partial<Activit
 describe('rows written as one JSON array', () => {
   it('inserts activities in the given order (seq) with their values as the columns type them', async () => {
     const organizationId = randomUUID();
-    // Ids in descending order: an insert ordered by anything but the list would number them otherwise.
+    // Ids in descending order, so that an insert ordered by id would number them the other way round.
     const ids = [
       'ffffffff-0000-4000-8000-000000000003',
       '88888888-0000-4000-8000-000000000002',
@@ -67,7 +68,7 @@ describe('rows written as one JSON array', () => {
       activity(organizationId, ids[0]!, {
         type: 'new_biz',
         new_mrr: '12.345',
-        mrr_change: new Decimal('1e-7') as unknown as string,
+        mrr_change: '1.5e1',
         new_quantity: 3,
         plan_key: 'p-1',
       }),
@@ -99,7 +100,7 @@ describe('rows written as one JSON array', () => {
     expect(rows[0]).toMatchObject({
       type: 'new_biz',
       new_mrr: '12.35',
-      mrr_change: '0.00',
+      mrr_change: '15.00',
       new_quantity: 3,
       plan_key: 'p-1',
       is_churn: false,
@@ -135,5 +136,13 @@ describe('rows written as one JSON array', () => {
       ),
     );
     expect(totals).toEqual({ total_mrr: '100.00', future_mrr: '2.02', pending_mrr: '-1.00', subscriptions_count: 1 });
+  });
+
+  it('refuses a value no column holds instead of writing NULL', async () => {
+    const organizationId = randomUUID();
+    const invalidDate = activity(organizationId, randomUUID(), { date: new Date('not a date') });
+    const notANumber = activity(organizationId, randomUUID(), { new_quantity: Number.NaN });
+    expect(() => activityInserts([invalidDate])).toThrow('date: an invalid date');
+    expect(() => activityInserts([notANumber])).toThrow('new_quantity: NaN is not a number a column can hold');
   });
 });

@@ -1,4 +1,5 @@
 import { executeBound } from '@billing/db';
+import { Decimal } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -6,18 +7,38 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * as one JSON array (one bound parameter) that jsonb_populate_recordset turns into records of the
  * table's row type, each value converted by its column's type (typmod included) as a bound value
  * would be, and they come out in the given order (`with ordinality`), so a `seq` default numbers
- * them in it. One parameter instead of one per value: for a batch of 250 changes (thirty columns
- * each) binding and planning the values list cost Postgres and the driver about twice as much.
- * Values: scalars only (strings, numbers, booleans, Dates as their ISO instant, Decimals as their
- * text; null or undefined is NULL), as the analytics tables hold; no bytes, no JSON columns.
+ * them in it. One parameter instead of one per value: for a batch of 250 changes (up to thirty
+ * columns a row) binding and planning the values list cost Postgres and the driver about twice as
+ * much. Values: scalars only, as the analytics tables hold (strings, finite numbers, booleans, valid
+ * Dates as their ISO instant, Decimals as their text; null or undefined is NULL); anything else
+ * throws, as binding it did, rather than landing as NULL (JSON writes NaN and an invalid Date as null).
  */
 export function rowsAsJson<T>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[]): SqlStatement {
+  const document = rows.map((row) => {
+    const values: Record<string, unknown> = {};
+    for (const column of columns) values[column] = jsonScalar(row[column], column);
+    return values;
+  });
   return {
     sql: `select ${columns.map((column) => `r.${column}`).join(', ')}
       from jsonb_populate_recordset(null::${table}, ?::jsonb) with ordinality as r order by r.ordinality`,
-    // The replacer keeps each row's columns only (and their order does not matter to the function).
-    params: [JSON.stringify(rows, [...columns])],
+    params: [JSON.stringify(document)],
   };
+}
+
+function jsonScalar(value: unknown, column: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`${column}: ${value} is not a number a column can hold`);
+    return value;
+  }
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new Error(`${column}: an invalid date`);
+    return value.toISOString();
+  }
+  if (value instanceof Decimal) return value.toString();
+  throw new Error(`${column}: ${typeof value} is not a scalar value of the analytics tables`);
 }
 
 /**
