@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction, selectBound } from '@billing/db';
 import { describe, expect, it } from 'vitest';
 import { activityInserts } from '../src/db/activity-batch-store.js';
+import { invoiceActivityRow } from '../src/db/invoice-activity-store.js';
 import { runWrites } from '../src/db/sql-rows.js';
 import { mrrTotalsMoves } from '../src/db/subscription-mrr-batch-store.js';
 import type { ActivityRecord } from '../src/domain/activity-ledger.js';
@@ -19,40 +20,11 @@ import { useAnalyticsService } from './support/analytics-service.js';
 const service = useAnalyticsService();
 const run = <T>(work: Parameters<typeof inTransaction<T>>[1]) => inTransaction(service.service().orm, work);
 
+/** An activity row as the invoice events write them, with the overrides (the columns tested). */
 function activity(organizationId: string, id: string, overrides: Partial<ActivityRecord>): ActivityRecord {
-  return {
-    id,
-    organization_id: organizationId,
-    account_id: randomUUID(),
-    subscription_id: randomUUID(),
-    invoice_id: null,
-    type: 'renew',
-    date: new Date('2026-03-01T00:00:00.000Z'),
-    created_date: new Date('2026-03-01T00:00:00.123Z'),
-    updated_date: new Date('2026-03-01T00:00:00.123Z'),
-    is_manual: false,
-    is_churn: false,
-    deleted: false,
-    dropped: false,
-    planned: false,
-    plan_key: null,
-    old_currency: 'EUR',
-    new_currency: 'EUR',
-    old_mrr_in_subscription_currency: '10.00',
-    new_mrr_in_subscription_currency: '10.00',
-    old_mrr: '10.00',
-    new_mrr: '10.00',
-    mrr_change: '0.00',
-    old_quantity: 1,
-    new_quantity: 1,
-    old_terms: null,
-    new_terms: null,
-    old_plan: null,
-    new_plan: null,
-    churn_reason: null,
-    custom_churn_reason: '',
-    ...overrides,
-  } as ActivityRecord;
+  const invoice = { uuid: randomUUID(), account: randomUUID() };
+  const at = new Date('2026-03-01T00:00:00.123Z');
+  return { ...invoiceActivityRow(organizationId, 'invoice_sent', invoice, randomUUID(), false, at), id, ...overrides };
 }
 
 describe('rows written as one JSON array', () => {
