@@ -2,13 +2,15 @@
  * The batch writes send their rows as one JSON array (db/sql-rows rowsAsJson): the rows go in in
  * the given order (an activity's `seq` is its recording order) and every value lands as its
  * column's type makes it, as a bound value would: Dates to the millisecond, decimal text rounded
- * by the column's scale (exponent notation included), numbers, booleans, and null or a missing
- * value as NULL. A value a column cannot hold (NaN, an invalid Date) is refused, as binding it was,
- * not written as NULL. The combined statement of several writes (runWrites' WITH) and the other
- * upserts are compared row by row with one-by-one in subscription-changes-batch.test.ts.
+ * by the column's scale (exponent notation included; a MoneyDecimal as its text), numbers,
+ * booleans, and null or a missing value as NULL. A value a column cannot hold (NaN, an invalid
+ * Date) is refused, as binding it was, not written as NULL. The combined statement of several
+ * writes (runWrites' WITH) and the other upserts are compared row by row with one-by-one in
+ * subscription-changes-batch.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { inTransaction, selectBound } from '@billing/db';
+import { MoneyDecimal } from '@billing/money';
 import { describe, expect, it } from 'vitest';
 import { activityInserts } from '../src/db/activity-batch-store.js';
 import { invoiceActivityRow } from '../src/db/invoice-activity-store.js';
@@ -41,6 +43,7 @@ describe('rows written as one JSON array', () => {
         type: 'new_biz',
         new_mrr: '12.345',
         mrr_change: '1.5e1',
+        old_mrr: new MoneyDecimal('-7.5') as unknown as string,
         new_quantity: 3,
         plan_key: 'p-1',
       }),
@@ -62,7 +65,7 @@ describe('rows written as one JSON array', () => {
     const rows = await run((em) =>
       selectBound<Record<string, unknown>>(
         em,
-        `select id, type, new_mrr, mrr_change, new_quantity, plan_key, is_churn, old_terms, custom_churn_reason,
+        `select id, type, old_mrr, new_mrr, mrr_change, new_quantity, plan_key, is_churn, old_terms, custom_churn_reason,
                 invoice_id, date, created_date
            from activity where organization_id = ? order by seq`,
         [organizationId],
@@ -73,6 +76,7 @@ describe('rows written as one JSON array', () => {
       type: 'new_biz',
       new_mrr: '12.35',
       mrr_change: '15.00',
+      old_mrr: '-7.50',
       new_quantity: 3,
       plan_key: 'p-1',
       is_churn: false,

@@ -10,8 +10,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * them in it. One parameter instead of one per value: for a batch of 250 changes (up to thirty
  * columns a row) binding and planning the values list cost Postgres and the driver about twice as
  * much. Values: scalars only, as the analytics tables hold (strings, finite numbers, booleans, valid
- * Dates as their ISO instant, Decimals as their text; null or undefined is NULL); anything else
- * throws, as binding it did, rather than landing as NULL (JSON writes NaN and an invalid Date as null).
+ * Dates as their ISO instant, Decimals (MoneyDecimal too: clones share the prototype) as their text;
+ * null or undefined is NULL). Anything else throws: NaN and an invalid Date, which binding refused
+ * too and JSON would write as null, and objects, which no column of these tables takes.
  */
 export function rowsAsJson<T>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[]): SqlStatement {
   const document = rows.map((row) => {
