@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EMBEDDED_PORT, EMBEDDED_URL } from '../src/embedded-postgres.js';
 import { type LocalPlatform, startLocalPlatform } from '../src/local-platform.js';
 import { assertBuilt, type ChildHandle, ENTRY_POINTS, exitWithin, startEntryPoint } from './support/entry-points.js';
-import { freePort, portIsFree } from './support/ports.js';
+import { freePort, portAcceptsConnections, portIsFree } from './support/ports.js';
 import { privateCheckout } from './support/private-checkout.js';
 import { accountRoundTrip, restClient } from './support/rest-client.js';
 
@@ -140,8 +140,9 @@ it('Ctrl-C in a terminal stops the services, then PostgreSQL, and exits 0 having
 it('Ctrl-C during start-up stops the platform once it is up, PostgreSQL included, and exits 0', async () => {
   const npmStart = startNpmStart(await freePort());
   try {
-    // PostgreSQL accepting connections: the services are still to start.
-    await waitFor(async () => npmStart.exited() ?? !(await portIsFree(EMBEDDED_PORT)), {
+    // PostgreSQL accepting connections: the services are still to start. Probed by connecting: a
+    // probe binding the port could take it at the moment PostgreSQL binds it and fail that start.
+    await waitFor(async () => npmStart.exited() ?? (await portAcceptsConnections(EMBEDDED_PORT)), {
       timeoutMs: 60_000,
       intervalMs: 20,
       description: 'the embedded PostgreSQL to listen',
