@@ -18,7 +18,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedAccountActivities, subscriptionStartsOfAccounts } from '../src/db/account-activity-batch-store.js';
 import { activitiesInScope } from '../src/db/activity-batch-store.js';
 import { findActivityNames } from '../src/db/activity-news.js';
-import { backfillPaymentSubscriptions, firstInvoiceSubscriptions } from '../src/db/invoice-activity-store.js';
+import { firstInvoiceSubscriptions, paymentSubscriptionsBackfill } from '../src/db/invoice-activity-store.js';
+import { runWrites } from '../src/db/sql-rows.js';
 import { useAnalyticsService } from './support/analytics-service.js';
 
 const service = useAnalyticsService();
@@ -206,17 +207,18 @@ describe.each([
     expectKeyLookups(entries, 'activity');
   });
 
-  it('backfillPaymentSubscriptions: names the subscription on the payments of the invoices that have none', async () => {
+  it('paymentSubscriptionsBackfill: names the subscription on the payments of the invoices that have none', async () => {
     const { answer, entries } = await measured(async (em) => {
-      await backfillPaymentSubscriptions(
-        em,
-        n.map((k) => ({
-          organizationId,
-          invoiceId: uuidOf('invoice', 2 * (backfillOffset + k)),
-          subscriptionId: backfilled,
-          dropped: false,
-        })),
-      );
+      await runWrites(em, [
+        paymentSubscriptionsBackfill(
+          n.map((k) => ({
+            organizationId,
+            invoiceId: uuidOf('invoice', 2 * (backfillOffset + k)),
+            subscriptionId: backfilled,
+            dropped: false,
+          })),
+        ),
+      ]);
       const [{ named }] = await em.execute<[{ named: string }]>(
         `select count(*) as named from activity where organization_id = ? and type = 'payment_made' and subscription_id = ?`,
         [organizationId, backfilled],

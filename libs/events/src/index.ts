@@ -31,6 +31,6 @@ export { type IInboxMessage, InboxMessage } from './inbox/inbox-message.entity.j
 export * from './metrics/index.js';
 export { type AppendToOutboxInput, appendToOutbox } from './outbox/append-to-outbox.js';
 export { type IOutboxMessage, OutboxMessage } from './outbox/outbox-message.entity.js';
-export { insertOutboxRecords, type OutboxRecord, outboxRecord } from './outbox/outbox-record.js';
+export { insertOutboxRecords, type OutboxRecord, outboxInsert, outboxRecord } from './outbox/outbox-record.js';
 export { type DrainResult, OutboxRelay, type OutboxRelayOptions } from './relay/outbox-relay.js';
 export type { EventsLogger } from './support/logger.js';

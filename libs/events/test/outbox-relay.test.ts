@@ -1,4 +1,4 @@
-import { inTransaction } from '@billing/db';
+import { executeBound, inTransaction } from '@billing/db';
 import { TestClock, uniqueName, waitFor } from '@billing/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +8,7 @@ import {
   insertOutboxRecords,
   OutboxMessage,
   OutboxRelay,
+  outboxInsert,
   outboxRecord,
   type PublishRequest,
 } from '../src/index.js';
@@ -276,6 +277,37 @@ describe('OutboxRelay', () => {
       );
       await waitFor(() => bus.published.length === 3, { description: 'the bulk insert’s commit to wake the relay' });
       expect(bus.published.map((request) => request.messageId)).toEqual(batch.map(({ envelope }) => envelope.event_id));
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('is woken by the commit of an outboxInsert run as a WITH query of a statement, in the given order', async () => {
+    const producer = uniqueName('relay');
+    const bus = new RecordingBus();
+    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
+    relay.start();
+    try {
+      await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+      const batch = accountCreatedRecords(producer, 3);
+      // As a batch's writes run it: one statement, the outbox insert one of its WITH queries.
+      const selected = await inTransaction(db.orm, async (em) => {
+        const insert = outboxInsert(
+          em,
+          batch.map(({ record }) => record),
+        )!;
+        const { rows } = await executeBound<{ written: string }>(
+          em,
+          `with w0 as (${insert.sql} returning id) select count(*) as written from w0`,
+          insert.params,
+        );
+        return rows[0]!.written;
+      });
+      expect(Number(selected)).toBe(3);
+      // The relay sleeps for a minute: only the commit of these rows can wake it within the test.
+      await waitFor(() => bus.published.length === 3, { description: 'the commit to wake the relay' });
+      expect(bus.published.map((request) => request.messageId)).toEqual(batch.map(({ envelope }) => envelope.event_id));
+      await inTransaction(db.orm, async (em) => expect(outboxInsert(em, [])).toBeNull());
     } finally {
       await relay.stop();
     }

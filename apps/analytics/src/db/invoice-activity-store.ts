@@ -7,8 +7,7 @@ import {
   invoiceKey,
   type PaymentSubscriptionBackfill,
 } from '../domain/invoice-activities.js';
-import { activityInserts } from './activity-batch-store.js';
-import { keysTable, runWrites } from './sql-rows.js';
+import { keysTable, type SqlStatement } from './sql-rows.js';
 
 /** The row of an invoice activity (no MRR; `date` and the recording moment are the event's). */
 export function invoiceActivityRow(
@@ -96,12 +95,13 @@ export async function invalidSubscriptions(
   return new Set(rows.map((row) => row.id));
 }
 
-/** Names the subscription on the invoices' payment_made activities that have none yet: one statement for all. */
-export async function backfillPaymentSubscriptions(
-  em: EntityManager,
-  backfills: readonly PaymentSubscriptionBackfill[],
-): Promise<void> {
-  if (backfills.length === 0) return;
+/**
+ * The statement that names the subscription on the invoices' payment_made activities that have none
+ * yet, one for all; null for no backfills. It changes only stored rows: run with the insert of the
+ * batch's activities (runWrites) it sees the table as it was before, as if run first.
+ */
+export function paymentSubscriptionsBackfill(backfills: readonly PaymentSubscriptionBackfill[]): SqlStatement | null {
+  if (backfills.length === 0) return null;
   const keys = keysTable(
     'b',
     [
@@ -123,8 +123,8 @@ export async function backfillPaymentSubscriptions(
   // index conditions the planner took the unique (subscription_id, plan_key) index for
   // `subscription_id is null` and read every entry with no subscription it ever held, the dead
   // ones too (nothing vacuums them here).
-  await em.execute(
-    `with found as materialized (
+  return {
+    sql: `with found as materialized (
        select p.id, b.subscription_id, b.dropped
          from ${keys.sql}
         cross join lateral (
@@ -137,15 +137,6 @@ export async function backfillPaymentSubscriptions(
      update activity a set subscription_id = f.subscription_id, dropped = f.dropped
        from found f
       where a.id = any(array(select id from found)) and a.id = f.id`,
-    keys.params,
-    'run',
-  );
-}
-
-/**
- * Inserts the activities with one statement, their `seq` in the given order (the recording order):
- * plain SQL, as a subscription change's activities are inserted (no entities to build for them).
- */
-export async function insertActivities(em: EntityManager, rows: readonly ActivityRecord[]): Promise<void> {
-  await runWrites(em, [activityInserts(rows)]);
+    params: keys.params,
+  };
 }

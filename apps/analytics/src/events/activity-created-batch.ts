@@ -1,6 +1,7 @@
-import { insertOutboxRecords, outboxRecord } from '@billing/events';
+import { outboxInsert, outboxRecord } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findActivityNames, heldActivityView } from '../db/activity-news.js';
+import type { SqlStatement } from '../db/sql-rows.js';
 import type { ActivityRecord } from '../domain/activity-ledger.js';
 import { activityCreatedEventOf } from './activity-events.js';
 
@@ -12,16 +13,18 @@ export interface RecordedActivities {
 }
 
 /**
- * publishActivitiesSince for the events of a batch at once: activity.created of each recorded
- * activity, as its GET shows it now (ones deleted or dropped by then are not news), in the caller's
- * transaction (the outbox), in the events' order and each event's recording order. The activities
- * are not read back: the batch holds them as written, and one statement per organization (per round
- * of invoice events) reads the names their views join (heldActivityView); one insert writes the events.
+ * publishActivitiesSince for the events of a batch at once, as the statement that writes it:
+ * activity.created of each recorded activity, as its GET shows it once the batch's writes are done
+ * (ones deleted or dropped are not news), in the events' order and each event's recording order;
+ * null when there is none. The caller runs it with the batch's writes, in the same transaction (the
+ * outbox) and the same round trip (runWrites). The activities are not read back: the batch holds
+ * them as it writes them, and one statement per organization (per round of invoice events) reads
+ * the names their views join (heldActivityView), which the batch's writes do not change.
  */
-export async function publishActivitiesCreated(
+export async function activitiesCreatedInsert(
   em: EntityManager,
   recorded: readonly RecordedActivities[],
-): Promise<void> {
+): Promise<SqlStatement | null> {
   const byOrganization = new Map<string, ActivityRecord[]>();
   for (const { source, activities } of recorded) {
     const records = byOrganization.get(source.organizationId) ?? [];
@@ -54,5 +57,5 @@ export async function publishActivitiesCreated(
       ];
     }),
   );
-  await insertOutboxRecords(em, records);
+  return outboxInsert(em, records);
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockAndJournal } from '../db/event-log.js';
 import type { InvoiceActivityInput } from '../domain/invoice-activities.js';
 import { recordInvoiceActivities } from '../use-cases/record-invoice-activities.js';
-import { publishActivitiesCreated } from './activity-created-batch.js';
+import { activitiesCreatedInsert } from './activity-created-batch.js';
 import { INVOICE_ACTIVITY, invoiceActivityOf } from './invoice-activity-mapper.js';
 
 /** The payload types a batch records invoice activities from; any other fails it (then one by one). */
@@ -61,7 +61,7 @@ export async function recordInvoiceActivityEvents(
   });
   await lockAndJournal(em, envelopes);
   await recordInvoiceActivities(em, inputs, (activities) =>
-    publishActivitiesCreated(
+    activitiesCreatedInsert(
       em,
       activities.map(({ input: { envelope }, activity }) => ({
         source: {

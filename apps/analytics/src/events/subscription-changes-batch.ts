@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockAndJournal } from '../db/event-log.js';
 import { chunksWithoutRepeats, runsOf } from '../domain/batch-runs.js';
 import { recordSubscriptionChanges } from '../use-cases/record-subscription-changes.js';
-import { publishActivitiesCreated } from './activity-created-batch.js';
+import { activitiesCreatedInsert } from './activity-created-batch.js';
 import { subscriptionChangeOf } from './subscription-change-mapper.js';
 
 const SUBSCRIPTION_CHANGED = 'billing.events.v1.SubscriptionChanged';
@@ -73,7 +73,7 @@ async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): 
     em,
     chunk.map(({ envelope }) => envelope),
   );
-  const recorded = await recordSubscriptionChanges(
+  await recordSubscriptionChanges(
     em,
     chunk.map(({ envelope, change, record }) => ({
       organizationId: canonicalUuidOrText(envelope.organization_id),
@@ -81,16 +81,17 @@ async function recordChunk(em: EntityManager, chunk: readonly DecodedChange[]): 
       record,
       now: occurredAt(envelope),
     })),
-  );
-  await publishActivitiesCreated(
-    em,
-    chunk.map(({ envelope }, i) => ({
-      source: {
-        organizationId: envelope.organization_id,
-        requestId: envelope.request_id || envelope.event_id,
-        occurredAt: occurredAt(envelope),
-      },
-      activities: recorded[i] ?? [],
-    })),
+    (recorded) =>
+      activitiesCreatedInsert(
+        em,
+        chunk.map(({ envelope }, i) => ({
+          source: {
+            organizationId: envelope.organization_id,
+            requestId: envelope.request_id || envelope.event_id,
+            occurredAt: occurredAt(envelope),
+          },
+          activities: recorded[i] ?? [],
+        })),
+      ),
   );
 }

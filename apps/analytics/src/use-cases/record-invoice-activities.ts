@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { activityInserts } from '../db/activity-batch-store.js';
 import {
-  backfillPaymentSubscriptions,
   firstInvoiceSubscriptions,
-  insertActivities,
   invalidSubscriptions,
   invoiceActivityRow,
+  paymentSubscriptionsBackfill,
 } from '../db/invoice-activity-store.js';
+import { runWrites, type SqlStatement } from '../db/sql-rows.js';
 import type { ActivityRecord } from '../domain/activity-ledger.js';
 import {
   type InvoiceActivityInput,
@@ -18,26 +19,26 @@ import {
 /**
  * recordInvoiceActivity for many events at once, with the same effects as recording them one by
  * one in order: per round (invoiceActivityRounds; a consumer's batch is one), one read of the
- * invoices' first subscriptions, one of the invalid flags, one backfill of the stored payments and
- * one insert of the activities (`seq` in order). `recorded` is told each round's activities (the
- * row each input recorded, as inserted) before the next round changes any of them: their activity.created.
- * The caller holds the organizations' locks.
+ * invoices' first subscriptions, one of the invalid flags, and one statement for the writes: the
+ * backfill of the stored payments, the insert of the activities (`seq` in order) and the statement
+ * `announce` makes of the round's activities (the row each input records, as inserted: their
+ * activity.created), so each round costs the organizations' lock one round trip of writes. The
+ * caller holds the organizations' locks.
  */
 export async function recordInvoiceActivities<T extends InvoiceActivityInput>(
   em: EntityManager,
   inputs: readonly T[],
-  recorded: (activities: Array<{ input: T; activity: ActivityRecord }>) => Promise<void>,
+  announce: (activities: Array<{ input: T; activity: ActivityRecord }>) => Promise<SqlStatement | null>,
 ): Promise<void> {
   for (const round of invoiceActivityRounds(inputs)) {
     const firstSubscription = await firstInvoiceSubscriptions(em, paymentInvoices(round));
     const invalid = await invalidSubscriptions(em, subscriptionsToCheck(round, firstSubscription));
     const { activities, backfills } = planInvoiceActivities(round, { firstSubscription, invalid });
-    // Before the insert: an invoice activity names its subscription on the payments stored before it.
-    await backfillPaymentSubscriptions(em, backfills);
     const rows = activities.map(({ input, subscriptionId, dropped }) =>
       invoiceActivityRow(input.organizationId, input.type, input.invoice, subscriptionId, dropped, input.at),
     );
-    await insertActivities(em, rows);
-    await recorded(activities.map(({ input }, index) => ({ input, activity: rows[index]! })));
+    const news = await announce(activities.map(({ input }, index) => ({ input, activity: rows[index]! })));
+    // The backfill sees the stored payments only (one statement's snapshot), as when it ran before the insert.
+    await runWrites(em, [paymentSubscriptionsBackfill(backfills), activityInserts(rows), news]);
   }
 }

@@ -7,7 +7,7 @@ import {
   subscriptionStartsOfAccounts,
 } from '../db/account-activity-batch-store.js';
 import { activitiesInScope, activityInserts, activityUpdates, churnReasonNames } from '../db/activity-batch-store.js';
-import { runWrites } from '../db/sql-rows.js';
+import { runWrites, type SqlStatement } from '../db/sql-rows.js';
 import { lockSubscriptionMrrs, mrrTotalsMoves, subscriptionMrrSaves } from '../db/subscription-mrr-batch-store.js';
 import { heldRateOf } from '../db/subscription-mrr-store.js';
 import { AccountActivityLedger } from '../domain/account-activity-ledger.js';
@@ -47,14 +47,16 @@ const subscriptionRef = (item: SubscriptionChangeInput) => ({
  * they touch is read once (the subscriptions' MRR rows locked, their accounts' activities and
  * derived account activities), the changes are applied to it in memory one after the other (an
  * account with two changed subscriptions is derived again after each, as one by one), and what
- * changed is written with one statement. Returns, per change, the activities it recorded
- * that count (those activity.created announces), in recording order, as the ledger holds them:
- * as written (no later change of the chunk touches them: each names another subscription).
+ * changed is written with one statement, together with the statement `announce` makes of the
+ * activities each change recorded that count (those activity.created announces), in recording
+ * order, as the ledger holds them: as written (no later change of the chunk touches them: each
+ * names another subscription).
  */
 export async function recordSubscriptionChanges(
   em: EntityManager,
   changes: readonly SubscriptionChangeInput[],
-): Promise<ActivityRecord[][]> {
+  announce: (announced: ActivityRecord[][]) => Promise<SqlStatement | null>,
+): Promise<void> {
   if (new Set(changes.map((item) => item.record.uuid)).size !== changes.length) {
     throw new Error('recordSubscriptionChanges takes each subscription once');
   }
@@ -165,6 +167,7 @@ export async function recordSubscriptionChanges(
     announced.push(recorded.filter((id) => activities.counts(id)).map((id) => activities.recordOf(id)));
   });
 
+  const news = await announce(announced);
   // One statement: each table once, new and changed rows apart (the ledgers never list a row in both).
   await runWrites(em, [
     activityInserts(activities.recorded()),
@@ -180,8 +183,8 @@ export async function recordSubscriptionChanges(
     ),
     accountActivityInserts(accountActivities.recorded()),
     accountActivityUpdates(accountActivities.changed()),
+    news,
   ]);
-  return announced;
 }
 
 /** The original starts of accounts' subscriptions, as subscription_mrr holds them. */

@@ -57,16 +57,29 @@ export function outboxRecord(input: AppendToOutboxInput): { envelope: EventEnvel
  * woken when the transaction commits, as for rows of the unit of work.
  */
 export async function insertOutboxRecords(em: EntityManager, records: readonly OutboxRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  // Bound (executeBound): the payloads go as bytes, not as hex written into the statement's text
-  // (past 65,535 values, executeBound writes them into the text). One VALUES list numbers its rows'
-  // positions in its order.
-  await executeBound(
-    em,
-    `insert into ${outboxTable(em.config.get('schema'))}
+  const insert = outboxInsert(em, records);
+  if (insert) await executeBound(em, insert.sql, insert.params);
+}
+
+/**
+ * insertOutboxRecords as a statement (`?` placeholders) for the caller to run in its transaction,
+ * alone or as a WITH query of its other writes (one round trip for a batch's writes instead of
+ * two); null for no records. Bound (executeBound): the payloads go as bytes, not as hex written
+ * into the statement's text (past 65,535 values executeBound writes them into the text). One
+ * VALUES list numbers its rows' positions in its order. The relay is told to wake when the
+ * transaction commits; if the statement is not run, that wake finds nothing, as a poll does.
+ */
+export function outboxInsert(
+  em: EntityManager,
+  records: readonly OutboxRecord[],
+): { sql: string; params: unknown[] } | null {
+  if (records.length === 0) return null;
+  noteOutboxRowsInserted(em);
+  return {
+    sql: `insert into ${outboxTable(em.config.get('schema'))}
        (id, subject, payload, created_at, published_at, attempts, last_error, traceparent, tracestate)
      values ${records.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    records.flatMap((record) => [
+    params: records.flatMap((record) => [
       record.id,
       record.subject,
       record.payload,
@@ -77,6 +90,5 @@ export async function insertOutboxRecords(em: EntityManager, records: readonly O
       record.traceparent,
       record.tracestate,
     ]),
-  );
-  noteOutboxRowsInserted(em);
+  };
 }
