@@ -72,6 +72,23 @@ function accountCreatedRecords(producer: string, count: number) {
   );
 }
 
+/**
+ * Runs `test` beside a relay of a new producer that polls once a minute, started and its first
+ * (empty) poll done: within a test, only a wake can make it publish.
+ */
+async function withSleepingRelay(test: (relay: { producer: string; bus: RecordingBus }) => Promise<void>) {
+  const producer = uniqueName('relay');
+  const bus = new RecordingBus();
+  const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
+  relay.start();
+  try {
+    await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+    await test({ producer, bus });
+  } finally {
+    await relay.stop();
+  }
+}
+
 describe('OutboxRelay', () => {
   it('publishes committed rows oldest first with the event id as message id, then marks them', async () => {
     const producer = uniqueName('relay');
@@ -231,32 +248,19 @@ describe('OutboxRelay', () => {
     }
   });
 
-  it('publishes a row as soon as the transaction that appended it commits, without waiting for the next poll', async () => {
-    const producer = uniqueName('relay');
-    const bus = new RecordingBus();
-    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
-    relay.start();
-    try {
-      await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+  it('publishes a row as soon as the transaction that appended it commits, without waiting for the next poll', () =>
+    withSleepingRelay(async ({ producer, bus }) => {
       // The relay sleeps for a minute: only the commit of these rows can wake it within the test.
       const first = await appendEvent(db.orm, producer);
       await waitFor(() => bus.published.length === 1, { description: 'the commit to wake the relay' });
       const second = await appendEvent(db.orm, producer);
       await waitFor(() => bus.published.length === 2, { description: 'the next commit to wake it again' });
       expect(bus.published.map((request) => request.messageId)).toEqual([first.event_id, second.event_id]);
-    } finally {
-      await relay.stop();
-    }
-  });
+    }));
 
-  it('is woken by the commit of rows inserted in bulk (insertOutboxRecords) too, not by a rollback', async () => {
-    const producer = uniqueName('relay');
-    const bus = new RecordingBus();
-    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
-    const recordsOf = (count: number) => accountCreatedRecords(producer, count);
-    relay.start();
-    try {
-      await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+  it('is woken by the commit of rows inserted in bulk (insertOutboxRecords) too, not by a rollback', () =>
+    withSleepingRelay(async ({ producer, bus }) => {
+      const recordsOf = (count: number) => accountCreatedRecords(producer, count);
       // A rolled-back bulk insert leaves nothing and must not leave a wake-up behind for its EntityManager.
       await expect(
         inTransaction(db.orm, async (em) => {
@@ -277,18 +281,10 @@ describe('OutboxRelay', () => {
       );
       await waitFor(() => bus.published.length === 3, { description: 'the bulk insert’s commit to wake the relay' });
       expect(bus.published.map((request) => request.messageId)).toEqual(batch.map(({ envelope }) => envelope.event_id));
-    } finally {
-      await relay.stop();
-    }
-  });
+    }));
 
-  it('is woken by the commit of an outboxInsert run as a WITH query of a statement, in the given order', async () => {
-    const producer = uniqueName('relay');
-    const bus = new RecordingBus();
-    const relay = new OutboxRelay({ orm: db.orm, bus, producer, logger: recordingLogger(), pollIntervalMs: 60_000 });
-    relay.start();
-    try {
-      await waitFor(() => bus.published.length === 0, { description: 'the first (empty) poll' });
+  it('is woken by the commit of an outboxInsert run as a WITH query of a statement, in the given order', () =>
+    withSleepingRelay(async ({ producer, bus }) => {
       const batch = accountCreatedRecords(producer, 3);
       // As a batch's writes run it: one statement, the outbox insert one of its WITH queries.
       const selected = await inTransaction(db.orm, async (em) => {
@@ -308,10 +304,7 @@ describe('OutboxRelay', () => {
       await waitFor(() => bus.published.length === 3, { description: 'the commit to wake the relay' });
       expect(bus.published.map((request) => request.messageId)).toEqual(batch.map(({ envelope }) => envelope.event_id));
       await inTransaction(db.orm, async (em) => expect(outboxInsert(em, [])).toBeNull());
-    } finally {
-      await relay.stop();
-    }
-  });
+    }));
 
   it('claims 500 rows a round by default, in order', async () => {
     const producer = uniqueName('relay');
