@@ -35,6 +35,13 @@ const WEBHOOK_SECRET = 'whsec_billing_run_faults';
 const CREDENTIALS_KEY = randomBytes(32).toString('hex');
 // Generous: a loaded 2-core CI machine, and a restarted service catching up.
 const RUN_TIMEOUT_MS = 15 * 60_000;
+// The card gateway answers each call after GATEWAY_LATENCY_MS (Stripe's own take a few hundred) and
+// payments makes CHARGE_CONCURRENCY calls at once, so its 300 charges of a 1,000 run take about 4 s
+// and land a group of 8 at a time. With an instant gateway and the default 64 calls, payments
+// charged a whole batch of card invoices between two polls (seen: 0 → 151 of 300, 0 → 156), so
+// the kill could come after all of its work was done and find nothing in the middle to break.
+const GATEWAY_LATENCY_MS = 100;
+const CHARGE_CONCURRENCY = 8;
 const TEST_TIMEOUT_MS = RUN_TIMEOUT_MS + 5 * 60_000;
 
 interface Run {
@@ -107,7 +114,7 @@ async function startRun(replicas: Partial<Record<ServiceName, number>> = {}): Pr
   const databaseUrl = await freshDatabase();
   const nats = await startNatsServer();
   cleanups.push(() => nats.dispose());
-  const stripe = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
+  const stripe = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET, latencyMs: GATEWAY_LATENCY_MS });
   cleanups.push(() => stripe.stop());
   const platform = await startPlatformProcesses({
     databaseUrl,
@@ -116,7 +123,11 @@ async function startRun(replicas: Partial<Record<ServiceName, number>> = {}): Pr
     payments: true,
     replicas,
     environment: {
-      payments: { CARDGW_A_API_URL: stripe.url, GATEWAY_CREDENTIALS_KEY: CREDENTIALS_KEY },
+      payments: {
+        CARDGW_A_API_URL: stripe.url,
+        GATEWAY_CREDENTIALS_KEY: CREDENTIALS_KEY,
+        PAYMENTS_CHARGE_CONCURRENCY: String(CHARGE_CONCURRENCY),
+      },
     },
     log: () => undefined,
   });
@@ -136,7 +147,8 @@ async function startRun(replicas: Partial<Record<ServiceName, number>> = {}): Pr
     stripe,
     seeded,
     stages: billingRunStages(SUBSCRIPTIONS, seeded.cards),
-    poller: new StagePoller(db, platform.organizationId, seeded.due),
+    // Every stage counted on every poll: the kill acts on the count of the moment.
+    poller: new StagePoller(db, platform.organizationId, seeded.due, 1),
     start: Math.max(seeded.due.getTime(), seeded.seeded.getTime()),
   };
 }
