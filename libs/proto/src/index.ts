@@ -1,4 +1,6 @@
-// Generated protobuf code lives in ./gen (regenerate with `npm run proto`); this file only names it.
+// Generated protobuf code lives in ./gen (regenerate with `npm run proto`); this file names it, and
+// encodeMessage, which encodes with one writer reused from message to message (events and their payloads).
+export { encodeMessage, type MessageEncoder } from './encode-message.js';
 export * as accountsV1 from './gen/billing/accounts/v1/accounts.js';
 export * as selfServiceV1 from './gen/billing/accounts/v1/self_service.js';
 export * as webhooksV1 from './gen/billing/accounts/v1/webhooks.js';

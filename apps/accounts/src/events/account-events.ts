@@ -1,4 +1,4 @@
-import { accountEventsV1 } from '@billing/proto';
+import { accountEventsV1, encodeMessage } from '@billing/proto';
 import { type AccountView, EMPTY_READ_MODEL } from '../domain/account-view.js';
 import { accountMessage } from '../grpc/account-mapper.js';
 import type { ChangeScope } from '../use-cases/change-transaction.js';
@@ -24,6 +24,6 @@ export function publishAccountEvent(scope: ChangeScope, eventType: AccountEventT
     aggregateType: 'account',
     aggregateId: account.uuid,
     payloadType: 'billing.events.v1.AccountChanged',
-    payload: accountEventsV1.AccountChanged.encode({ account: accountMessage(account) }).finish(),
+    payload: encodeMessage(accountEventsV1.AccountChanged, { account: accountMessage(account) }),
   });
 }

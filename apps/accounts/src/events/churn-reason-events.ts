@@ -1,4 +1,4 @@
-import { accountEventsV1 } from '@billing/proto';
+import { accountEventsV1, encodeMessage } from '@billing/proto';
 import type { ChurnReasonView } from '../domain/churn-reason.js';
 import type { ChangeScope } from '../use-cases/change-transaction.js';
 
@@ -14,6 +14,6 @@ export function publishChurnReasonEvent(scope: ChangeScope, eventType: ChurnReas
     aggregateType: 'churn_reason',
     aggregateId: view.uuid,
     payloadType: 'billing.events.v1.ChurnReasonChanged',
-    payload: accountEventsV1.ChurnReasonChanged.encode({ churn_reason: view }).finish(),
+    payload: encodeMessage(accountEventsV1.ChurnReasonChanged, { churn_reason: view }),
   });
 }

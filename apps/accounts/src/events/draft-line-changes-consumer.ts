@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import { type EventEnvelope, type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
-import { invoiceEventsV1, invoicingV1 } from '@billing/proto';
+import { encodeMessage, invoiceEventsV1, invoicingV1 } from '@billing/proto';
 import { recordDraftLineState, recordDraftLineStates } from '../db/account-draft-line-store.js';
 import { draftLineStateOf, InvalidDraftLineEvent } from '../domain/draft-line-state.js';
 import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-model-consumer.js';
@@ -69,7 +69,7 @@ function draftLineChangeOf(envelope: EventEnvelope) {
   return {
     state: draftLineStateOf(envelope.organization_id, envelope.event_type, payload.line),
     // Re-encoded from the decoded message: the snapshot is exactly the DraftLine, nothing else of the event.
-    snapshot: invoicingV1.DraftLine.encode(payload.line!).finish(),
+    snapshot: encodeMessage(invoicingV1.DraftLine, payload.line!),
   };
 }
 

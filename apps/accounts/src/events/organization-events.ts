@@ -1,5 +1,5 @@
 import { appendToOutbox } from '@billing/events';
-import { accountEventsV1 } from '@billing/proto';
+import { accountEventsV1, encodeMessage } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrganizationRow } from '../db/entities/organization.entity.js';
 
@@ -28,13 +28,13 @@ export function publishOrganizationEvent(
     aggregateType: 'organization',
     aggregateId: organization.id,
     payloadType: 'billing.events.v1.OrganizationChanged',
-    payload: accountEventsV1.OrganizationChanged.encode({
+    payload: encodeMessage(accountEventsV1.OrganizationChanged, {
       id: organization.id,
       name: organization.name,
       base_currency: organization.base_currency,
       time_zone: organization.time_zone,
       exchange_rates: organization.exchange_rates ?? [],
-    }).finish(),
+    }),
     occurredAt: now,
   });
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import { type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
-import { paymentEventsV1, paymentsV1 } from '@billing/proto';
+import { encodeMessage, paymentEventsV1, paymentsV1 } from '@billing/proto';
 import { recordPaymentCardState } from '../db/account-payment-card-store.js';
 import { InvalidPaymentCardEvent, paymentCardStateOf } from '../domain/payment-card-state.js';
 import { type ReadModelConsumerOptions, startReadModelConsumer } from './read-model-consumer.js';
@@ -46,5 +46,5 @@ const applyPaymentCardChanged: ApplyReadModelEvent = async (em, envelope, now) =
   const bytes = payloadOfType(envelope, PAYMENT_CARD_CHANGED_PAYLOAD, InvalidPaymentCardEvent);
   const { card } = paymentEventsV1.PaymentCardChanged.decode(bytes);
   const state = paymentCardStateOf(envelope.organization_id, card);
-  return recordPaymentCardState(em, state, paymentsV1.PaymentCard.encode(card!).finish(), now);
+  return recordPaymentCardState(em, state, encodeMessage(paymentsV1.PaymentCard, card!), now);
 };

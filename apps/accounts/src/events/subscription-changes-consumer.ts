@@ -1,6 +1,6 @@
 import type { Clock } from '@billing/clock';
 import { type EventEnvelope, type EventsLogger, type RunningConsumer, subjectFor } from '@billing/events';
-import { subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
+import { encodeMessage, subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
 import { recordExpiredSubscriptionCharges, recordExpiredSubscriptionsCharges } from '../db/account-charge-store.js';
 import { recordSubscriptionState, recordSubscriptionStates } from '../db/account-subscription-store.js';
 import { chargeIdsOf, InvalidSubscriptionEvent, subscriptionStateOf } from '../domain/subscription-state.js';
@@ -75,7 +75,7 @@ function subscriptionChangeOf(envelope: EventEnvelope) {
   return {
     state,
     // Re-encoded from the decoded message: the snapshot is exactly the Subscription, nothing else of the event.
-    snapshot: subscriptionsV1.Subscription.encode(payload.subscription!).finish(),
+    snapshot: encodeMessage(subscriptionsV1.Subscription, payload.subscription!),
     charges: {
       organizationId: state.organizationId,
       accountId: state.accountId,

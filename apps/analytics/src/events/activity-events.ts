@@ -1,5 +1,5 @@
 import { appendToOutbox } from '@billing/events';
-import { activityEventsV1, type catalogV1 } from '@billing/proto';
+import { activityEventsV1, type catalogV1, encodeMessage } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   activityIdsRecordedSince,
@@ -70,7 +70,7 @@ export function activityCreatedEventOf(view: ActivityView, plans: readonly Embed
     aggregateType: 'activity',
     aggregateId: view.uuid,
     payloadType: 'billing.events.v1.ActivityChanged',
-    payload: activityEventsV1.ActivityChanged.encode({ activity: activityMessage(view), plans: embedded }).finish(),
+    payload: encodeMessage(activityEventsV1.ActivityChanged, { activity: activityMessage(view), plans: embedded }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { invoiceEventsV1 } from '@billing/proto';
+import { encodeMessage, invoiceEventsV1 } from '@billing/proto';
 import type { DraftLineEventType } from '@billing/reference-data';
 import type { ChangeScope } from '@billing/runtime';
 import type { DraftLineView } from '../domain/draft-lines/draft-line-view.js';
@@ -11,6 +11,6 @@ export function publishDraftLineEvent(scope: ChangeScope, eventType: DraftLineEv
     aggregateType: 'draft_invoice_line',
     aggregateId: line.uuid,
     payloadType: 'billing.events.v1.DraftInvoiceLineChanged',
-    payload: invoiceEventsV1.DraftInvoiceLineChanged.encode({ line: draftLineMessage(line) }).finish(),
+    payload: encodeMessage(invoiceEventsV1.DraftInvoiceLineChanged, { line: draftLineMessage(line) }),
   });
 }

@@ -1,4 +1,4 @@
-import { invoiceEventsV1 } from '@billing/proto';
+import { encodeMessage, invoiceEventsV1 } from '@billing/proto';
 import type { ChangeScope } from '@billing/runtime';
 import type { InvoiceView } from '../domain/invoice-view.js';
 import { invoiceMessage } from '../grpc/invoice-mapper.js';
@@ -27,6 +27,6 @@ export function publishInvoiceEvent(scope: ChangeScope, eventType: InvoiceEventT
     aggregateType: 'invoice',
     aggregateId: invoice.uuid,
     payloadType: 'billing.events.v1.InvoiceChanged',
-    payload: invoiceEventsV1.InvoiceChanged.encode({ invoice: invoiceMessage(invoice) }).finish(),
+    payload: encodeMessage(invoiceEventsV1.InvoiceChanged, { invoice: invoiceMessage(invoice) }),
   });
 }

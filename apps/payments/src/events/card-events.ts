@@ -1,4 +1,4 @@
-import { paymentEventsV1 } from '@billing/proto';
+import { encodeMessage, paymentEventsV1 } from '@billing/proto';
 import type { ChangeScope } from '@billing/runtime';
 import type { PaymentCardView } from '../domain/payment-card.js';
 import { paymentCardMessage } from '../grpc/card-mapper.js';
@@ -29,6 +29,6 @@ export function publishPaymentCardEvent(
     aggregateType: 'payment_card',
     aggregateId: card.uuid,
     payloadType: 'billing.events.v1.PaymentCardChanged',
-    payload: paymentEventsV1.PaymentCardChanged.encode({ card: paymentCardMessage(card) }).finish(),
+    payload: encodeMessage(paymentEventsV1.PaymentCardChanged, { card: paymentCardMessage(card) }),
   });
 }

@@ -1,4 +1,4 @@
-import { paymentEventsV1 } from '@billing/proto';
+import { encodeMessage, paymentEventsV1 } from '@billing/proto';
 import type { ChangeScope } from '@billing/runtime';
 import type { PaymentAttemptView } from '../domain/payment-attempt.js';
 import { paymentAttemptMessage } from '../grpc/card-mapper.js';
@@ -20,10 +20,10 @@ export function publishPaymentEvent(
     aggregateType: 'invoice',
     aggregateId: attempt.invoice,
     payloadType: 'billing.events.v1.PaymentAttemptChanged',
-    payload: paymentEventsV1.PaymentAttemptChanged.encode({
+    payload: encodeMessage(paymentEventsV1.PaymentAttemptChanged, {
       attempt: paymentAttemptMessage(attempt),
       retry_scheduled: details.retryScheduled,
       invoice_number: details.invoiceNumber,
-    }).finish(),
+    }),
   });
 }

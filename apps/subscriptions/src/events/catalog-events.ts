@@ -1,4 +1,4 @@
-import { catalogEventsV1 } from '@billing/proto';
+import { catalogEventsV1, encodeMessage } from '@billing/proto';
 import type { ChangeScope } from '@billing/runtime';
 import type { PlanTermsView, PlanView } from '../domain/catalog/plan-view.js';
 import { planMessage, planTermsMessage } from '../grpc/catalog-mapper.js';
@@ -22,7 +22,7 @@ export function publishPlanEvent(scope: ChangeScope, eventType: PlanEventType, p
     aggregateType: 'plan',
     aggregateId: plan.uuid,
     payloadType: 'billing.events.v1.PlanChanged',
-    payload: catalogEventsV1.PlanChanged.encode({ plan: planMessage(plan) }).finish(),
+    payload: encodeMessage(catalogEventsV1.PlanChanged, { plan: planMessage(plan) }),
   });
 }
 
@@ -33,6 +33,6 @@ export function publishPlanTermsEvent(scope: ChangeScope, eventType: PlanTermsEv
     aggregateType: 'plan_terms',
     aggregateId: terms.uuid,
     payloadType: 'billing.events.v1.PlanTermsChanged',
-    payload: catalogEventsV1.PlanTermsChanged.encode({ plan_terms: planTermsMessage(terms) }).finish(),
+    payload: encodeMessage(catalogEventsV1.PlanTermsChanged, { plan_terms: planTermsMessage(terms) }),
   });
 }

@@ -1,4 +1,4 @@
-import { contractEventsV1 } from '@billing/proto';
+import { contractEventsV1, encodeMessage } from '@billing/proto';
 import type { ChangeScope } from '@billing/runtime';
 import type { ContractView } from '../domain/catalog/contract-view.js';
 import { contractMessage } from '../grpc/contract-mapper.js';
@@ -19,6 +19,6 @@ export function publishContractEvent(scope: ChangeScope, eventType: ContractEven
     aggregateType: 'contract',
     aggregateId: contract.uuid,
     payloadType: 'billing.events.v1.ContractChanged',
-    payload: contractEventsV1.ContractChanged.encode({ contract: contractMessage(contract) }).finish(),
+    payload: encodeMessage(contractEventsV1.ContractChanged, { contract: contractMessage(contract) }),
   });
 }

@@ -1,4 +1,4 @@
-import { subscriptionEventsV1 } from '@billing/proto';
+import { encodeMessage, subscriptionEventsV1 } from '@billing/proto';
 import type { ChangeScope } from '@billing/runtime';
 import type { ChargeView } from '../domain/charge-view.js';
 import {
@@ -66,7 +66,7 @@ export function publishSubscriptionChanges(
       aggregateType: 'subscription',
       aggregateId: subscription.uuid,
       payloadType: 'billing.events.v1.SubscriptionChanged',
-      payload: subscriptionEventsV1.SubscriptionChanged.encode(payload).finish(),
+      payload: encodeMessage(subscriptionEventsV1.SubscriptionChanged, payload),
     });
   });
 }
@@ -78,6 +78,6 @@ export function publishChargeCreated(scope: ChangeScope, charge: ChargeView): vo
     aggregateType: 'subscription',
     aggregateId: charge.subscription,
     payloadType: 'billing.events.v1.ChargeCreated',
-    payload: subscriptionEventsV1.ChargeCreated.encode({ charge: chargeMessage(charge) }).finish(),
+    payload: encodeMessage(subscriptionEventsV1.ChargeCreated, { charge: chargeMessage(charge) }),
   });
 }

@@ -1,11 +1,11 @@
-import { eventsV1 } from '@billing/proto';
+import { encodeMessage, eventsV1 } from '@billing/proto';
 
 export type EventEnvelope = eventsV1.EventEnvelope;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeEnvelope(envelope: EventEnvelope): Uint8Array {
-  return eventsV1.EventEnvelope.encode(envelope).finish();
+  return encodeMessage(eventsV1.EventEnvelope, envelope);
 }
 
 /** Thrown for bytes that are not a usable envelope: a poison message, never worth retrying. */
