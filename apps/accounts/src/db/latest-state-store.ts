@@ -91,21 +91,27 @@ export async function recordLatestStates<Row extends OwnedRow>(
     if (!name) throw new Error(`${meta.tableName} has no column for ${property}`);
     return name;
   };
-  const keyOf = (state: LatestState<Row>) => state.owner.id.toLowerCase();
+  // Each state's key once (a batch is hundreds of states, each key wanted several times below).
+  const keys = states.map((state) => state.owner.id.toLowerCase());
   const firstOf = new Map<string, LatestState<Row>>();
-  for (const state of states) if (!firstOf.has(keyOf(state))) firstOf.set(keyOf(state), state);
+  states.forEach((state, index) => {
+    if (!firstOf.has(keys[index]!)) firstOf.set(keys[index]!, state);
+  });
   const firsts = [...firstOf.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, state]) => state);
   const properties = Object.keys(firsts[0]!.fields);
   const columns = ['id', 'organization_id', ...properties].map(columnOf);
+  // The column names looked up once for the batch, not once per value.
+  const [idColumn, organizationColumn, ...propertyColumns] = columns as [string, string, ...string[]];
   const recordOf = (state: LatestState<Row>): Record<string, unknown> => {
-    const values: Record<string, unknown> = {
-      id: state.owner.id,
-      organization_id: state.owner.organizationId,
-      ...state.fields,
+    const record: Record<string, unknown> = {
+      [idColumn]: state.owner.id,
+      [organizationColumn]: state.owner.organizationId,
     };
-    return Object.fromEntries(
-      ['id', 'organization_id', ...properties].map((property) => [columnOf(property), jsonValue(values[property])]),
-    );
+    const fields = state.fields as Record<string, unknown>;
+    properties.forEach((property, index) => {
+      record[propertyColumns[index]!] = jsonValue(fields[property]);
+    });
+    return record;
   };
   const list = columns.map((column) => `"${column}"`).join(', ');
   // The rows travel as one JSON array that Postgres turns into records of the table's row type, so
@@ -116,14 +122,14 @@ export async function recordLatestStates<Row extends OwnedRow>(
   const { rows: insertedIds } = await executeBound<{ id: string }>(
     em,
     `insert into ${table} (${list})
-     select ${list} from jsonb_populate_recordset(null::${table}, ?::jsonb) order by "${columnOf('id')}"
-     on conflict ("${columnOf('id')}") do nothing
-     returning "${columnOf('id')}" as id`,
+     select ${list} from jsonb_populate_recordset(null::${table}, ?::jsonb) order by "${idColumn}"
+     on conflict ("${idColumn}") do nothing
+     returning "${idColumn}" as id`,
     [JSON.stringify(firsts.map(recordOf))],
   );
   const inserted = new Set(insertedIds.map((row) => String(row.id).toLowerCase()));
   const statesPer = new Map<string, number>();
-  for (const state of states) statesPer.set(keyOf(state), (statesPer.get(keyOf(state)) ?? 0) + 1);
+  for (const key of keys) statesPer.set(key, (statesPer.get(key) ?? 0) + 1);
   // The rows a state is compared with: those that existed, and new ones with a later state here.
   const compared = [...firstOf.keys()].filter((id) => !inserted.has(id) || (statesPer.get(id) ?? 0) > 1);
   const stored = new Map<string, Row>();
@@ -134,17 +140,17 @@ export async function recordLatestStates<Row extends OwnedRow>(
     const { rows } = await executeBound<Row>(
       em,
       `select * from ${table}
-        where "${columnOf('id')}" in (select value::uuid from jsonb_array_elements_text(?::jsonb))
-          and "${columnOf('organization_id')}" in (select value::uuid from jsonb_array_elements_text(?::jsonb))
-        order by "${columnOf('id')}" for update`,
+        where "${idColumn}" in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+          and "${organizationColumn}" in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+        order by "${idColumn}" for update`,
       [JSON.stringify(compared), JSON.stringify(organizations)],
     );
     for (const row of rows) stored.set(String(row.id).toLowerCase(), row);
   }
   const seen = new Set<string>();
   const written = new Map<string, LatestState<Row>>();
-  const outcomes = states.map((state): RecordOutcome => {
-    const id = keyOf(state);
+  const outcomes = states.map((state, index): RecordOutcome => {
+    const id = keys[index]!;
     const first = !seen.has(id);
     seen.add(id);
     if (first && inserted.has(id)) return 'inserted';
@@ -160,12 +166,11 @@ export async function recordLatestStates<Row extends OwnedRow>(
     return 'updated';
   });
   if (written.size > 0) {
-    const set = properties.map((property) => `"${columnOf(property)}" = v."${columnOf(property)}"`).join(', ');
-    const id = columnOf('id');
+    const set = propertyColumns.map((column) => `"${column}" = v."${column}"`).join(', ');
     await executeBound(
       em,
       `update ${table} as t set ${set}
-         from jsonb_populate_recordset(null::${table}, ?::jsonb) as v where t."${id}" = v."${id}"`,
+         from jsonb_populate_recordset(null::${table}, ?::jsonb) as v where t."${idColumn}" = v."${idColumn}"`,
       [JSON.stringify([...written.values()].map(recordOf))],
     );
   }
