@@ -10,7 +10,7 @@
  *
  * N is 1,000 in `npm test` (BILLING_RUN_FAULT_SUBSCRIPTIONS sets another). The issue's 10,000 is
  * `BILLING_RUN_FAULT_SUBSCRIPTIONS=10000`: the four cases take about 7 minutes at 10,000 on a
- * 2-core machine (README "Monthly billing run"), against about 70 s each at 1,000.
+ * 2-core machine (README "Monthly billing run"), against 15-70 s each at 1,000.
  */
 
 import { spawn } from 'node:child_process';
