@@ -107,39 +107,157 @@ export async function baselineInvoiceAll(
 
 /** One message's rows, in the caller's transaction; false when its inbox row says it was seen. */
 async function issueOne(client: pg.PoolClient, data: Buffer, work: InvoiceBaselineWork): Promise<boolean> {
+  const invoice = baselineInvoiceOf(data, work);
+  const { lines } = invoice;
+  const inbox = await client.query(INSERT_INBOX, [CONSUMER, invoice.messageId, invoice.now]);
+  if (inbox.rowCount !== 1) return false;
+  await client.query(ISSUE, [
+    invoice.id,
+    invoice.organizationId,
+    invoice.accountId,
+    invoice.accountCode,
+    invoice.date,
+    invoice.dueDate,
+    invoice.currency,
+    invoice.collectionMethod,
+    invoice.paymentTerms,
+    invoice.poNumber,
+    lines.map((line) => line.description),
+    lines.map((line) => line.sku),
+    lines.map((line) => line.vatType),
+    lines.map((line) => line.collectVat),
+    lines.map((line) => line.dateFrom),
+    lines.map((line) => line.dateTo),
+    lines.map((line) => line.price),
+    lines.map((line) => line.quantity),
+    lines.map((line) => line.subtotal),
+    lines.map((line) => line.termsId),
+    lines.map((line) => line.productId),
+    lines.map((line) => line.pricing),
+    invoice.seller,
+    invoice.buyer,
+    invoice.language,
+    invoice.now,
+    invoice.subscriptionId,
+    invoice.chargeId,
+    invoice.referencePerson,
+    invoice.accountReferencePerson,
+    invoice.caseNumber,
+    invoice.customFields,
+    invoice.mailJobId,
+    invoice.recipients,
+    invoice.auditId,
+    invoice.requestId,
+    invoice.outboxId,
+    invoice.payload,
+  ]);
+  return true;
+}
+
+/** One line of a baseline invoice, as its columns take it. */
+export interface BaselineLine {
+  description: string;
+  sku: string;
+  vatType: string;
+  collectVat: boolean;
+  dateFrom: string;
+  dateTo: string;
+  price: string;
+  quantity: string;
+  subtotal: string;
+  termsId: string;
+  productId: string;
+  /** The line's pricing JSON. */
+  pricing: string;
+}
+
+/**
+ * What a baseline writes for one charge.created message, decoded from its bytes as the service
+ * must: the invoice's own values (JSON columns as JSON text), its lines, and the ids of the rows
+ * that go with it. The total and VAT are Postgres's work (25 % of the subtotal, rounded half up).
+ */
+export interface BaselineInvoice {
+  messageId: string;
+  requestId: string;
+  now: Date;
+  id: string;
+  organizationId: string;
+  accountId: string;
+  accountCode: string;
+  date: string;
+  dueDate: string;
+  currency: string;
+  collectionMethod: string;
+  paymentTerms: number;
+  poNumber: string;
+  seller: string;
+  buyer: string;
+  language: string;
+  subscriptionId: string;
+  chargeId: string;
+  referencePerson: string;
+  accountReferencePerson: string;
+  caseNumber: string;
+  customFields: string;
+  mailJobId: string;
+  recipients: string;
+  auditId: string;
+  outboxId: string;
+  payload: Buffer;
+  lines: BaselineLine[];
+}
+
+const SELLER_JSON = JSON.stringify(SELLER.party);
+
+/** The rows of one charge.created message (see BaselineInvoice). */
+export function baselineInvoiceOf(data: Buffer, work: InvoiceBaselineWork): BaselineInvoice {
   const envelope = decodeEnvelope(data);
   const { charge } = subscriptionEventsV1.ChargeCreated.decode(envelope.payload);
   if (!charge) throw new Error(`charge.created ${envelope.event_id} has no charge`);
   const now = new Date();
   const buyer = benchBuyer(charge.account);
   const date = localDate(charge.due_at ?? now);
-  const lines = charge.lines;
-  const inbox = await client.query(INSERT_INBOX, [CONSUMER, envelope.event_id, now]);
-  if (inbox.rowCount !== 1) return false;
-  await client.query(ISSUE, [
-    randomUUID(),
-    envelope.organization_id,
-    buyer.account_id,
-    buyer.code,
+  return {
+    messageId: envelope.event_id,
+    requestId: envelope.request_id || envelope.event_id,
+    now,
+    id: randomUUID(),
+    organizationId: envelope.organization_id,
+    accountId: buyer.account_id,
+    accountCode: buyer.code,
     date,
-    addDays(date, SELLER.default_payment_terms),
-    charge.currency,
-    charge.collection_method,
-    SELLER.default_payment_terms,
-    charge.po_number,
-    lines.map((line) => `${line.plan_name} (${line.terms_code})`),
-    lines.map((line) => line.plan_code),
-    lines.map((line) => line.vat_type),
-    lines.map((line) => line.collect_vat),
-    lines.map((line) => line.date_from),
-    lines.map((line) => line.date_to),
-    lines.map((line) => line.discounted_unit_price),
-    lines.map((line) => String(line.quantity)),
-    lines.map((line) => line.amount),
-    lines.map((line) => line.terms),
-    lines.map((line) => line.plan),
-    lines.map((line) =>
-      JSON.stringify({
+    dueDate: addDays(date, SELLER.default_payment_terms),
+    currency: charge.currency,
+    collectionMethod: charge.collection_method,
+    paymentTerms: SELLER.default_payment_terms,
+    poNumber: charge.po_number,
+    seller: SELLER_JSON,
+    buyer: JSON.stringify(buyer.party),
+    language: buyer.language,
+    subscriptionId: charge.subscription,
+    chargeId: charge.uuid,
+    referencePerson: charge.reference_person,
+    accountReferencePerson: charge.account_reference_person,
+    caseNumber: charge.case_number,
+    customFields: JSON.stringify(charge.custom_fields ?? {}),
+    mailJobId: randomUUID(),
+    recipients: JSON.stringify(buyer.recipients),
+    auditId: randomUUID(),
+    outboxId: randomUUID(),
+    payload: randomBytes(work.payloadBytes),
+    lines: charge.lines.map((line) => ({
+      description: `${line.plan_name} (${line.terms_code})`,
+      sku: line.plan_code,
+      vatType: line.vat_type,
+      collectVat: line.collect_vat,
+      dateFrom: line.date_from,
+      dateTo: line.date_to,
+      price: line.discounted_unit_price,
+      quantity: String(line.quantity),
+      subtotal: line.amount,
+      termsId: line.terms,
+      productId: line.plan,
+      pricing: JSON.stringify({
         kind: line.kind,
         unit_price: line.unit_price,
         price_source: line.price_source,
@@ -151,25 +269,8 @@ async function issueOne(client: pg.PoolClient, data: Buffer, work: InvoiceBaseli
         period_date_from: line.period_date_from,
         period_date_to: line.period_date_to,
       }),
-    ),
-    JSON.stringify(SELLER.party),
-    JSON.stringify(buyer.party),
-    buyer.language,
-    now,
-    charge.subscription,
-    charge.uuid,
-    charge.reference_person,
-    charge.account_reference_person,
-    charge.case_number,
-    JSON.stringify(charge.custom_fields ?? {}),
-    randomUUID(),
-    JSON.stringify(buyer.recipients),
-    randomUUID(),
-    envelope.request_id || envelope.event_id,
-    randomUUID(),
-    randomBytes(work.payloadBytes),
-  ]);
-  return true;
+    })),
+  };
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', {
