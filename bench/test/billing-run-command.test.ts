@@ -51,6 +51,7 @@ interface ShapeResult {
   wall_s: number;
   invoices_per_s: number;
   ratio: number;
+  ratio_per_invoice_statements: number;
   stages: StageResult[];
   busy_cores: Record<string, number>;
 }
@@ -114,13 +115,24 @@ function run(command: string, args: string[]): Promise<{ code: number; stdout: s
 }
 
 /** The figures every shape reports: its stages in order, each timed over all of its items. */
-function expectShape(shape: ShapeResult, servers: string[]) {
+/** The two baselines' invoices/s (the batched one, the per-invoice statements of the sessions before). */
+interface Baselines {
+  baseline_invoices_per_s: number;
+  baseline_per_invoice_statements_invoices_per_s: number;
+}
+
+function expectShape(shape: ShapeResult, servers: string[], baselines: Baselines) {
   expect(shape.stages.map((stage) => [stage.stage, stage.items, stage.timed])).toEqual(
     STAGES.map(([name, items]) => [name, items, items]),
   );
   expect(shape.wall_s).toBe(Math.max(...shape.stages.map((stage) => stage.last_s)));
   expect(shape.invoices_per_s).toBeGreaterThan(0);
-  expect(shape.ratio).toBeGreaterThan(0);
+  // Each ratio is the shape's invoices/s over its baseline's (both rounded in the JSON, so close to).
+  expect(shape.ratio).toBeCloseTo(shape.invoices_per_s / baselines.baseline_invoices_per_s, 2);
+  expect(shape.ratio_per_invoice_statements).toBeCloseTo(
+    shape.invoices_per_s / baselines.baseline_per_invoice_statements_invoices_per_s,
+    2,
+  );
   for (const stage of shape.stages) {
     // Each item's stage follows its previous stage, which follows the due moment.
     expect(0 <= stage.p50_s && stage.p50_s <= stage.p99_s, JSON.stringify(stage)).toBe(true);
@@ -141,21 +153,22 @@ it(
       expect(stderr).toContain(
         `${shape}: checked: ${SUBSCRIPTIONS} invoices numbered 1..${SUBSCRIPTIONS}, subtotals per currency = the charges, ${SUBSCRIPTIONS} invoice_sent activities, ${SUBSCRIPTIONS} invoice.issued rows, ${CARD_INVOICES} card invoices charged once each`,
       );
-    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as ShapeResult & {
-      subscriptions: number;
-      card_invoices: number;
-      shape: string;
-      baseline_invoices_per_s: number;
-      in_process: ShapeResult;
-    };
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as ShapeResult &
+      Baselines & {
+        subscriptions: number;
+        card_invoices: number;
+        shape: string;
+        in_process: ShapeResult;
+      };
     expect([result.subscriptions, result.card_invoices, result.shape]).toEqual([
       SUBSCRIPTIONS,
       CARD_INVOICES,
       'processes',
     ]);
     expect(result.baseline_invoices_per_s).toBeGreaterThan(0);
-    expectShape(result, [...SERVICE_PROCESSES, 'nats-server']);
-    expectShape(result.in_process, ['bench process', 'nats-server']);
+    expect(result.baseline_per_invoice_statements_invoices_per_s).toBeGreaterThan(0);
+    expectShape(result, [...SERVICE_PROCESSES, 'nats-server'], result);
+    expectShape(result.in_process, ['bench process', 'nats-server'], result);
   },
   RUN_TIMEOUT_MS + 60_000,
 );
