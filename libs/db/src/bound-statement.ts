@@ -68,36 +68,40 @@ export const MAX_BIND_PARAMETERS = 65_535;
  * comments; the count must match the values.
  */
 export function numberedPlaceholders(sql: string, count: number): string {
+  // Copies the text between placeholders as slices, looking at character codes: a batch's
+  // statement is kilobytes long (a `values` list of hundreds of keys), which building the result
+  // character by character made 1.5 % of analytics' CPU in a billing run.
   let out = '';
   let n = 0;
+  let copied = 0;
   let i = 0;
   while (i < sql.length) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = closingQuote(sql, i, c);
-      out += sql.slice(i, end);
-      i = end;
-    } else if (c === '-' && sql[i + 1] === '-') {
+    const c = sql.charCodeAt(i);
+    if (c === QUOTE || c === DOUBLE_QUOTE) {
+      i = closingQuote(sql, i, sql[i]!);
+    } else if (c === DASH && sql.charCodeAt(i + 1) === DASH) {
       const end = sql.indexOf('\n', i);
-      const stop = end === -1 ? sql.length : end;
-      out += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '/' && sql[i + 1] === '*') {
+      i = end === -1 ? sql.length : end;
+    } else if (c === SLASH && sql.charCodeAt(i + 1) === STAR) {
       const end = sql.indexOf('*/', i + 2);
-      const stop = end === -1 ? sql.length : end + 2;
-      out += sql.slice(i, stop);
-      i = stop;
-    } else if (c === '?') {
-      out += `$${++n}`;
-      i++;
+      i = end === -1 ? sql.length : end + 2;
+    } else if (c === QUESTION_MARK) {
+      out += `${sql.slice(copied, i)}$${++n}`;
+      copied = ++i;
     } else {
-      out += c;
       i++;
     }
   }
   if (n !== count) throw new Error(`the statement has ${n} placeholders for ${count} values`);
-  return out;
+  return out + sql.slice(copied);
 }
+
+const QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+const DASH = 45;
+const SLASH = 47;
+const STAR = 42;
+const QUESTION_MARK = 63;
 
 /** The index after the quote closing the one at `start` (a doubled quote is part of the text; E'…' knows \'). */
 function closingQuote(sql: string, start: number, quote: string): number {
@@ -113,6 +117,8 @@ function closingQuote(sql: string, start: number, quote: string): number {
 }
 
 function boundValue(value: unknown): unknown {
+  // Most values are strings (ids, codes): taken as they are before any of the object tests below.
+  if (typeof value === 'string') return value;
   if (value === undefined || value === null) return null;
   if (value instanceof Date) return value.toISOString();
   if (Buffer.isBuffer(value)) return value;

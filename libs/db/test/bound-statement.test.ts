@@ -28,6 +28,23 @@ describe('numberedPlaceholders', () => {
   it('refuses a count of values that does not match', () => {
     expect(() => numberedPlaceholders('select ?, ?', 1)).toThrow('the statement has 2 placeholders for 1 values');
   });
+
+  it('reads a lone - or / as text, and a literal or comment left open as running to the end', () => {
+    expect(numberedPlaceholders('select ? - ?, ? / ?', 4)).toBe('select $1 - $2, $3 / $4');
+    expect(numberedPlaceholders("select ?, 'open ?", 1)).toBe("select $1, 'open ?");
+    expect(numberedPlaceholders('select ? -- last ?', 1)).toBe('select $1 -- last ?');
+    expect(numberedPlaceholders('select ? /* open ?', 1)).toBe('select $1 /* open ?');
+    expect(numberedPlaceholders('??', 2)).toBe('$1$2');
+    expect(numberedPlaceholders('select 1', 0)).toBe('select 1');
+  });
+
+  it('numbers the hundreds of placeholders of a batch', () => {
+    const tuples = Array.from({ length: 300 }, () => '(?::uuid, ?::uuid)').join(', ');
+    const expected = Array.from({ length: 300 }, (_, k) => `($${2 * k + 1}::uuid, $${2 * k + 2}::uuid)`).join(', ');
+    expect(numberedPlaceholders(`select * from (values ${tuples}) as k(a, b)`, 600)).toBe(
+      `select * from (values ${expected}) as k(a, b)`,
+    );
+  });
 });
 
 describe('executeBound', () => {
