@@ -69,7 +69,36 @@ const OUTPUT_TAIL_LINES = 40;
  * as they must when they run alone. The benchmark organization is created with the admin CLI, also
  * a separate process.
  */
-export async function startPlatformProcesses(options: ProcessPlatformOptions): Promise<ProcessPlatform> {
+export function startPlatformProcesses(options: ProcessPlatformOptions): Promise<ProcessPlatform> {
+  return retryingTakenPorts(() => startPlatformOnce(options), options.log);
+}
+
+/** How many times a platform is started when a server could not listen on the port it was given. */
+const START_ATTEMPTS = 3;
+
+/**
+ * Runs `start` again (up to START_ATTEMPTS in all) when it failed because a server found its port
+ * taken (EADDRINUSE in its last output). freePort finds a port that is free when it looks, and the
+ * child binds it a second or two later; meanwhile any process on the machine may take it, an
+ * outgoing connection too (its local port comes from the same ephemeral range as listen(0)'s); a
+ * full CI run, with test files starting platforms side by side, once failed so.
+ * `start` stops what it started before it fails, and picks new ports each time.
+ */
+export async function retryingTakenPorts<T>(start: () => Promise<T>, log: (message: string) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      const taken = error instanceof SetupError && error.message.includes('EADDRINUSE');
+      if (!taken || attempt >= START_ATTEMPTS) throw error;
+      log(
+        `a server found the port it was given taken meanwhile; starting again on new ports (${attempt + 1} of ${START_ATTEMPTS})`,
+      );
+    }
+  }
+}
+
+async function startPlatformOnce(options: ProcessPlatformOptions): Promise<ProcessPlatform> {
   const entries = entryPoints(options.analytics ?? false, options.payments ?? false);
   await assertNatsReachable(options.natsUrl);
   const services = [...SERVICES, ...(options.analytics ? [ANALYTICS] : []), ...(options.payments ? [PAYMENTS] : [])];
