@@ -78,7 +78,8 @@ const ISSUE = `with counter as (
 
 /**
  * Invoices every message, `perTransaction` messages per transaction (1: one each, like the
- * consumer; bench:billing-run's baseline writes batches); returns the number invoiced.
+ * consumer; bench:billing-run measures it with batches too, beside its batched baseline); returns
+ * the number invoiced.
  */
 export async function baselineInvoiceAll(
   pool: pg.Pool,
@@ -86,14 +87,30 @@ export async function baselineInvoiceAll(
   work: InvoiceBaselineWork,
   perTransaction = 1,
 ): Promise<number> {
-  let invoiced = 0;
+  return inBatchTransactions(pool, messages, perTransaction, async (client, batch) => {
+    let issued = 0;
+    for (const data of batch) if (await issueOne(client, data, work)) issued++;
+    return issued;
+  });
+}
+
+/**
+ * Runs `write` for each batch of `perTransaction` messages in a transaction of its own, one after
+ * the other on one connection of `pool`; returns the sum of what each batch's write counted.
+ */
+export async function inBatchTransactions(
+  pool: pg.Pool,
+  messages: readonly Buffer[],
+  perTransaction: number,
+  write: (client: pg.PoolClient, batch: readonly Buffer[]) => Promise<number>,
+): Promise<number> {
+  let written = 0;
   for (let start = 0; start < messages.length; start += perTransaction) {
+    const batch = messages.slice(start, start + perTransaction);
     const client = await pool.connect();
     try {
       await client.query('begin');
-      for (const data of messages.slice(start, start + perTransaction)) {
-        if (await issueOne(client, data, work)) invoiced++;
-      }
+      written += await write(client, batch);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => {});
@@ -102,7 +119,7 @@ export async function baselineInvoiceAll(
       client.release();
     }
   }
-  return invoiced;
+  return written;
 }
 
 /** One message's rows, in the caller's transaction; false when its inbox row says it was seen. */

@@ -1,5 +1,10 @@
 import type pg from 'pg';
-import { type BaselineInvoice, baselineInvoiceOf, type InvoiceBaselineWork } from './invoice-baseline.js';
+import {
+  type BaselineInvoice,
+  baselineInvoiceOf,
+  type InvoiceBaselineWork,
+  inBatchTransactions,
+} from './invoice-baseline.js';
 import { CONSUMER } from './invoice-service.js';
 
 /**
@@ -99,22 +104,12 @@ export async function baselineInvoiceBatches(
   work: InvoiceBaselineWork,
   perTransaction: number,
 ): Promise<number> {
-  let invoiced = 0;
-  for (let start = 0; start < messages.length; start += perTransaction) {
-    const invoices = messages.slice(start, start + perTransaction).map((data) => baselineInvoiceOf(data, work));
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      invoiced += await issueBatch(client, invoices);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-  return invoiced;
+  return inBatchTransactions(pool, messages, perTransaction, (client, batch) =>
+    issueBatch(
+      client,
+      batch.map((data) => baselineInvoiceOf(data, work)),
+    ),
+  );
 }
 
 /** One batch's rows, in the caller's transaction: the invoices whose inbox row is new. */
