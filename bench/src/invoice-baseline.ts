@@ -27,6 +27,22 @@ export interface InvoiceBaselineWork {
   payloadBytes: number;
 }
 
+/** The columns both baselines write, in the order of their values (the tables are invoicing's). */
+export const INVOICE_COLUMNS = `(id, organization_id, account_id, account_code, invoice_number,
+  external_invoice_number, date, due_date, currency, status, kickback_status, collection_method, payment_terms,
+  subtotal, vat, total, balance, is_credit_note, credit_note_for, reverse_charge, vat_note, vat_breakdown, seller,
+  buyer, language, po_number, group_key, issue_after, paid_date, imported, import_source, issued_at, created_at,
+  updated_at)`;
+export const INVOICE_LINE_COLUMNS = `(organization_id, invoice_id, account_id, account_code, description, sku,
+  vat_type, collect_vat, date_from, date_to, price, quantity, subtotal, vat_rate, vat, total, currency, refund_of,
+  subscription_id, terms_id, product_id, charge_id, draft_invoice_line_id, sort_weight, reference_person,
+  account_reference_person, po_number, case_number, invoice_supplement, custom_fields, pricing, created_at)`;
+export const MAIL_JOB_COLUMNS =
+  '(id, organization_id, invoice_id, recipients, attempts, last_error, sent_at, created_at)';
+export const AUDIT_LOG_COLUMNS = `(id, organization_id, api_user_id, client_system, external_user, request_id,
+  action, object_type, object_id, occurred_at, details)`;
+export const OUTBOX_COLUMNS = '(id, subject, payload, created_at, published_at, attempts, last_error)';
+
 const INSERT_INBOX = `insert into inbox (consumer, message_id, processed_at) values ($1, $2, $3)
   on conflict (consumer, message_id) do nothing`;
 
@@ -42,10 +58,7 @@ const ISSUE = `with counter as (
         product_id, pricing, sort_weight)),
   totals as (select sum(subtotal) as subtotal, round(sum(subtotal) * 0.25, 2) as vat from line),
   invoice as (
-    insert into invoice (id, organization_id, account_id, account_code, invoice_number, external_invoice_number,
-      date, due_date, currency, status, kickback_status, collection_method, payment_terms, subtotal, vat, total,
-      balance, is_credit_note, credit_note_for, reverse_charge, vat_note, vat_breakdown, seller, buyer, language,
-      po_number, group_key, issue_after, paid_date, imported, import_source, issued_at, created_at, updated_at)
+    insert into invoice ${INVOICE_COLUMNS}
     select $1, $2, $3, $4, counter.last_number, '', $5, $6, $7, 'open', null, $8, $9, totals.subtotal, totals.vat,
       totals.subtotal + totals.vat, totals.subtotal + totals.vat, false, null, false, '',
       jsonb_build_array(jsonb_build_object('rate', '25.00', 'base', totals.subtotal::text, 'vat', totals.vat::text)),
@@ -53,26 +66,22 @@ const ISSUE = `with counter as (
     from counter, totals
     returning id, invoice_number, total),
   lines as (
-    insert into invoice_line (organization_id, invoice_id, account_id, account_code, description, sku, vat_type,
-      collect_vat, date_from, date_to, price, quantity, subtotal, vat_rate, vat, total, currency, refund_of,
-      subscription_id, terms_id, product_id, charge_id, draft_invoice_line_id, sort_weight, reference_person,
-      account_reference_person, po_number, case_number, invoice_supplement, custom_fields, pricing, created_at)
+    insert into invoice_line ${INVOICE_LINE_COLUMNS}
     select $2, $1, $3, $4, description, sku, vat_type, collect_vat, date_from, date_to, price, quantity, subtotal,
       25, vat, subtotal + vat, $7, null, $27, terms_id, product_id, $28, null, sort_weight, $29, $30, $10, $31,
       null, $32, pricing, $26
     from line),
   charge as (insert into invoiced_charge (charge_id, organization_id, invoice_id, created_at) values ($28, $2, $1, $26)),
   mail as (
-    insert into mail_job (id, organization_id, invoice_id, recipients, attempts, last_error, sent_at, created_at)
+    insert into mail_job ${MAIL_JOB_COLUMNS}
     values ($33, $2, $1, $34, 0, null, null, $26)),
   audit as (
-    insert into audit_log (id, organization_id, api_user_id, client_system, external_user, request_id, action,
-      object_type, object_id, occurred_at, details)
+    insert into audit_log ${AUDIT_LOG_COLUMNS}
     select $35, $2, null, 'invoicing', null, $36, 'invoice.issue', 'invoice', $1, $26,
       jsonb_build_object('invoice_number', invoice.invoice_number, 'total', invoice.total::text)
     from invoice),
   outbox as (
-    insert into outbox (id, subject, payload, created_at, published_at, attempts, last_error)
+    insert into outbox ${OUTBOX_COLUMNS}
     values ($37, 'invoicing.invoice.issued', $38, $26, null, 0, null))
   select invoice_number from invoice`;
 

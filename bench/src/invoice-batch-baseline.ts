@@ -1,9 +1,14 @@
 import type pg from 'pg';
 import {
+  AUDIT_LOG_COLUMNS,
   type BaselineInvoice,
   baselineInvoiceOf,
+  INVOICE_COLUMNS,
+  INVOICE_LINE_COLUMNS,
   type InvoiceBaselineWork,
   inBatchTransactions,
+  MAIL_JOB_COLUMNS,
+  OUTBOX_COLUMNS,
 } from './invoice-baseline.js';
 import { CONSUMER } from './invoice-service.js';
 
@@ -55,10 +60,7 @@ const ISSUE = `with inv as (
         product_id, pricing, k)),
   totals as (select invoice_n, sum(subtotal) as subtotal, round(sum(subtotal) * 0.25, 2) as vat from line group by invoice_n),
   invoice as (
-    insert into invoice (id, organization_id, account_id, account_code, invoice_number, external_invoice_number,
-      date, due_date, currency, status, kickback_status, collection_method, payment_terms, subtotal, vat, total,
-      balance, is_credit_note, credit_note_for, reverse_charge, vat_note, vat_breakdown, seller, buyer, language,
-      po_number, group_key, issue_after, paid_date, imported, import_source, issued_at, created_at, updated_at)
+    insert into invoice ${INVOICE_COLUMNS}
     select n.id, n.organization_id, n.account_id, n.account_code, n.invoice_number, '', n.date, n.due_date, n.currency,
       'open', null, n.collection_method, n.payment_terms, t.subtotal, t.vat, t.subtotal + t.vat, t.subtotal + t.vat,
       false, null, false, '',
@@ -68,10 +70,7 @@ const ISSUE = `with inv as (
     order by n.n
     returning id, invoice_number, total),
   lines as (
-    insert into invoice_line (organization_id, invoice_id, account_id, account_code, description, sku, vat_type,
-      collect_vat, date_from, date_to, price, quantity, subtotal, vat_rate, vat, total, currency, refund_of,
-      subscription_id, terms_id, product_id, charge_id, draft_invoice_line_id, sort_weight, reference_person,
-      account_reference_person, po_number, case_number, invoice_supplement, custom_fields, pricing, created_at)
+    insert into invoice_line ${INVOICE_LINE_COLUMNS}
     select n.organization_id, n.id, n.account_id, n.account_code, l.description, l.sku, l.vat_type, l.collect_vat,
       l.date_from, l.date_to, l.price, l.quantity, l.subtotal, 25, l.vat, l.subtotal + l.vat, n.currency, null,
       n.subscription_id, l.terms_id, l.product_id, n.charge_id, null, l.sort_weight, n.reference_person,
@@ -82,16 +81,15 @@ const ISSUE = `with inv as (
     insert into invoiced_charge (charge_id, organization_id, invoice_id, created_at)
     select charge_id, organization_id, id, $39 from numbered),
   mail as (
-    insert into mail_job (id, organization_id, invoice_id, recipients, attempts, last_error, sent_at, created_at)
+    insert into mail_job ${MAIL_JOB_COLUMNS}
     select mail_job_id, organization_id, id, recipients, 0, null, null, $39 from numbered),
   audit as (
-    insert into audit_log (id, organization_id, api_user_id, client_system, external_user, request_id, action,
-      object_type, object_id, occurred_at, details)
+    insert into audit_log ${AUDIT_LOG_COLUMNS}
     select n.audit_id, n.organization_id::text, null, 'invoicing', null, n.request_id, 'invoice.issue', 'invoice',
       i.id::text, $39, jsonb_build_object('invoice_number', i.invoice_number, 'total', i.total::text)
     from invoice i join numbered n on n.id = i.id),
   outbox as (
-    insert into outbox (id, subject, payload, created_at, published_at, attempts, last_error)
+    insert into outbox ${OUTBOX_COLUMNS}
     select outbox_id, 'invoicing.invoice.issued', payload, $39, null, 0, null from numbered order by n)
   select count(*)::int as issued from invoice`;
 
