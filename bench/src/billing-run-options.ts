@@ -32,7 +32,8 @@ const USAGE = `Usage: npm run bench:billing-run -- [options]
                          the five services in this process) or both, one after the other
                          (default both); every shape uses NATS JetStream
   --lead <s>             seconds from the end of the seeding to the due moment (default 5)
-  --baseline-batch <n>   invoices per transaction of the raw-SQL baseline (default 500)
+  --baseline-batch <n>   invoices (or their rows) per transaction of the raw-SQL
+                         baselines (default 500)
   --timeout <s>          give up this many seconds after the due moment (default 3600)
   --database-url <url>   Postgres (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL, $DATABASE_URL or
                          ${DEFAULT_DATABASE_URL}; created if missing)

@@ -51,7 +51,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 export async function seedBillingRun(
   platform: BenchPlatform,
   db: pg.Pool,
-  options: { subscriptions: number; leadSeconds: number; card: RunCard },
+  options: {
+    subscriptions: number;
+    leadSeconds: number;
+    card: RunCard;
+    /**
+     * Called once the accounts, terms and cards are in, before the subscriptions: the moment
+     * bench:billing-run copies the schemas for its whole-run baseline. Returns the table the
+     * subscriptions are also written into (the copy of subscriptions.subscription), if any.
+     */
+    beforeSubscriptions?: () => Promise<string | undefined>;
+  },
 ): Promise<SeededRun> {
   const one = oneRow(db);
   const org = platform.organizationId;
@@ -106,13 +116,15 @@ export async function seedBillingRun(
   );
   const cards = 2 * accountIds.filter((_, k) => k % 10 < 3).length;
 
+  const alsoInto = await options.beforeSubscriptions?.();
+
   // Subscription i: account i / 2, terms i % 6 (its currency and interval), in its first period,
   // which ends at the due moment (charged through its start, as bench:renewals seeds them). One
   // statement, so the scheduler sees all of them at once.
   const due = new Date(Date.now() + options.leadSeconds * 1000);
   due.setMilliseconds(0);
   await db.query(
-    `insert into subscriptions.subscription (id, organization_id, account_id, plan_terms_id, quantity,
+    `${alsoInto ? 'with written as (' : ''}insert into subscriptions.subscription (id, organization_id, account_id, plan_terms_id, quantity,
        override_price, status, time_zone, on_test_clock, start_date, original_start_date, base_renewal_date,
        period_n, charged_through, last_renewal_date, next_renewal_date, end_date, cancellation_type, cancel_at,
        scheduled_change, since, pending_lines, contract, due_at, collection_method, group_on_invoice,
@@ -130,7 +142,8 @@ export async function seedBillingRun(
      from generate_series(0, $4::int - 1) i,
        lateral (select ($5::uuid[])[1 + i / 2] as id) a,
        lateral (select $2::timestamptz - case when i % 2 = 1 then interval '1 year' else interval '1 month' end
-         as start) s`,
+         as start) s
+     ${alsoInto ? `returning *) insert into ${alsoInto} select * from written` : ''}`,
     [org, due, termIds, n, accountIds],
   );
   await db.query('analyze subscriptions.subscription');

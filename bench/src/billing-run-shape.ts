@@ -14,9 +14,12 @@ import {
   seedBillingRun,
 } from './billing-run-scenario.js';
 import { monotonicMicros, PHASES_FILE, type PhaseWindow } from './cpu-profile-phases.js';
+import { quoteIdentifier } from './database.js';
 import { startPlatformProcesses } from './platform-processes.js';
+import { waitForQuiet } from './platform-quiet.js';
 import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince, type ServerProcess } from './process-cpu.js';
 import { organizationOutboxEvents } from './run-outbox.js';
+import { copySchemaOf, copySchemas, type RunReplay, type StagedRun, stagedSince, stageRunRows } from './run-replay.js';
 
 /**
  * One measured billing run in one shape of the platform (bench:billing-run runs one per shape):
@@ -36,6 +39,12 @@ export interface ShapeRunOptions {
   cpuProfDir: string | undefined;
   /** NODE_OPTIONS for the processes shape's gateway and service processes. */
   serverNodeOptions: string | undefined;
+  /**
+   * Keep the run's rows for the whole-run baseline (run-replay.ts): the schemas are copied just
+   * before the subscriptions are written, the rows the run changed staged after it, in batches of
+   * `batchInvoices` invoices' worth.
+   */
+  replay?: { replay: RunReplay; batchInvoices: number };
   log(message: string): void;
 }
 
@@ -64,6 +73,11 @@ export interface ShapeRun {
   chargeLines: { n: number; amount: string };
   /** Average bytes of an invoice.issued payload (the baseline writes outbox rows of that size). */
   issuedPayloadBytes: number;
+  /** The rows the run wrote, staged for the whole-run baseline (with `replay`). */
+  staged?: StagedRun & {
+    /** Staged rows whose last write came after the wall's end (the platform settling: outbox marks, read models). */
+    afterWall: number;
+  };
 }
 
 /**
@@ -116,7 +130,8 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     natsUrl = nats.url;
     if (nats.pid !== undefined) broker.push({ name: 'nats-server', pid: nats.pid });
   }
-  const platform = await startPlatform(options, natsUrl, cleanups);
+  const brokerUrl = natsUrl;
+  const platform = await startPlatform(options, brokerUrl, cleanups);
   log(`${options.shape}: ${platform.label} started`);
   const org = platform.organizationId;
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
@@ -127,10 +142,26 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   const n = options.subscriptions;
   log(`${options.shape}: seeding ${n / 2} accounts through the API, 6 plan terms, ${n} due subscriptions`);
   const seedStart = performance.now();
+  const replay = options.replay?.replay;
   const seededRun = await seedBillingRun(platform, db, {
     subscriptions: n,
     leadSeconds: options.leadSeconds,
     card: NOOP_CARD,
+    beforeSubscriptions: replay
+      ? async () => {
+          // The seeding's own events settled first: what they still write is not the run's.
+          await waitForQuiet(db, brokerUrl, replay.schemas);
+          const copyStart = performance.now();
+          const client = await db.connect();
+          try {
+            await copySchemas(client, replay);
+          } finally {
+            client.release();
+          }
+          log(`copied the schemas for the baseline in ${((performance.now() - copyStart) / 1000).toFixed(1)} s`);
+          return `${quoteIdentifier(copySchemaOf(replay, 'subscriptions'))}.subscription`;
+        }
+      : undefined,
   });
   const { due, cards } = seededRun;
   const seeded = seededRun.seeded.getTime();
@@ -166,6 +197,8 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   }
   const wall = Math.max(...stages.map((stage) => stage.last!));
   const cpu = cpuSince(cpuBefore, measured);
+  // Transactions from here on are the platform settling after the wall (for `staged.afterWall`).
+  const wallEndTransaction = (await one('select pg_snapshot_xmax(pg_current_snapshot())::text as xid')).xid!;
   if (options.cpuProfDir) {
     // cpu-profile-summary then counts only the samples taken between the due moment and the end.
     const phases: PhaseWindow[] = [{ start: startMicros, end: monotonicMicros() }];
@@ -219,6 +252,22 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
        from subscriptions.charge where organization_id = $1`,
     [org],
   );
+  let staged: ShapeRun['staged'];
+  if (options.replay) {
+    await waitForQuiet(db, brokerUrl, options.replay.replay.schemas);
+    const client = await db.connect();
+    try {
+      const stageStart = performance.now();
+      const batches = Math.ceil(n / options.replay.batchInvoices);
+      const rows = await stageRunRows(client, options.replay.replay, batches);
+      staged = { ...rows, afterWall: await stagedSince(client, options.replay.replay, BigInt(wallEndTransaction)) };
+      log(
+        `staged the run's rows for the baseline in ${((performance.now() - stageStart) / 1000).toFixed(1)} s: ${rows.inserted} inserted, ${rows.updated} updated, ${rows.deleted} deleted (${staged.afterWall} last written after the wall)`,
+      );
+    } finally {
+      client.release();
+    }
+  }
   return {
     shape: options.shape,
     label: platform.label,
@@ -229,6 +278,7 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     chargeMessages,
     chargeLines: { n: Number(lines.n), amount: lines.amount ?? '0' },
     issuedPayloadBytes,
+    staged,
   };
 }
 

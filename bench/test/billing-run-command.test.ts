@@ -51,6 +51,7 @@ interface ShapeResult {
   wall_s: number;
   invoices_per_s: number;
   ratio: number;
+  ratio_invoicing_rows: number;
   ratio_per_invoice_statements: number;
   stages: StageResult[];
   busy_cores: Record<string, number>;
@@ -114,13 +115,17 @@ function run(command: string, args: string[]): Promise<{ code: number; stdout: s
   });
 }
 
-/** The figures every shape reports: its stages in order, each timed over all of its items. */
-/** The two baselines' invoices/s (the batched one, the per-invoice statements of the sessions before). */
+/**
+ * The three baselines' invoices/s: the whole run's rows written again, the invoicing rows computed
+ * in batches, the invoicing rows by statements per invoice (the sessions before the eighteenth).
+ */
 interface Baselines {
   baseline_invoices_per_s: number;
+  baseline_invoicing_rows_invoices_per_s: number;
   baseline_per_invoice_statements_invoices_per_s: number;
 }
 
+/** The figures every shape reports: its stages in order, each timed over all of its items. */
 function expectShape(shape: ShapeResult, servers: string[], baselines: Baselines) {
   expect(shape.stages.map((stage) => [stage.stage, stage.items, stage.timed])).toEqual(
     STAGES.map(([name, items]) => [name, items, items]),
@@ -129,6 +134,10 @@ function expectShape(shape: ShapeResult, servers: string[], baselines: Baselines
   expect(shape.invoices_per_s).toBeGreaterThan(0);
   // Each ratio is the shape's invoices/s over its baseline's (both rounded in the JSON, so close to).
   expect(shape.ratio).toBeCloseTo(shape.invoices_per_s / baselines.baseline_invoices_per_s, 2);
+  expect(shape.ratio_invoicing_rows).toBeCloseTo(
+    shape.invoices_per_s / baselines.baseline_invoicing_rows_invoices_per_s,
+    2,
+  );
   expect(shape.ratio_per_invoice_statements).toBeCloseTo(
     shape.invoices_per_s / baselines.baseline_per_invoice_statements_invoices_per_s,
     2,
@@ -159,6 +168,7 @@ it(
         card_invoices: number;
         shape: string;
         in_process: ShapeResult;
+        baseline_rows: Record<string, number>;
       };
     expect([result.subscriptions, result.card_invoices, result.shape]).toEqual([
       SUBSCRIPTIONS,
@@ -166,7 +176,21 @@ it(
       'processes',
     ]);
     expect(result.baseline_invoices_per_s).toBeGreaterThan(0);
+    expect(result.baseline_invoicing_rows_invoices_per_s).toBeGreaterThan(0);
     expect(result.baseline_per_invoice_statements_invoices_per_s).toBeGreaterThan(0);
+    // The whole-run baseline wrote the production shape's rows again: every subscription renewed
+    // (updated), an invoice, a line and a charge each (inserted), nothing deleted, in one batch.
+    const { inserted, ...rest } = result.baseline_rows;
+    expect(rest).toEqual({ updated: SUBSCRIPTIONS, deleted: 0, after_wall: expect.any(Number), transactions: 1 });
+    expect(inserted).toBeGreaterThan(5 * SUBSCRIPTIONS);
+    for (const table of ['subscriptions.charge', 'invoicing.invoice', 'invoicing.invoice_line'])
+      expect(stderr).toContain(`${table} ${SUBSCRIPTIONS}/0/0`);
+    expect(stderr).toContain(`subscriptions.subscription 0/${SUBSCRIPTIONS}/0`);
+    // Its copies of the schemas are gone with the run.
+    const left = await withClient(databaseUrl, (client) =>
+      client.query("select nspname from pg_namespace where nspname like 'bench\\_replay\\_%'"),
+    );
+    expect(left.rows).toEqual([]);
     expectShape(result, [...SERVICE_PROCESSES, 'nats-server'], result);
     expectShape(result.in_process, ['bench process', 'nats-server'], result);
   },

@@ -1,0 +1,224 @@
+import type pg from 'pg';
+import { quoteIdentifier } from './database.js';
+
+/**
+ * The rows a billing run wrote, kept so that a program can write them again (run-replay-baseline.ts,
+ * bench:billing-run's whole-run baseline). Three steps, none of them timed:
+ *
+ * 1. `copySchemas`, while the platform is quiet just before the run: a copy of each service schema
+ *    (`<prefix>_<schema>`: the same tables, columns, defaults, checks and indexes) holding every row
+ *    as it is then. The services' schemas have no foreign keys and no triggers, so the copy's tables
+ *    check and maintain what theirs do.
+ * 2. `stageRunRows`, once the run has settled: every row that differs between a service's table and
+ *    its copy (inserted, updated, deleted) goes into `<prefix>_stage.run_row` as JSON, in the order of
+ *    the transactions that last wrote it (xmin), cut into `batches` of equal size; and each table's
+ *    digest (row count and a hash of its rows' text) goes into `<prefix>_stage.expected`.
+ * 3. After the replay wrote the staged rows into the copies: `replayProblems` compares each copy's
+ *    digest with its table's. Equal digests: the replay wrote the very rows the run left behind.
+ *
+ * A row the run wrote several times (an outbox row inserted, then marked published) is staged once,
+ * as it ended up: the replay writes each row's final state once.
+ */
+
+export interface RunReplay {
+  /** The copies' schema names start with it. */
+  prefix: string;
+  schemas: readonly string[];
+}
+
+export interface ReplayTable {
+  schema: string;
+  table: string;
+  columns: string[];
+  key: string[];
+}
+
+export const copySchemaOf = (replay: RunReplay, schema: string) => `${replay.prefix}_${schema}`;
+export const stageSchemaOf = (replay: RunReplay) => `${replay.prefix}_stage`;
+
+const q = quoteIdentifier;
+
+/** The tables of `schema` with their columns (in order) and primary key columns. */
+export async function replayTables(db: pg.ClientBase | pg.Pool, schema: string): Promise<ReplayTable[]> {
+  const { rows } = await db.query<{ table: string; columns: string[]; key: string[] | null }>(
+    `select c.relname as table,
+       array(select a.attname::text from pg_attribute a
+             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns,
+       array(select a.attname::text from pg_constraint k cross join unnest(k.conkey) with ordinality u(attnum, i)
+             join pg_attribute a on a.attrelid = c.oid and a.attnum = u.attnum
+             where k.conrelid = c.oid and k.contype = 'p' order by u.i) as key
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and c.relkind = 'r'
+     order by c.relname`,
+    [schema],
+  );
+  return rows.map((row) => {
+    if (!row.key || row.key.length === 0) throw new Error(`${schema}.${row.table} has no primary key to replay by`);
+    return { schema, table: row.table, columns: row.columns, key: row.key };
+  });
+}
+
+/**
+ * Copies every schema's tables, rows included, in one snapshot (repeatable read): the state the
+ * run starts from. Refuses a schema with foreign keys or triggers, which the copy would not have.
+ */
+export async function copySchemas(client: pg.ClientBase, replay: RunReplay): Promise<void> {
+  const { rows: unsupported } = await client.query<{ what: string }>(
+    `select conrelid::regclass::text || ' has a foreign key' as what from pg_constraint
+       where contype = 'f' and connamespace::regnamespace::text = any($1)
+     union all
+     select tgrelid::regclass::text || ' has a trigger' from pg_trigger t join pg_class c on c.oid = t.tgrelid
+       where not t.tgisinternal and c.relnamespace::regnamespace::text = any($1)`,
+    [replay.schemas],
+  );
+  if (unsupported.length > 0)
+    throw new Error(`cannot copy for the replay: ${unsupported.map((row) => row.what).join(', ')}`);
+  await client.query('begin isolation level repeatable read');
+  try {
+    for (const schema of replay.schemas) {
+      const copy = q(copySchemaOf(replay, schema));
+      await client.query(`create schema ${copy}`);
+      for (const { table } of await replayTables(client, schema)) {
+        await client.query(`create table ${copy}.${q(table)} (like ${q(schema)}.${q(table)} including all)`);
+        await client.query(`insert into ${copy}.${q(table)} select * from ${q(schema)}.${q(table)}`);
+      }
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+  for (const schema of replay.schemas) {
+    for (const { table } of await replayTables(client, copySchemaOf(replay, schema)))
+      await client.query(`analyze ${q(copySchemaOf(replay, schema))}.${q(table)}`);
+  }
+}
+
+const keyMatch = (key: readonly string[], left: string, right: string) =>
+  key.map((column) => `${left}.${q(column)} = ${right}.${q(column)}`).join(' and ');
+
+/** A digest of a table's rows: their number and a hash of their text, whatever their order. */
+const digestOf = (qualified: string) =>
+  `select count(*)::bigint::text as rows,
+     coalesce(md5(string_agg(h, '' order by h)), '') as digest
+   from (select md5(t::text) as h from ${qualified} t) rows`;
+
+export interface StagedRun {
+  /** Rows staged: inserted, updated and deleted by the run. */
+  inserted: number;
+  updated: number;
+  deleted: number;
+  /** Staged rows per table (`schema.table`), busiest first. */
+  perTable: Array<{ table: string; inserted: number; updated: number; deleted: number }>;
+  batches: number;
+}
+
+/** Stages every row the run changed, in `batches` batches (step 2 above). */
+export async function stageRunRows(client: pg.ClientBase, replay: RunReplay, batches: number): Promise<StagedRun> {
+  const stage = q(stageSchemaOf(replay));
+  await client.query(`create schema ${stage}`);
+  await client.query(
+    `create table ${stage}.run_row (k bigserial primary key, batch int, schema text not null, tbl text not null,
+       kind text not null, position bigint not null, data text not null)`,
+  );
+  await client.query(
+    `create table ${stage}.expected (schema text, tbl text, rows text, digest text, primary key (schema, tbl))`,
+  );
+  for (const schema of replay.schemas) {
+    const copy = q(copySchemaOf(replay, schema));
+    for (const { table, key } of await replayTables(client, schema)) {
+      const source = `${q(schema)}.${q(table)}`;
+      const copied = `${copy}.${q(table)}`;
+      await client.query(
+        `insert into ${stage}.run_row (schema, tbl, kind, position, data)
+         select $1, $2, case when c.${q(key[0]!)} is null then 'insert' else 'update' end,
+           s.xmin::text::bigint, row_to_json(s)::text
+         from ${source} s left join ${copied} c on ${keyMatch(key, 's', 'c')}
+         where c.${q(key[0]!)} is null or s::text <> c::text`,
+        [schema, table],
+      );
+      await client.query(
+        `insert into ${stage}.run_row (schema, tbl, kind, position, data)
+         select $1, $2, 'delete', 0, json_build_object(${key.map((column) => `'${column}', c.${q(column)}`).join(', ')})::text
+         from ${copied} c where not exists (select 1 from ${source} s where ${keyMatch(key, 's', 'c')})`,
+        [schema, table],
+      );
+      await client.query(`insert into ${stage}.expected select $1, $2, d.* from (${digestOf(source)}) d`, [
+        schema,
+        table,
+      ]);
+    }
+  }
+  // Equal batches in the order the run last wrote the rows (the deletes, with no row left to say
+  // when, first).
+  await client.query(
+    `update ${stage}.run_row r set batch = b.batch
+     from (select k, ntile($1) over (order by position, k) as batch from ${stage}.run_row) b where b.k = r.k`,
+    [batches],
+  );
+  const { rows } = await client.query<{ tbl: string; kind: string; n: string }>(
+    `select schema || '.' || tbl as tbl, kind, count(*)::text as n from ${stage}.run_row group by 1, 2`,
+  );
+  const perTable = new Map<string, { table: string; inserted: number; updated: number; deleted: number }>();
+  for (const row of rows) {
+    const entry = perTable.get(row.tbl) ?? { table: row.tbl, inserted: 0, updated: 0, deleted: 0 };
+    const n = Number(row.n);
+    if (row.kind === 'insert') entry.inserted += n;
+    else if (row.kind === 'update') entry.updated += n;
+    else entry.deleted += n;
+    perTable.set(row.tbl, entry);
+  }
+  const tables = [...perTable.values()].sort(
+    (a, b) =>
+      b.inserted + b.updated + b.deleted - (a.inserted + a.updated + a.deleted) || a.table.localeCompare(b.table),
+  );
+  const sum = (pick: (entry: (typeof tables)[number]) => number) => tables.reduce((total, t) => total + pick(t), 0);
+  const { rows: counted } = await client.query<{ n: number }>(
+    `select count(distinct batch)::int as n from ${stage}.run_row`,
+  );
+  return {
+    inserted: sum((t) => t.inserted),
+    updated: sum((t) => t.updated),
+    deleted: sum((t) => t.deleted),
+    perTable: tables,
+    batches: counted[0]!.n,
+  };
+}
+
+/**
+ * Staged rows (not deletes) last written by a transaction at or after `transaction` (a full
+ * transaction id, pg_current_snapshot()'s; the rows carry its low 32 bits).
+ */
+export async function stagedSince(client: pg.ClientBase, replay: RunReplay, transaction: bigint): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from ${q(stageSchemaOf(replay))}.run_row where kind <> 'delete' and position >= $1`,
+    [(transaction % 4294967296n).toString()],
+  );
+  return rows[0]!.n;
+}
+
+/** Where a copy's rows differ from what its table held when the run was staged (step 3 above). */
+export async function replayProblems(client: pg.ClientBase, replay: RunReplay): Promise<string[]> {
+  const stage = q(stageSchemaOf(replay));
+  const { rows: expected } = await client.query<{ schema: string; tbl: string; rows: string; digest: string }>(
+    `select schema, tbl, rows, digest from ${stage}.expected order by schema, tbl`,
+  );
+  const problems: string[] = [];
+  for (const table of expected) {
+    const { rows } = await client.query<{ rows: string; digest: string }>(
+      digestOf(`${q(copySchemaOf(replay, table.schema))}.${q(table.tbl)}`),
+    );
+    const found = rows[0]!;
+    if (found.rows !== table.rows || found.digest !== table.digest)
+      problems.push(
+        `${table.schema}.${table.tbl}: the replay left ${found.rows} rows${found.digest === table.digest ? '' : ' of other content'}, the run ${table.rows}`,
+      );
+  }
+  return problems;
+}
+
+/** Drops the copies and the stage. */
+export async function dropReplay(client: pg.ClientBase | pg.Pool, replay: RunReplay): Promise<void> {
+  for (const schema of [...replay.schemas.map((s) => copySchemaOf(replay, s)), stageSchemaOf(replay)])
+    await client.query(`drop schema if exists ${q(schema)} cascade`);
+}
