@@ -1,3 +1,4 @@
+import { streamNameFor } from '@billing/events';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
@@ -5,10 +6,13 @@ import { quoteIdentifier } from './database.js';
 
 /**
  * Waits until the platform has nothing left to do with what it was told: every outbox row of the
- * services' schemas published, and every durable consumer of every JetStream stream caught up
- * (nothing pending, nothing awaiting its ack: a consumer acknowledges after its transaction
- * committed). Checked until two looks in a row, `settleMs` apart, find it so with the streams'
- * message counts unchanged (a consumer's own events may be on their way to the next one).
+ * services' schemas published, and every consumer of the services' streams caught up: nothing
+ * awaiting its ack (a consumer acknowledges after its transaction committed), nothing pending while
+ * it has pulls waiting. A durable with messages pending and no pull waiting or in hand has nobody
+ * consuming it (left on a server named by --nats-url by an earlier run) and is not waited for.
+ * Checked until two looks in a row, `settleMs` apart, find it so with the streams' message counts
+ * unchanged (a consumer's own events may be on their way to the next one). `schemas`: the services'
+ * schemas, each named as the producer whose stream it feeds (`accounts` → ACCOUNTS).
  */
 export async function waitForQuiet(
   db: pg.Pool,
@@ -29,10 +33,15 @@ export async function waitForQuiet(
         if (rows[0]!.n > 0) return undefined;
       }
       const counts: string[] = [];
-      for await (const stream of jsm.streams.list()) {
+      for (const schema of schemas) {
+        const stream = await jsm.streams.info(streamNameFor(schema)).catch((error: unknown) => {
+          if (String(error).includes('stream not found')) return undefined; // nothing published yet
+          throw error;
+        });
+        if (!stream) continue;
         counts.push(`${stream.config.name}:${stream.state.messages}`);
         for await (const consumer of jsm.consumers.list(stream.config.name)) {
-          if (consumer.num_pending > 0 || consumer.num_ack_pending > 0) return undefined;
+          if (consumer.num_ack_pending > 0 || (consumer.num_pending > 0 && consumer.num_waiting > 0)) return undefined;
         }
       }
       return counts.sort().join(',');

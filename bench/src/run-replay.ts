@@ -117,8 +117,14 @@ export interface StagedRun {
 export async function stageRunRows(client: pg.ClientBase, replay: RunReplay, batches: number): Promise<StagedRun> {
   const stage = q(stageSchemaOf(replay));
   await client.query(`create schema ${stage}`);
+  // Staged unbatched first, then copied into run_row with each row's batch (rather than updating
+  // every row of a table that may hold millions), indexed by batch for the replay's reads.
   await client.query(
-    `create table ${stage}.run_row (k bigserial primary key, batch int, schema text not null, tbl text not null,
+    `create table ${stage}.changed_row (k bigserial primary key, schema text not null, tbl text not null,
+       kind text not null, position bigint not null, data text not null)`,
+  );
+  await client.query(
+    `create table ${stage}.run_row (k bigint primary key, batch int not null, schema text not null, tbl text not null,
        kind text not null, position bigint not null, data text not null)`,
   );
   await client.query(
@@ -130,7 +136,7 @@ export async function stageRunRows(client: pg.ClientBase, replay: RunReplay, bat
       const source = `${q(schema)}.${q(table)}`;
       const copied = `${copy}.${q(table)}`;
       await client.query(
-        `insert into ${stage}.run_row (schema, tbl, kind, position, data)
+        `insert into ${stage}.changed_row (schema, tbl, kind, position, data)
          select $1, $2, case when c.${q(key[0]!)} is null then 'insert' else 'update' end,
            s.xmin::text::bigint, row_to_json(s)::text
          from ${source} s left join ${copied} c on ${keyMatch(key, 's', 'c')}
@@ -138,7 +144,7 @@ export async function stageRunRows(client: pg.ClientBase, replay: RunReplay, bat
         [schema, table],
       );
       await client.query(
-        `insert into ${stage}.run_row (schema, tbl, kind, position, data)
+        `insert into ${stage}.changed_row (schema, tbl, kind, position, data)
          select $1, $2, 'delete', 0, json_build_object(${key.map((column) => `'${column}', c.${q(column)}`).join(', ')})::text
          from ${copied} c where not exists (select 1 from ${source} s where ${keyMatch(key, 's', 'c')})`,
         [schema, table],
@@ -152,10 +158,13 @@ export async function stageRunRows(client: pg.ClientBase, replay: RunReplay, bat
   // Equal batches in the order the run last wrote the rows (the deletes, with no row left to say
   // when, first).
   await client.query(
-    `update ${stage}.run_row r set batch = b.batch
-     from (select k, ntile($1) over (order by position, k) as batch from ${stage}.run_row) b where b.k = r.k`,
+    `insert into ${stage}.run_row (k, batch, schema, tbl, kind, position, data)
+     select k, ntile($1) over (order by position, k), schema, tbl, kind, position, data from ${stage}.changed_row`,
     [batches],
   );
+  await client.query(`drop table ${stage}.changed_row`);
+  await client.query(`create index on ${stage}.run_row (batch)`);
+  await client.query(`analyze ${stage}.run_row`);
   const { rows } = await client.query<{ tbl: string; kind: string; n: string }>(
     `select schema || '.' || tbl as tbl, kind, count(*)::text as n from ${stage}.run_row group by 1, 2`,
   );
