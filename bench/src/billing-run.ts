@@ -61,6 +61,18 @@ const SERVICE_SCHEMAS = ['accounts', 'subscriptions', 'invoicing', 'analytics', 
 try {
   await ensureDatabase(options.databaseUrl);
   const n = options.subscriptions;
+  // The whole-run baseline stages every row that changed in the service schemas: another run on
+  // the same database (the default one is shared by every checkout here) would be staged too.
+  const runLock = new pg.Client({ connectionString: options.databaseUrl });
+  await runLock.connect();
+  cleanups.push(() => runLock.end());
+  const { rows: locked } = await runLock.query<{ taken: boolean }>(
+    "select pg_try_advisory_lock(hashtextextended('bench:billing-run', 0)) as taken",
+  );
+  if (!locked[0]!.taken)
+    throw new Error(
+      `another bench:billing-run is using ${new URL(options.databaseUrl).pathname.slice(1)}: wait for it, or name another --database-url`,
+    );
   const replay: RunReplay = { prefix: `bench_replay_${randomUUID().slice(0, 8)}`, schemas: SERVICE_SCHEMAS };
   const replayPool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
   cleanups.push(async () => {
@@ -97,6 +109,7 @@ try {
       .map((t) => `${t.table} ${t.inserted}/${t.updated}/${t.deleted}`)
       .join(', ')}`,
   );
+  if (staged.inserted + staged.updated + staged.deleted === 0) throw new Error('the run wrote no rows to replay');
   const baselineSeconds = await replayRunRows(replayPool, replay);
   const replayClient = await replayPool.connect();
   const replayed = await replayProblems(replayClient, replay).finally(() => replayClient.release());
@@ -213,7 +226,7 @@ end to end: ${shown.wall_s} s, ${shown.invoices_per_s} invoices/s, ratio ${shown
 
 ${runs.map(table).join('\n\n')}
 
-baseline (the whole run's rows, raw SQL: ${staged.inserted} inserted, ${staged.updated} updated, ${staged.deleted} deleted, in ${staged.batches} transactions of ${options.baselineBatch} invoices' rows, a multi-row statement per table): ${result.baseline_s} s, ${result.baseline_invoices_per_s} invoices/s
+baseline (the whole run's rows, raw SQL: ${staged.inserted} inserted, ${staged.updated} updated, ${staged.deleted} deleted, in ${staged.batches} transactions of equal numbers of rows (about ${options.baselineBatch} invoices' worth each), a multi-row statement per table and kind of write): ${result.baseline_s} s, ${result.baseline_invoices_per_s} invoices/s
 the invoicing rows alone, computed from the charge.created messages, two multi-row statements per ${options.baselineBatch}: ${result.baseline_invoicing_rows_s} s, ${result.baseline_invoicing_rows_invoices_per_s} invoices/s, ratio ${firstDetails.ratio_invoicing_rows}
 the invoicing rows by two statements per invoice (the baseline until the seventeenth session): ${result.baseline_per_invoice_statements_s} s, ${result.baseline_per_invoice_statements_invoices_per_s} invoices/s, ratio ${firstDetails.ratio_per_invoice_statements}
 ratio (${first.shape}): ${result.ratio} (target: 100,000 in ≤ 60 s, ≥ 1,700 invoices/s, ratio ≥ 0.5)`);

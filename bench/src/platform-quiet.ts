@@ -8,11 +8,13 @@ import { quoteIdentifier } from './database.js';
  * Waits until the platform has nothing left to do with what it was told: every outbox row of the
  * services' schemas published, and every consumer of the services' streams caught up: nothing
  * awaiting its ack (a consumer acknowledges after its transaction committed), nothing pending while
- * it has pulls waiting. A durable with messages pending and no pull waiting or in hand has nobody
- * consuming it (left on a server named by --nats-url by an earlier run) and is not waited for.
- * Checked until two looks in a row, `settleMs` apart, find it so with the streams' message counts
- * unchanged (a consumer's own events may be on their way to the next one). `schemas`: the services'
- * schemas, each named as the producer whose stream it feeds (`accounts` → ACCOUNTS).
+ * it has pulls waiting. A durable with messages pending and no pull waiting or in hand is either
+ * between two fetches or has nobody consuming it (left on a server named by --nats-url by an
+ * earlier run); so quiet means two looks in a row, `settleMs` apart, finding all of that with
+ * nothing moved in between: no stream's last sequence, no consumer's delivered or acknowledged
+ * sequence, no consumer's pending count. `schemas`: the services' schemas, each named as the
+ * producer whose stream it feeds (`accounts` → ACCOUNTS). Workers that poll tables (mail senders)
+ * are not waited for: what they write after the copy is the run's, and the staging reads one snapshot.
  */
 export async function waitForQuiet(
   db: pg.Pool,
@@ -21,7 +23,7 @@ export async function waitForQuiet(
   options: { timeoutMs?: number; settleMs?: number } = {},
 ): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const settleMs = options.settleMs ?? 300;
+  const settleMs = options.settleMs ?? 500;
   const nc = await connect({ servers: natsUrl });
   try {
     const jsm = await jetstreamManager(nc);
@@ -39,9 +41,12 @@ export async function waitForQuiet(
           throw error;
         });
         if (!stream) continue;
-        counts.push(`${stream.config.name}:${stream.state.messages}`);
+        counts.push(`${stream.config.name}:${stream.state.last_seq}`);
         for await (const consumer of jsm.consumers.list(stream.config.name)) {
           if (consumer.num_ack_pending > 0 || (consumer.num_pending > 0 && consumer.num_waiting > 0)) return undefined;
+          counts.push(
+            `${stream.config.name}/${consumer.name}:${consumer.delivered.stream_seq}:${consumer.ack_floor.stream_seq}:${consumer.num_pending}`,
+          );
         }
       }
       return counts.sort().join(',');

@@ -7,8 +7,8 @@ import { copySchemaOf, type ReplayTable, type RunReplay, replayTables, stageSche
  * all five services' schemas: renewals, invoices, read models, activities, payments, inboxes and
  * outboxes), as run-replay.ts staged them, into the copies of the schemas, batch after batch: one
  * transaction per batch, one multi-row statement per table and kind of write (the rows travel as
- * one JSON array: `json_populate_recordset`). Each batch's rows are read from the stage before its
- * transaction; only the transactions are timed. Nothing is computed: the rows are known, so this is
+ * one array of the table's row type, each row in its text form: `unnest($1::table[])`). Each
+ * batch's rows are read from the stage before its transaction; only the transactions are timed. Nothing is computed: the rows are known, so this is
  * the cost of writing them, the physical limit the issue asks the platform to be measured against.
  */
 
@@ -16,10 +16,10 @@ const q = quoteIdentifier;
 const KINDS = ['delete', 'update', 'insert'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** The statement writing a JSON array (`$1`) of a table's rows of one kind into its copy. */
+/** The statement writing an array (`$1`, text) of a table's rows of one kind into its copy. */
 export function replayStatement(copySchema: string, table: ReplayTable, kind: Kind): string {
   const target = `${q(copySchema)}.${q(table.table)}`;
-  const rows = `json_populate_recordset(null::${target}, $1::json)`;
+  const rows = `unnest($1::${target}[])`;
   const keyMatch = table.key.map((column) => `t.${q(column)} = r.${q(column)}`).join(' and ');
   if (kind === 'insert') return `insert into ${target} select * from ${rows}`;
   if (kind === 'delete') return `delete from ${target} t using ${rows} r where ${keyMatch}`;
@@ -48,7 +48,7 @@ export async function replayRunRows(pool: pg.Pool, replay: RunReplay): Promise<n
   try {
     for (const { batch } of batches) {
       const { rows: writes } = await client.query<{ schema: string; tbl: string; kind: Kind; data: string }>(
-        `select schema, tbl, kind, '[' || string_agg(data, ',' order by k) || ']' as data
+        `select schema, tbl, kind, array_agg(data order by k)::text as data
          from ${stage}.run_row where batch = $1 group by schema, tbl, kind`,
         [batch],
       );

@@ -198,6 +198,22 @@ it(
 );
 
 it(
+  "refuses a database another bench:billing-run is using (its whole-run baseline would stage that run's rows)",
+  async () => {
+    const other = await withClient(databaseUrl, async (holder) => {
+      await holder.query("select pg_advisory_lock(hashtextextended('bench:billing-run', 0))");
+      return runBillingRun('--shape', 'processes');
+    });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(
+      `another bench:billing-run is using ${databaseName}: wait for it, or name another --database-url`,
+    );
+    expect(other.stderr).not.toContain('started');
+  },
+  RUN_TIMEOUT_MS + 60_000,
+);
+
+it(
   '--cpu-prof: a profile per service process and the measured window, which cpu-profile-summary counts alone',
   async () => {
     const profiles = mkdtempSync(join(tmpdir(), 'billing-run-cpu-prof-'));
