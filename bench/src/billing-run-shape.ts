@@ -130,6 +130,7 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     natsUrl = nats.url;
     if (nats.pid !== undefined) broker.push({ name: 'nats-server', pid: nats.pid });
   }
+  // A const: the seeding's beforeSubscriptions closure below waits on this broker.
   const brokerUrl = natsUrl;
   const platform = await startPlatform(options, brokerUrl, cleanups);
   log(`${options.shape}: ${platform.label} started`);

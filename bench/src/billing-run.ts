@@ -37,9 +37,9 @@ import { replayRunRows } from './run-replay-baseline.js';
  * - the ratio's (eighteenth session on): every row the run wrote in the five services' schemas
  *   (renewed subscriptions, charges, invoices, lines, read models, activities, payments, inboxes,
  *   outboxes, audit rows), each as it ended up, written again by one program into copies of the
- *   schemas taken just before the run, --baseline-batch invoices' rows per transaction and a
- *   multi-row statement per table (run-replay.ts, run-replay-baseline.ts); the copies must then
- *   hold exactly what the schemas held after the run;
+ *   schemas taken just before the run, in equal batches of about --baseline-batch invoices' rows,
+ *   a transaction per batch and a multi-row statement per table and kind of write (run-replay.ts,
+ *   run-replay-baseline.ts); the copies must then hold exactly what the schemas held after the run;
  * - the invoicing rows alone, computed from the run's charge.created messages (numbers, totals,
  *   VAT), two multi-row statements per batch (invoice-batch-baseline.ts): `ratio_invoicing_rows`;
  * - the same invoicing rows by two statements per invoice (invoice-baseline.ts), the ratio's

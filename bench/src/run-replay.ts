@@ -7,8 +7,9 @@ import { quoteIdentifier } from './database.js';
  *
  * 1. `copySchemas`, while the platform is quiet just before the run: a copy of each service schema
  *    (`<prefix>_<schema>`: the same tables, columns, defaults, checks and indexes) holding every row
- *    as it is then. The services' schemas have no foreign keys and no triggers, so the copy's tables
- *    check and maintain what theirs do.
+ *    as it is then. The services' schemas have no foreign keys, triggers, generated or identity
+ *    columns (the copy refuses a schema that has), so the copy's tables check and maintain what
+ *    theirs do.
  * 2. `stageRunRows`, once the run has settled, in one snapshot: every row that differs between a
  *    service's table and its copy (inserted, updated, deleted) goes into `<prefix>_stage.run_row` in
  *    its text form (`row::text`, which its table's row type reads back exactly), in the order of the

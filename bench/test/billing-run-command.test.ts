@@ -183,6 +183,8 @@ it(
     const { inserted, ...rest } = result.baseline_rows;
     expect(rest).toEqual({ updated: SUBSCRIPTIONS, deleted: 0, after_wall: expect.any(Number), transactions: 1 });
     expect(inserted).toBeGreaterThan(5 * SUBSCRIPTIONS);
+    // Rows last written after the wall are among those written.
+    expect(rest.after_wall).toBeLessThanOrEqual((inserted ?? 0) + SUBSCRIPTIONS);
     for (const table of ['subscriptions.charge', 'invoicing.invoice', 'invoicing.invoice_line'])
       expect(stderr).toContain(`${table} ${SUBSCRIPTIONS}/0/0`);
     expect(stderr).toContain(`subscriptions.subscription 0/${SUBSCRIPTIONS}/0`);

@@ -14,6 +14,7 @@ import {
   dropReplay,
   type RunReplay,
   replayProblems,
+  stagedSince,
   stageRunRows,
   stageSchemaOf,
 } from '../src/run-replay.js';
@@ -27,6 +28,8 @@ const replay: RunReplay = { prefix: `replay_${tag}_copy`, schemas: [billing, led
 
 let pool: pg.Pool;
 let client: pg.PoolClient;
+/** The first transaction of the run's ledger changes (for stagedSince). */
+let ledgerChanges: bigint;
 
 const ids = Array.from({ length: 6 }, (_, i) => `00000000-0000-4000-8000-00000000000${i + 1}`);
 
@@ -65,6 +68,8 @@ beforeAll(async () => {
     await client.query(`insert into ${billing}.outbox (subject) values ($1)`, [`issued ${i + 1}`]);
   }
   await client.query(`update ${billing}.outbox set published_at = '2026-12-01T09:00:01Z'`);
+  const { rows: next } = await client.query('select pg_snapshot_xmax(pg_current_snapshot())::text as xid');
+  ledgerChanges = BigInt(next[0].xid);
   await client.query(`delete from ${ledger}.entry where k = 2`);
   await client.query(`insert into ${ledger}.entry values ($1, 3, 3.333, null, 'null'::jsonb)`, [ids[5]]);
   await client.query(`update ${ledger}.entry set note = null where organization_id = $1 and k = 4`, [ids[5]]);
@@ -110,6 +115,8 @@ describe('replaying a run', () => {
       '3 entry insert',
       '3 entry update',
     ]);
+    // Last written from the ledger's changes on: the inserted and the updated entry (not the delete).
+    expect(await stagedSince(client, replay, ledgerChanges)).toBe(2);
     // Before the replay the copies still hold the state before the run.
     expect(await replayProblems(client, replay)).toEqual([
       `${billing}.invoice: the replay left 2 rows of other content, the run 5`,
