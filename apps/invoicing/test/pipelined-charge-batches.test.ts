@@ -2,9 +2,10 @@
  * The charge consumer lets its next batch start once the running one took its numbers
  * (invoiceCharges' afterNumbering; libs/events BatchPipeline): the next batch then makes its calls
  * while the first writes, and numbers only once the first has committed. Here the first batch is
- * held after numbering (a test transaction locks the invoice table, which it inserts into next), the
- * second is started from afterNumbering as the consumer starts it, and reaches the counter while
- * the first still holds it: both numbered in the charges' order, gapless.
+ * held after numbering (a test transaction locks the audit_log table, which it writes to after the
+ * statement that numbers and inserts its invoices), the second is started from afterNumbering as
+ * the consumer starts it, and reaches the counter while the first still holds it: both numbered in
+ * the charges' order, gapless.
  */
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
@@ -65,7 +66,7 @@ it('numbers the next batch after the first, though it reaches the counter while 
   await blocker.connect();
   try {
     await blocker.query('begin');
-    await blocker.query(`lock table "${database.schema}".invoice in share mode`);
+    await blocker.query(`lock table "${database.schema}".audit_log in share mode`);
     const watcher = new pg.Client({ connectionString: database.databaseUrl });
     await watcher.connect();
     let secondBatch: Promise<void> | undefined;
@@ -90,7 +91,7 @@ it('numbers the next batch after the first, though it reaches the counter while 
       }),
     );
     try {
-      // The first waits to insert its numbered invoices, the second for the first's counter row.
+      // The first waits to write its audit rows, the second for the first's counter row.
       for (let tries = 0; (await waitingTransactions(watcher)) < 2; tries++) {
         if (tries > 200) throw new Error('the two batches never waited at once');
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -71,20 +71,6 @@ export async function nextInvoiceNumber(em: EntityManager, organizationId: strin
 }
 
 /**
- * The first of `count` consecutive numbers of the organization, taken at once in the caller's
- * transaction as nextInvoiceNumber takes one (the counter row locked until commit).
- */
-export async function nextInvoiceNumbers(em: EntityManager, organizationId: string, count: number): Promise<number> {
-  const [row] = await em.execute<{ last_number: string }[]>(
-    `insert into invoice_number_counter (organization_id, last_number) values (?, ?)
-     on conflict (organization_id) do update set last_number = invoice_number_counter.last_number + excluded.last_number
-     returning last_number`,
-    [organizationId, count],
-  );
-  return Number(row!.last_number) - count + 1;
-}
-
-/**
  * The organization's open invoices (not credit notes) in `currency` that hold lines of the
  * subscription, oldest number first, locked for the caller's transaction (a credit is applied to them).
  */

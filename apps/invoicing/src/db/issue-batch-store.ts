@@ -25,6 +25,57 @@ async function insertAsJson(em: EntityManager, table: string, rows: readonly obj
   ]);
 }
 
+/** New invoices to issue, serialized (invoiceRowsDocument) before their numbers are taken. */
+export interface UnnumberedInvoices {
+  count: number;
+  /** The rows as one JSON array, in issue order, `invoice_number` left null. */
+  document: string;
+}
+
+/** The rows of `invoices` (in issue order, not yet numbered) for insertNumberedInvoices. */
+export function unnumberedInvoices(invoices: readonly InvoiceRow[]): UnnumberedInvoices {
+  return { count: invoices.length, document: JSON.stringify(invoices) };
+}
+
+/**
+ * Takes the organization's next `count` invoice numbers (as nextInvoiceNumber takes one: the counter row
+ * locked until commit, gapless) and inserts the invoices numbered with them in their order, in one
+ * statement; answers the first number. The rows were serialized before (unnumberedInvoices), so
+ * the time the counter is held, which no other batch of the organization can share, holds only the
+ * database's own work.
+ */
+export async function insertNumberedInvoices(
+  em: EntityManager,
+  organizationId: string,
+  invoices: UnnumberedInvoices,
+): Promise<number> {
+  const [row] = (
+    await executeBound<{ last_number: string; inserted: string }>(
+      em,
+      `with counter as (
+         insert into invoice_number_counter (organization_id, last_number) values (?, ?)
+         on conflict (organization_id) do update set last_number = invoice_number_counter.last_number + excluded.last_number
+         returning last_number
+       ),
+       inserted as (
+         insert into "invoice"
+         select numbered.* from jsonb_array_elements(?::jsonb) with ordinality as d(doc, n)
+         cross join counter
+         cross join lateral jsonb_populate_record(
+           null::"invoice", d.doc || jsonb_build_object('invoice_number', counter.last_number - ? + d.n)
+         ) as numbered
+         returning 1
+       )
+       select counter.last_number, (select count(*) from inserted) as inserted from counter`,
+      [organizationId, invoices.count, invoices.document, invoices.count],
+    )
+  ).rows;
+  if (row === undefined || Number(row.inserted) !== invoices.count) {
+    throw new Error(`numbered ${row?.inserted ?? 0} invoices of ${invoices.count}`);
+  }
+  return Number(row.last_number) - invoices.count + 1;
+}
+
 /**
  * New invoices and their lines. The lines' ids are taken from their sequence first (ascending, in
  * the order given, as one insert after the other would number them), so every line knows its id

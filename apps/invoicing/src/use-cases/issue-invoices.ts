@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvoiceEntity, type InvoiceRow } from '../db/entities/invoice.entity.js';
 import { InvoiceLineEntity, type InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import { MailJobEntity, type MailJobRow } from '../db/entities/mail-job.entity.js';
-import { linesOf, nextInvoiceNumber, nextInvoiceNumbers } from '../db/invoice-store.js';
+import { linesOf, nextInvoiceNumber } from '../db/invoice-store.js';
 import { invoiceView } from '../db/invoice-view.js';
 import { type BankAccountSnapshot, payToBankAccount } from '../domain/bank-account.js';
 import { composeInvoice, type LineSource, settledStatus } from '../domain/compose-invoice.js';
@@ -232,13 +232,14 @@ export async function issueInvoice(
   recipients: Buyer['recipients'],
 ): Promise<void> {
   const number = await nextInvoiceNumber(scope.em, scope.organizationId);
-  markIssued(scope, invoice, number, recipients);
+  scope.em.assign(invoice, { invoice_number: number });
+  markIssued(scope, invoice, recipients);
   await publishInvoiceChange(scope, 'invoice.issued', invoice);
   scope.audit('invoice.issue', 'invoice', invoice.id, { invoice_number: number, total: invoice.total });
 }
 
 /**
- * What issuing does to one invoice given its number, whether issued alone or with others: its
+ * What issuing does to one invoice but for its number, whether issued alone or with others: its
  * status from its balance, an e-mail job for the buyer's recipients that receive invoices or, for
  * an e-invoice, its delivery, and the invoices-issued counter once the transaction commits.
  * `writes`: the invoice is a plain row of IssueWrites, which takes its mail job too.
@@ -246,12 +247,10 @@ export async function issueInvoice(
 function markIssued(
   scope: ChangeScope,
   invoice: InvoiceRow,
-  number: number,
   recipients: Buyer['recipients'],
   writes?: IssueWrites,
 ): void {
   const issued = {
-    invoice_number: number,
     status: settledStatus(invoice.balance, 'payment'),
     issued_at: scope.now,
     issue_after: null,
@@ -280,9 +279,11 @@ export interface InvoiceToIssue {
 /**
  * Issues new invoices (plain rows collected in `writes`, not yet written), as issueInvoice would
  * one after the other, with one number allocation for all (the counter row locked until commit:
- * gapless, in the given order); their rows are written then, one statement per table, and their
- * invoice.issued messages made from the rows as written (the lines with their ids). `afterNumbering`
- * is called once the numbers are taken (the counter row locked).
+ * gapless, in the given order). Everything that needs no number is written first (the lines, the
+ * invoiced charges, the mail jobs: IssueWrites.writeIssued), so the counter is held from the
+ * statement that numbers and inserts the invoices to the commit; their invoice.issued messages are
+ * made from the rows as written (the lines with their ids). `afterNumbering` is called once the
+ * numbers are taken (the counter row locked).
  */
 export async function issueNewInvoices(
   em: EntityManager,
@@ -292,14 +293,16 @@ export async function issueNewInvoices(
   afterNumbering?: () => void,
 ): Promise<void> {
   if (invoices.length === 0) return;
-  const first = await nextInvoiceNumbers(em, organizationId, invoices.length);
-  afterNumbering?.();
-  invoices.forEach(({ scope, invoice, recipients }, index) => {
-    markIssued(scope, invoice, first + index, recipients, writes);
+  for (const { scope, invoice, recipients } of invoices) {
+    markIssued(scope, invoice, recipients, writes);
     // publishInvoiceChange's version step, taken before the rows are inserted with it.
     invoice.version += 1;
+  }
+  const issuing = invoices.map(({ invoice }) => invoice);
+  const first = await writes.writeIssued(em, organizationId, issuing, afterNumbering);
+  issuing.forEach((invoice, index) => {
+    invoice.invoice_number = first + index;
   });
-  await writes.writeRows(em);
   for (const { scope, invoice } of invoices) {
     // A reminder names an issued invoice: one inserted by this transaction has none.
     publishInvoiceEvent(scope, 'invoice.issued', {

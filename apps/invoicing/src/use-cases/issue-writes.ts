@@ -8,7 +8,13 @@ import type { InvoiceRow } from '../db/entities/invoice.entity.js';
 import type { InvoiceLineRow } from '../db/entities/invoice-line.entity.js';
 import type { InvoicedChargeRow } from '../db/entities/invoiced-charge.entity.js';
 import type { MailJobRow } from '../db/entities/mail-job.entity.js';
-import { insertInvoicedCharges, insertInvoicesWithLines, insertMailJobs } from '../db/issue-batch-store.js';
+import {
+  insertInvoicedCharges,
+  insertInvoicesWithLines,
+  insertMailJobs,
+  insertNumberedInvoices,
+  unnumberedInvoices,
+} from '../db/issue-batch-store.js';
 
 const PRODUCER = 'invoicing';
 
@@ -65,6 +71,32 @@ export class IssueWrites {
   /** changeScope whose audit rows and events are collected here instead of the unit of work. */
   scope(em: EntityManager, organizationId: string, context: RequestContext, now: Date): ChangeScope {
     return this.records.scope(em, organizationId, context, now);
+  }
+
+  /**
+   * Issues `issuing` (new invoices of this collection, in issue order, their issued state but the
+   * number already set): serializes them, writes everything else collected so far (writeRows: their
+   * lines with ids, the invoiced charges, the mail jobs), then takes their numbers and inserts them
+   * in one statement (insertNumberedInvoices). `afterNumbering` runs once the numbers are taken;
+   * answers the first number. Only the last statement holds the organization's number counter.
+   */
+  async writeIssued(
+    em: EntityManager,
+    organizationId: string,
+    issuing: readonly InvoiceRow[],
+    afterNumbering?: () => void,
+  ): Promise<number> {
+    const ids = new Set(issuing.map((invoice) => invoice.id));
+    const collected = this.invoices.filter((invoice) => ids.has(invoice.id));
+    if (collected.length !== ids.size || ids.size !== issuing.length) {
+      throw new Error('an invoice issued with a batch must be a new row collected for it, once');
+    }
+    this.invoices = this.invoices.filter((invoice) => !ids.has(invoice.id));
+    const unnumbered = unnumberedInvoices(issuing);
+    await this.writeRows(em);
+    const first = await insertNumberedInvoices(em, organizationId, unnumbered);
+    afterNumbering?.();
+    return first;
   }
 
   /** Writes the invoices, lines, invoiced charges, mail jobs and invoiced draft lines collected so far. */
