@@ -4,6 +4,7 @@ import { connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { checkHealth, ServingStatus } from '@billing/grpc';
 import {
   BENCH_RATE_LIMIT_PER_MINUTE,
   type BenchPlatform,
@@ -133,6 +134,8 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
     // shares the machine. They reach accounts at ACCOUNTS_ADDRESS.
     // What each service process is started with, kept for restart().
     const serviceStarts = new Map<ServiceName, Array<() => ServerChild>>();
+    // Where each service process listens for gRPC, by process name (replicas included).
+    const grpcPorts = new Map<string, number>();
     for (const service of services) {
       const replicas = options.replicas?.[service.name] ?? 1;
       const starts = Array.from({ length: replicas }, (_, replica) => {
@@ -140,8 +143,10 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
         const grpcPort = replica === 0 ? Promise.resolve(ports[service.name]) : freePort();
         return async () => {
           const port = await grpcPort;
+          const name = replica === 0 ? service.name : `${service.name}-${replica + 1}`;
+          grpcPorts.set(name, port);
           return () =>
-            new ServerChild(replica === 0 ? service.name : `${service.name}-${replica + 1}`, entries[service.name], {
+            new ServerChild(name, entries[service.name], {
               DATABASE_URL: options.databaseUrl,
               NATS_URL: options.natsUrl,
               DB_SCHEMA: service.name,
@@ -152,7 +157,7 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
               // Payments marks the invoices it charged paid through invoicing.
               ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
               LOG_LEVEL: 'warn',
-              ...profile(replica === 0 ? service.name : `${service.name}-${replica + 1}`),
+              ...profile(name),
               ...options.environment?.[service.name],
             });
         };
@@ -205,6 +210,11 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
     await waitUntil('the accounts service to answer through the gateway', children, async () => {
       return (await probe(gatewayUrl, apiHeaders(token))) === 200;
     });
+    // Every service process serving on its port, not only those the gateway's probe reaches: a
+    // process whose port was taken meanwhile exits (EADDRINUSE), which waitUntil reports, and the
+    // platform is started again on new ports (retryingTakenPorts), instead of the run going on
+    // without it and failing only when it is stopped.
+    await waitUntil('every service process to serve gRPC', children, () => allServing(grpcPorts));
 
     return {
       label: 'platform (gateway + service processes)',
@@ -332,6 +342,14 @@ async function waitUntil(what: string, children: ServerChild[], ready: () => Pro
     }
     await new Promise((resolveDelay) => setTimeout(resolveDelay, POLL_INTERVAL_MS));
   }
+}
+
+/** Whether each process's gRPC health check answers SERVING for the whole server. */
+async function allServing(grpcPorts: ReadonlyMap<string, number>): Promise<boolean> {
+  const statuses = await Promise.all(
+    [...grpcPorts.values()].map((port) => checkHealth(`127.0.0.1:${port}`).catch(() => ServingStatus.UNKNOWN)),
+  );
+  return statuses.every((status) => status === ServingStatus.SERVING);
 }
 
 /**

@@ -1,0 +1,75 @@
+/**
+ * The production-shape platform the benchmarks start (a process per service): a service process
+ * that cannot listen on the port it was given exits (EADDRINUSE), and the start must fail naming it
+ * rather than return a platform without it (a billing run once went on without payments and
+ * failed only when it stopped the processes, after seeding for 98 s). Here payments' port is held
+ * by the test for good, so every attempt (retryingTakenPorts starts again on new ports, but the
+ * test's GRPC_PORT wins) fails the same way.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import { startNatsServer, testDatabaseUrl } from '@billing/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SetupError } from '../src/bench-platform.js';
+import { ensureDatabase, quoteIdentifier, withClient } from '../src/database.js';
+import { startPlatformProcesses } from '../src/platform-processes.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+let databaseUrl: string;
+let natsUrl: string;
+
+beforeAll(async () => {
+  const url = new URL(testDatabaseUrl());
+  const name = `billing_platform_${randomUUID().slice(0, 8)}`;
+  url.pathname = `/${name}`;
+  await ensureDatabase(url.toString());
+  cleanups.push(async () => {
+    const admin = new URL(url);
+    admin.pathname = '/postgres';
+    await withClient(admin.toString(), (client) =>
+      client.query(`drop database if exists ${quoteIdentifier(name)} with (force)`),
+    );
+  });
+  databaseUrl = url.toString();
+  const nats = await startNatsServer();
+  cleanups.push(() => nats.dispose());
+  natsUrl = nats.url;
+});
+
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+function holdPort(): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
+  });
+}
+
+it('fails the start, naming the service, when a service process cannot listen on its port', async () => {
+  const held = await holdPort();
+  cleanups.push(() => new Promise((resolve) => held.server.close(resolve)));
+  const log: string[] = [];
+  const started = startPlatformProcesses({
+    databaseUrl,
+    natsUrl,
+    log: (message) => log.push(message),
+    payments: true,
+    environment: { payments: { GRPC_PORT: String(held.port) } },
+  });
+  const error = await started.then(
+    async (platform) => {
+      await platform.stop().catch(() => undefined);
+      return undefined;
+    },
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(SetupError);
+  expect((error as Error).message).toMatch(/^payments \(pid \d+\) exited \(code 1\) while waiting for /);
+  expect((error as Error).message).toContain(`EADDRINUSE: address already in use 127.0.0.1:${held.port}`);
+  // Started three times in all, each time on new ports (but payments', which the test pins).
+  expect(log.filter((line) => line.startsWith('a server found the port it was given taken meanwhile'))).toHaveLength(2);
+}, 180_000);
