@@ -14,9 +14,9 @@
  */
 
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { startFakeStripe, startNatsServer, testDatabaseUrl } from '@billing/testing';
+import { startFakeStripe, startNatsServer } from '@billing/testing';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -27,8 +27,8 @@ import {
   StagePoller,
   seedBillingRun,
 } from '../src/billing-run-scenario.js';
-import { ensureDatabase, quoteIdentifier, withClient } from '../src/database.js';
 import { type ProcessPlatform, type ServiceName, startPlatformProcesses } from '../src/platform-processes.js';
+import { freshDatabase } from './support/fresh-database.js';
 
 const SUBSCRIPTIONS = Number(process.env.BILLING_RUN_FAULT_SUBSCRIPTIONS ?? 1_000) & ~1;
 const WEBHOOK_SECRET = 'whsec_billing_run_faults';
@@ -58,22 +58,6 @@ const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
-
-/** A database of its own (the services' schemas have their production names), dropped afterwards. */
-async function freshDatabase(): Promise<string> {
-  const url = new URL(testDatabaseUrl());
-  const name = `billing_faults_${randomUUID().slice(0, 8)}`;
-  url.pathname = `/${name}`;
-  await ensureDatabase(url.toString());
-  cleanups.push(async () => {
-    const admin = new URL(url);
-    admin.pathname = '/postgres';
-    await withClient(admin.toString(), (client) =>
-      client.query(`drop database if exists ${quoteIdentifier(name)} with (force)`),
-    );
-  });
-  return url.toString();
-}
 
 /** `npm run -s admin -- set-gateway-credentials ...` through the built CLI, as an operator types it. */
 async function setCardGatewayCredentials(databaseUrl: string, organizationId: string): Promise<void> {
@@ -111,7 +95,7 @@ async function setCardGatewayCredentials(databaseUrl: string, organizationId: st
 }
 
 async function startRun(replicas: Partial<Record<ServiceName, number>> = {}): Promise<Run> {
-  const databaseUrl = await freshDatabase();
+  const databaseUrl = await freshDatabase('billing_faults', cleanups);
   const nats = await startNatsServer();
   cleanups.push(() => nats.dispose());
   const stripe = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET, latencyMs: GATEWAY_LATENCY_MS });

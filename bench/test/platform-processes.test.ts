@@ -7,31 +7,19 @@
  * test's GRPC_PORT wins) fails the same way.
  */
 
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
-import { startNatsServer, testDatabaseUrl } from '@billing/testing';
+import { startNatsServer } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SetupError } from '../src/bench-platform.js';
-import { ensureDatabase, quoteIdentifier, withClient } from '../src/database.js';
 import { startPlatformProcesses } from '../src/platform-processes.js';
+import { freshDatabase } from './support/fresh-database.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 let databaseUrl: string;
 let natsUrl: string;
 
 beforeAll(async () => {
-  const url = new URL(testDatabaseUrl());
-  const name = `billing_platform_${randomUUID().slice(0, 8)}`;
-  url.pathname = `/${name}`;
-  await ensureDatabase(url.toString());
-  cleanups.push(async () => {
-    const admin = new URL(url);
-    admin.pathname = '/postgres';
-    await withClient(admin.toString(), (client) =>
-      client.query(`drop database if exists ${quoteIdentifier(name)} with (force)`),
-    );
-  });
-  databaseUrl = url.toString();
+  databaseUrl = await freshDatabase('billing_platform', cleanups);
   const nats = await startNatsServer();
   cleanups.push(() => nats.dispose());
   natsUrl = nats.url;
