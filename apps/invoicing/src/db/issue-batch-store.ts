@@ -25,7 +25,7 @@ async function insertAsJson(em: EntityManager, table: string, rows: readonly obj
   ]);
 }
 
-/** New invoices to issue, serialized (invoiceRowsDocument) before their numbers are taken. */
+/** New invoices to issue, serialized (unnumberedInvoices) before their numbers are taken. */
 export interface UnnumberedInvoices {
   count: number;
   /** The rows as one JSON array, in issue order, `invoice_number` left null. */

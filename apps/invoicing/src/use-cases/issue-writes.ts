@@ -74,11 +74,12 @@ export class IssueWrites {
   }
 
   /**
-   * Issues `issuing` (new invoices of this collection, in issue order, their issued state but the
-   * number already set): serializes them, writes everything else collected so far (writeRows: their
+   * Issues `issuing` (new invoices of this collection, in issue order, their issued state set but
+   * for the number): serializes them, writes everything else collected so far (writeRows: their
    * lines with ids, the invoiced charges, the mail jobs), then takes their numbers and inserts them
    * in one statement (insertNumberedInvoices). `afterNumbering` runs once the numbers are taken;
-   * answers the first number. Only the last statement holds the organization's number counter.
+   * answers the first number. The organization's counter row is locked from that last statement
+   * to the commit, so nothing else of this method is done while other batches cannot number.
    */
   async writeIssued(
     em: EntityManager,
