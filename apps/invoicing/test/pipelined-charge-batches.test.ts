@@ -150,3 +150,60 @@ it('lets the next batch in only after the last organization of a batch took its 
   );
   expect(log).toEqual(['numbering 0', 'numbering 1', 'numbering 2', 'next batch admitted']);
 });
+
+it('writes what needs no number (the invoiced charges) before it takes the counter', async () => {
+  const organizationId = randomUUID();
+  const alma = randomUUID();
+  const deps: InvoicingDeps = {
+    orm,
+    clock,
+    directory: countingDirectory(new Map<string, Buyer>([[alma, buyer(alma, 'alma')]])).directory,
+  };
+  const charges: ChargeToInvoice[] = ['100.00', '200.00'].map((amount) => ({
+    charge: charge(alma, amount),
+    origin: { organizationId, requestId: randomUUID(), occurredAt: clock.now() },
+  }));
+  await orm.em
+    .getConnection()
+    .execute('insert into invoice_number_counter (organization_id, last_number) values (?, 0)', [organizationId]);
+  const blocker = new pg.Client({ connectionString: database.databaseUrl });
+  await blocker.connect();
+  const watcher = new pg.Client({ connectionString: database.databaseUrl });
+  await watcher.connect();
+  try {
+    await blocker.query('begin');
+    await blocker.query(`lock table "${database.schema}".invoiced_charge in share mode`);
+    let numbered = false;
+    const batch = inTransaction(orm, (em) =>
+      invoiceCharges(deps, em, charges, {
+        afterNumbering: () => {
+          numbered = true;
+        },
+      }),
+    );
+    for (let tries = 0; (await waitingTransactions(watcher)) < 1; tries++) {
+      if (tries > 200) throw new Error('the batch never waited for invoiced_charge');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Held on its invoiced charges: not numbered yet, and the counter row is free.
+    expect(numbered).toBe(false);
+    const counter = await watcher.query(
+      `select last_number from "${database.schema}".invoice_number_counter where organization_id = $1 for update nowait`,
+      [organizationId],
+    );
+    expect(counter.rows).toEqual([{ last_number: '0' }]);
+    await blocker.query('commit');
+    await batch;
+    expect(numbered).toBe(true);
+  } finally {
+    await watcher.end();
+    await blocker.end();
+  }
+  const rows = await orm.em
+    .getConnection()
+    .execute<{ number: string }[]>(
+      'select invoice_number::text as number from invoice where organization_id = ? order by invoice_number',
+      [organizationId],
+    );
+  expect(rows).toEqual([{ number: '1' }, { number: '2' }]);
+});
