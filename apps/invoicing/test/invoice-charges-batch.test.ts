@@ -308,4 +308,41 @@ describe('a batch of charges in one transaction', () => {
     );
     expect(await written(batch.organizationId)).toEqual(expected);
   });
+
+  it('lets the next batch in once, only after the invoices issued at its end are numbered', async () => {
+    // The story ends with a cancel_invalid note, issued on its own in the middle of its batch (its
+    // credit needs the invoices before it written). Letting the next batch in there would let two
+    // batches wait on each other when a redelivered charge is in both: this one still writes
+    // invoiced charges after that numbering.
+    const noteLast = await story();
+    const noteMidway = await story();
+    const afterNote = charge(noteMidway.buyers.keys().next().value as string, '10');
+    let admittedNoteLast = 0;
+    let admittedNoteMidway = 0;
+    const origin = (organizationId: string) => ({ organizationId, requestId: randomUUID(), occurredAt: clock.now() });
+    await inTransaction(orm, (em) =>
+      invoiceCharges(
+        { orm, clock, directory: countingDirectory(noteLast.buyers).directory },
+        em,
+        noteLast.charges.map((item) => ({ charge: item, origin: origin(noteLast.organizationId) })),
+        { afterNumbering: () => admittedNoteLast++ },
+      ),
+    );
+    await inTransaction(orm, (em) =>
+      invoiceCharges(
+        { orm, clock, directory: countingDirectory(noteMidway.buyers).directory },
+        em,
+        [...noteMidway.charges, afterNote].map((item) => ({ charge: item, origin: origin(noteMidway.organizationId) })),
+        { afterNumbering: () => admittedNoteMidway++ },
+      ),
+    );
+    // Nothing issued after the note: the next batch waits for the commit. One charge after it: let
+    // in once, at the numbering of that charge's invoice (7), never at the note's (6).
+    expect(admittedNoteLast).toBe(0);
+    expect(admittedNoteMidway).toBe(1);
+    const invoices = (await written(noteMidway.organizationId)).invoices;
+    expect(invoices.filter((invoice) => invoice.number !== null).map((invoice) => invoice.number)).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]);
+  });
 });

@@ -77,16 +77,12 @@ export async function insertNumberedInvoices(
 }
 
 /**
- * New invoices and their lines. The lines' ids are taken from their sequence first (ascending, in
- * the order given, as one insert after the other would number them), so every line knows its id
- * for the invoice.issued message without reading the rows back.
+ * New invoices' lines (their invoices are inserted after them, numbered: insertNumberedInvoices;
+ * the tables have no foreign key, the transaction holds both). The ids are taken from their sequence first
+ * (ascending, in the order given, as one insert after the other would number them), so every line
+ * knows its id for the invoice.issued message without reading the rows back.
  */
-export async function insertInvoicesWithLines(
-  em: EntityManager,
-  invoices: readonly InvoiceRow[],
-  lines: readonly InvoiceLineRow[],
-): Promise<void> {
-  await insertAsJson(em, 'invoice', invoices);
+export async function insertInvoiceLines(em: EntityManager, lines: readonly InvoiceLineRow[]): Promise<void> {
   if (lines.length === 0) return;
   const ids = await em.execute<{ id: string }[]>(
     `select nextval(pg_get_serial_sequence('invoice_line', 'id')) as id from generate_series(1, ?)`,

@@ -76,8 +76,9 @@ export function invoiceCharge(
  * A batch is invoiced as its charges would be one after the other, in their order, with the
  * database work of the batch done together (bench/README.md "billing-run"): one look-up of the
  * charges already invoiced and of the accounts' pending renewal draft lines, the new invoices
- * announced to accounts together, their numbers allocated together under the organization's counter
- * lock (gapless, in the batch's order), and the rows written by one flush.
+ * announced to accounts together, their lines, invoiced charges and mail jobs written one
+ * statement per table, then the invoices numbered and inserted by one statement under the
+ * organization's counter lock (gapless, in the batch's order: IssueWrites.writeIssued).
  */
 export async function invoiceCharges(
   deps: InvoicingDeps,
@@ -100,10 +101,12 @@ export async function invoiceCharges(
 
 export interface InvoiceChargesOptions {
   /**
-   * Called once the batch took a number of its last organization: from then on no other
-   * transaction can number that organization's invoices before this one commits (the counter row
-   * stays locked), and the organizations before it were numbered already. The charge consumer
-   * lets its next batch start then (never called when the last organization numbers nothing).
+   * Called once the batch numbered what its last organization issues at its end: from then on no
+   * other transaction can number that organization's invoices before this one commits (the
+   * counter row stays locked), the organizations before it were numbered already, and the batch
+   * writes no invoiced charge any more. The charge consumer lets its next batch start then (never
+   * called when nothing is issued at the end: a batch whose last charge was a credit note issued
+   * on its own, mid-batch, lets the next one in only after its commit).
    */
   afterNumbering?: () => void;
 }
@@ -202,7 +205,7 @@ async function invoiceOrganizationCharges(
     }
   }
   for (const item of todo) await invoiceOne(batch, item);
-  await issueQueued(batch);
+  await issueQueued(batch, batch.afterNumbering);
   await batch.writes.write(em);
 }
 
@@ -286,7 +289,9 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
     // cancel_invalid: the subscription was a mistake; its invoices are credited in full at once.
     if (charge.credit_all_invoices && invoice.is_credit_note) {
       // Its credit goes to the open invoices of the subscription, those issued before it in this batch included.
-      await issueQueued(batch);
+      // The next batch is not let in here: this one still writes invoiced charges after this
+      // numbering, and a charge in both (a redelivery) would then wait on each other's locks.
+      await issueQueued(batch, undefined);
       // Written now (issueQueued): the note as a row of the unit of work, which writes the credit's changes.
       const note = await em.findOneOrFail(InvoiceEntity, { id: invoice.id });
       await creditSubscriptionInvoices(scope, note, charge.subscription);
@@ -369,18 +374,18 @@ function buyerIn(buyers: Map<string, Buyer>, accountId: string): Buyer {
  * invoice is: announce-invoices.ts), then issues those waiting, in order.
  *
  * The issuing does not wait for accounts' answer (announceNewInvoicesOfAccounts' whileAnswering):
- * the call runs while the numbers are taken and the rows written, off the batch's critical path,
- * as the next batch is let in at the numbering. The price: a refusal (or accounts unreachable)
+ * the call runs while the rows are written and the invoices numbered, off the batch's critical
+ * path, as the next batch is let in at the numbering. The price: a refusal (or accounts unreachable)
  * now comes after the next batch was let in, so this batch's charges, retried one by one, are
  * numbered after that one's; and the counter row stays locked until accounts has answered.
  */
-async function issueQueued(batch: OrganizationBatch): Promise<void> {
+async function issueQueued(batch: OrganizationBatch, afterNumbering: (() => void) | undefined): Promise<void> {
   const announcements = [...batch.unannounced].map(([accountId, invoiceIds]) => ({ accountId, invoiceIds }));
   batch.unannounced.clear();
   const scope = batch.writes.scope(batch.em, batch.organizationId, batch.context, batch.deps.clock.now());
   const toIssue = batch.toIssue.splice(0);
   await announceNewInvoicesOfAccounts(scope, batch.deps.directory, batch.context, announcements, () =>
-    issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes, batch.afterNumbering),
+    issueNewInvoices(batch.em, batch.organizationId, toIssue, batch.writes, afterNumbering),
   );
 }
 

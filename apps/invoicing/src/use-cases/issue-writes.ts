@@ -10,7 +10,7 @@ import type { InvoicedChargeRow } from '../db/entities/invoiced-charge.entity.js
 import type { MailJobRow } from '../db/entities/mail-job.entity.js';
 import {
   insertInvoicedCharges,
-  insertInvoicesWithLines,
+  insertInvoiceLines,
   insertMailJobs,
   insertNumberedInvoices,
   unnumberedInvoices,
@@ -40,7 +40,7 @@ export class IssueWrites {
     this.records = new CollectedChangeRecords(PRODUCER, { published });
   }
 
-  /** A new invoice (a plain row), written by the next writeRows. */
+  /** A new invoice (a plain row), to be issued: written numbered by writeIssued. */
   addInvoice(invoice: InvoiceRow): void {
     this.invoices.push(invoice);
     this.linesByInvoice.set(invoice.id, []);
@@ -100,19 +100,23 @@ export class IssueWrites {
     return first;
   }
 
-  /** Writes the invoices, lines, invoiced charges, mail jobs and invoiced draft lines collected so far. */
+  /**
+   * Writes the lines, invoiced charges, mail jobs and invoiced draft lines collected so far. New
+   * invoices are written only numbered, by writeIssued: one still collected here was never issued.
+   */
   async writeRows(em: EntityManager): Promise<void> {
-    const invoices = this.invoices;
+    if (this.invoices.length > 0) {
+      throw new Error(`${this.invoices.length} new invoices were collected and never issued`);
+    }
     const lines = this.lines;
     const invoicedCharges = this.invoicedCharges;
     const mailJobs = this.mailJobs;
     const invoicedDrafts = this.invoicedDrafts;
-    this.invoices = [];
     this.lines = [];
     this.invoicedCharges = [];
     this.mailJobs = [];
     this.invoicedDrafts = [];
-    await insertInvoicesWithLines(em, invoices, lines);
+    await insertInvoiceLines(em, lines);
     await insertInvoicedCharges(em, invoicedCharges);
     await insertMailJobs(em, mailJobs);
     await writeDraftLinesInvoiced(em, invoicedDrafts);
