@@ -144,22 +144,24 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
         return async () => {
           const port = await grpcPort;
           const name = replica === 0 ? service.name : `${service.name}-${replica + 1}`;
-          grpcPorts.set(name, port);
-          return () =>
-            new ServerChild(name, entries[service.name], {
-              DATABASE_URL: options.databaseUrl,
-              NATS_URL: options.natsUrl,
-              DB_SCHEMA: service.name,
-              GRPC_HOST: '127.0.0.1',
-              GRPC_PORT: String(port),
-              METRICS_PORT: '0',
-              ...(service.name === 'accounts' ? {} : { ACCOUNTS_ADDRESS: `127.0.0.1:${ports.accounts}` }),
-              // Payments marks the invoices it charged paid through invoicing.
-              ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
-              LOG_LEVEL: 'warn',
-              ...profile(name),
-              ...options.environment?.[service.name],
-            });
+          const variables: Record<string, string> = {
+            DATABASE_URL: options.databaseUrl,
+            NATS_URL: options.natsUrl,
+            DB_SCHEMA: service.name,
+            GRPC_HOST: '127.0.0.1',
+            GRPC_PORT: String(port),
+            METRICS_PORT: '0',
+            ...(service.name === 'accounts' ? {} : { ACCOUNTS_ADDRESS: `127.0.0.1:${ports.accounts}` }),
+            // Payments marks the invoices it charged paid through invoicing.
+            ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
+            LOG_LEVEL: 'warn',
+            ...profile(name),
+            ...options.environment?.[service.name],
+          };
+          // Where the process listens, its GRPC_PORT given in `environment` included: the health
+          // check asks that port.
+          grpcPorts.set(name, Number(variables.GRPC_PORT));
+          return () => new ServerChild(name, entries[service.name], variables);
         };
       });
       serviceStarts.set(service.name, await Promise.all(starts.map((start) => start())));
@@ -215,6 +217,9 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
     // platform is started again on new ports (retryingTakenPorts), instead of the run going on
     // without it and failing only when it is stopped.
     await waitUntil('every service process to serve gRPC', children, () => allServing(grpcPorts));
+    // A process that exited while another server answered on its port (another platform's service
+    // bound it meanwhile) must not pass for serving.
+    for (const child of children) child.assertRunning('after every gRPC port answered SERVING');
 
     return {
       label: 'platform (gateway + service processes)',

@@ -5,9 +5,18 @@
  * failed only when it stopped the processes, after seeding for 98 s). Here payments' port is held
  * by the test for good, so every attempt (retryingTakenPorts starts again on new ports, but the
  * test's GRPC_PORT wins) fails the same way.
+ *
+ * Payments, which nothing but the platform's gRPC health check calls, starts only once something
+ * connected to its port after it was spawned: so it exits while the start waits for every service
+ * to serve gRPC, after the gateway's checks passed, and only that last wait (asking the port the
+ * process was given) can catch it.
  */
 
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startNatsServer } from '@billing/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SetupError } from '../src/bench-platform.js';
@@ -29,24 +38,46 @@ afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-function holdPort(): Promise<{ server: Server; port: number }> {
+/** A port held by the test: each connection to it touches `touched`, and is closed. */
+function holdPort(touched: string): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    const server = createServer((socket) => {
+      void writeFile(touched, '').finally(() => socket.destroy());
+    });
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
   });
 }
 
 it('fails the start, naming the service, when a service process cannot listen on its port', async () => {
-  const held = await holdPort();
+  const directory = await mkdtemp(join(tmpdir(), 'platform-processes-'));
+  cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  const touched = join(directory, 'connected');
+  const held = await holdPort(touched);
   cleanups.push(() => new Promise((resolve) => held.server.close(resolve)));
+  // Loaded before payments' own code: waits until the held port was connected to after this process started.
+  const waitForConnection = join(directory, 'wait-for-connection.mjs');
+  await writeFile(
+    waitForConnection,
+    `import { statSync } from 'node:fs';
+const started = Date.now();
+const touchedAt = () => { try { return statSync(process.env.PORT_TOUCHED).mtimeMs; } catch { return 0; } };
+while (touchedAt() <= started) await new Promise((resolve) => setTimeout(resolve, 20));
+`,
+  );
   const log: string[] = [];
   const started = startPlatformProcesses({
     databaseUrl,
     natsUrl,
     log: (message) => log.push(message),
     payments: true,
-    environment: { payments: { GRPC_PORT: String(held.port) } },
+    environment: {
+      payments: {
+        GRPC_PORT: String(held.port),
+        PORT_TOUCHED: touched,
+        NODE_OPTIONS: `--import ${pathToFileURL(waitForConnection).href}`,
+      },
+    },
   });
   const error = await started.then(
     async (platform) => {
@@ -56,7 +87,11 @@ it('fails the start, naming the service, when a service process cannot listen on
     (failure: unknown) => failure,
   );
   expect(error).toBeInstanceOf(SetupError);
-  expect((error as Error).message).toMatch(/^payments \(pid \d+\) exited \(code 1\) while waiting for /);
+  expect((error as Error).message).toMatch(
+    /^payments \(pid \d+\) exited \(code 1\) while waiting for every service process to serve gRPC;/,
+  );
+  // The health check asked the port payments was given, and payments started after it did.
+  expect((await stat(touched)).isFile()).toBe(true);
   expect((error as Error).message).toContain(`EADDRINUSE: address already in use 127.0.0.1:${held.port}`);
   // Started three times in all, each time on new ports (but payments', which the test pins).
   expect(log.filter((line) => line.startsWith('a server found the port it was given taken meanwhile'))).toHaveLength(2);
