@@ -17,7 +17,15 @@ import { monotonicMicros, PHASES_FILE, type PhaseWindow } from './cpu-profile-ph
 import { quoteIdentifier } from './database.js';
 import { startPlatformProcesses } from './platform-processes.js';
 import { waitForQuiet } from './platform-quiet.js';
-import { cpuSince, cpuSnapshot, postgresBackendCpu, postgresCpuSince, type ServerProcess } from './process-cpu.js';
+import {
+  busyCoresSince,
+  cpuSince,
+  cpuSnapshot,
+  machineCpu,
+  postgresBackendCpu,
+  postgresCpuSince,
+  type ServerProcess,
+} from './process-cpu.js';
 import { organizationOutboxEvents } from './run-outbox.js';
 import { copySchemaOf, copySchemas, type RunReplay, type StagedRun, stagedSince, stageRunRows } from './run-replay.js';
 
@@ -67,6 +75,13 @@ export interface ShapeRun {
   stages: StageFigures[];
   /** Cores each process (and the database's Postgres backends) kept busy from the due moment to the end. */
   busyCores: Record<string, number>;
+  /**
+   * The same CPU per due subscription, in milliseconds, and their `total`: what the run costs
+   * whatever the wall, so that runs on a saturated machine (where the wall follows the total) compare.
+   */
+  cpuMsPerSubscription: Record<string, number>;
+  /** Cores busy on the whole machine from the due moment to the end, whoever used them (undefined off Linux). */
+  machineBusyCores: number | undefined;
   /** The run's charge.created messages, for the baseline to invoice the same charges. */
   chargeMessages: Buffer[];
   /** Lines and amount of the run's charges, which the baseline's rows must add up to. */
@@ -175,6 +190,7 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   const database = decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1));
   const measured = [...platform.servers, ...broker];
   const cpuBefore = cpuSnapshot(measured);
+  const machineBefore = machineCpu();
   const startMicros = monotonicMicros();
   const postgresBefore = postgresBackendCpu(database);
 
@@ -199,6 +215,7 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   }
   const wall = Math.max(...stages.map((stage) => stage.last!));
   const cpu = cpuSince(cpuBefore, measured);
+  const machineBusyCores = busyCoresSince(machineBefore);
   // Transactions from here on are the platform settling after the wall (for `staged.afterWall`).
   const wallEndTransaction = (await one('select pg_snapshot_xmax(pg_current_snapshot())::text as xid')).xid!;
   if (options.cpuProfDir) {
@@ -208,9 +225,13 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
   }
   const postgresCpu = postgresCpuSince(postgresBefore, database);
   const wallSeconds = (Date.now() - start) / 1000;
-  const busyCores = Object.fromEntries(
-    [...cpu, ['postgres', postgresCpu] as const].map(([name, micros]) => [name, round(micros / 1e6 / wallSeconds, 2)]),
-  );
+  const used = [...cpu, ['postgres', postgresCpu] as const];
+  const busyCores = Object.fromEntries(used.map(([name, micros]) => [name, round(micros / 1e6 / wallSeconds, 2)]));
+  const msPerSubscription = (micros: number) => round(micros / 1000 / n, 3);
+  const cpuMsPerSubscription = Object.fromEntries([
+    ...used.map(([name, micros]) => [name, msPerSubscription(micros)] as const),
+    ['total', msPerSubscription(used.reduce((sum, [, micros]) => sum + micros, 0))] as const,
+  ]);
   log(`${options.shape}: every stage done ${wall.toFixed(1)} s after the due moment; checking`);
 
   const { problems, issuedPayloadBytes } = await billingRunProblems(db, org, {
@@ -278,6 +299,8 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     wall,
     stages: figures,
     busyCores,
+    cpuMsPerSubscription,
+    machineBusyCores: machineBusyCores === undefined ? undefined : round(machineBusyCores, 2),
     chargeMessages,
     chargeLines: { n: Number(lines.n), amount: lines.amount ?? '0' },
     issuedPayloadBytes,

@@ -175,6 +175,10 @@ try {
       stages: run.stages,
       /** Cores each process (and the database's Postgres backends) kept busy from the due moment to the end. */
       busy_cores: run.busyCores,
+      /** The same CPU in milliseconds per due subscription, and its total (comparable when the wall is not). */
+      cpu_ms_per_subscription: run.cpuMsPerSubscription,
+      /** Cores busy on the whole machine over the same window, whoever used them (null off Linux). */
+      machine_busy_cores: run.machineBusyCores ?? null,
     };
   };
   const { wall_s, invoices_per_s, ratio, ...firstDetails } = figures(first);
@@ -219,6 +223,9 @@ ${shown.stages.map((s) => `| ${s.stage} | ${s.items} | ${s.first_s} | ${s.last_s
 
 busy cores from the due moment to the end: ${Object.entries(shown.busy_cores)
       .map(([name, used]) => `${name} ${used}`)
+      .join(', ')}; the machine ${shown.machine_busy_cores ?? 'n/a'} of ${availableParallelism()}
+CPU per subscription (ms): ${Object.entries(shown.cpu_ms_per_subscription)
+      .map(([name, ms]) => `${name} ${ms}`)
       .join(', ')}
 end to end: ${shown.wall_s} s, ${shown.invoices_per_s} invoices/s, ratio ${shown.ratio}`;
   };

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testDatabaseUrl } from '@billing/testing';
@@ -55,6 +55,8 @@ interface ShapeResult {
   ratio_per_invoice_statements: number;
   stages: StageResult[];
   busy_cores: Record<string, number>;
+  cpu_ms_per_subscription: Record<string, number>;
+  machine_busy_cores: number | null;
 }
 
 let databaseUrl: string;
@@ -151,6 +153,19 @@ function expectShape(shape: ShapeResult, servers: string[], baselines: Baselines
     expect(stage.since_due_p50_s <= stage.since_due_p99_s, JSON.stringify(stage)).toBe(true);
   }
   expect(Object.keys(shape.busy_cores)).toEqual([...servers, 'postgres']);
+  // The same CPU per due subscription, each process's and their total (each rounded to a microsecond).
+  const perSubscription = shape.cpu_ms_per_subscription;
+  expect(Object.keys(perSubscription)).toEqual([...servers, 'postgres', 'total']);
+  const parts = [...servers, 'postgres'].map((name) => perSubscription[name]!);
+  for (const part of parts) expect(part).toBeGreaterThanOrEqual(0);
+  expect(perSubscription.total).toBeGreaterThan(0);
+  expect(Math.abs(perSubscription.total! - parts.reduce((sum, part) => sum + part, 0))).toBeLessThanOrEqual(
+    0.0005 * (parts.length + 1),
+  );
+  // This machine is Linux: the whole machine's busy cores are known, at least what the platform used.
+  const platformCores = Object.values(shape.busy_cores).reduce((sum, cores) => sum + cores, 0);
+  expect(shape.machine_busy_cores).toBeGreaterThanOrEqual(platformCores - 0.05 * servers.length);
+  expect(shape.machine_busy_cores).toBeLessThanOrEqual(availableParallelism() + 0.01);
 }
 
 it(
