@@ -25,7 +25,11 @@ export interface ProcessPlatformOptions {
   analytics?: boolean;
   /** Also run the payments service (it charges the card invoices), for benchmarks that need it. */
   payments?: boolean;
-  /** Extra environment per service (e.g. the card gateway's URL for payments). */
+  /**
+   * Extra environment per service (e.g. the card gateway's URL for payments), for every replica
+   * but GRPC_PORT, which only the first takes (the gateway and the services still call the port
+   * the bench picked: an override is for a test of the start itself).
+   */
   environment?: Partial<Record<ServiceName, Record<string, string>>>;
   /** More than one process of a service, consuming its durables together (default 1 each). */
   replicas?: Partial<Record<ServiceName, number>>;
@@ -157,6 +161,8 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
             LOG_LEVEL: 'warn',
             ...profile(name),
             ...options.environment?.[service.name],
+            // A GRPC_PORT given in `environment` is the first replica's: the others keep their own.
+            ...(replica === 0 ? {} : { GRPC_PORT: String(port) }),
           };
           // Where the process listens, its GRPC_PORT given in `environment` included: the health
           // check asks that port.

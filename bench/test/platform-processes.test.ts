@@ -12,7 +12,7 @@
  * process was given) can catch it.
  */
 
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,9 +90,7 @@ while (touchedAt() <= started) await new Promise((resolve) => setTimeout(resolve
   expect((error as Error).message).toMatch(
     /^payments \(pid \d+\) exited \(code 1\) while waiting for every service process to serve gRPC;/,
   );
-  // The health check asked the port payments was given, and payments started after it did.
-  expect((await stat(touched)).isFile()).toBe(true);
   expect((error as Error).message).toContain(`EADDRINUSE: address already in use 127.0.0.1:${held.port}`);
   // Started three times in all, each time on new ports (but payments', which the test pins).
   expect(log.filter((line) => line.startsWith('a server found the port it was given taken meanwhile'))).toHaveLength(2);
-}, 180_000);
+}, 400_000);

@@ -105,8 +105,9 @@ export interface InvoiceChargesOptions {
    * other transaction can number that organization's invoices before this one commits (the
    * counter row stays locked), the organizations before it were numbered already, and the batch
    * writes no invoiced charge any more. The charge consumer lets its next batch start then (never
-   * called when nothing is issued at the end: a batch whose last charge was a credit note issued
-   * on its own, mid-batch, lets the next one in only after its commit).
+   * called when its last organization issues nothing at the end, e.g. when only grouped, resold
+   * or already invoiced charges follow a cancel_invalid note issued mid-batch: the next batch then
+   * starts after the commit).
    */
   afterNumbering?: () => void;
 }
@@ -289,8 +290,9 @@ async function invoiceOne(batch: OrganizationBatch, { charge, origin }: ChargeTo
     // cancel_invalid: the subscription was a mistake; its invoices are credited in full at once.
     if (charge.credit_all_invoices && invoice.is_credit_note) {
       // Its credit goes to the open invoices of the subscription, those issued before it in this batch included.
-      // The next batch is not let in here: this one still writes invoiced charges after this
-      // numbering, and a charge in both (a redelivery) would then wait on each other's locks.
+      // The next batch is not let in here: this one may still write invoiced charges after this
+      // numbering, and the same charge in two events (one in each batch) would then have the two
+      // batches wait on each other's locks.
       await issueQueued(batch, undefined);
       // Written now (issueQueued): the note as a row of the unit of work, which writes the credit's changes.
       const note = await em.findOneOrFail(InvoiceEntity, { id: invoice.id });
