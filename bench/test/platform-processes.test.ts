@@ -65,27 +65,37 @@ const touchedAt = () => { try { return statSync(process.env.PORT_TOUCHED).mtimeM
 while (touchedAt() <= started) await new Promise((resolve) => setTimeout(resolve, 20));
 `,
   );
-  const log: string[] = [];
-  const started = startPlatformProcesses({
-    databaseUrl,
-    natsUrl,
-    log: (message) => log.push(message),
-    payments: true,
-    environment: {
-      payments: {
-        GRPC_PORT: String(held.port),
-        PORT_TOUCHED: touched,
-        NODE_OPTIONS: `--import ${pathToFileURL(waitForConnection).href}`,
+  // The bench picks the other ports free-then-bind, so under a loaded test run another process
+  // can take one of them first (the same EADDRINUSE, on a port the test does not hold). Such a
+  // start says nothing about payments: it is run again, at most three times.
+  let log: string[] = [];
+  let error: unknown;
+  for (let run = 0; run < 3; run++) {
+    log = [];
+    const started = startPlatformProcesses({
+      databaseUrl,
+      natsUrl,
+      log: (message) => log.push(message),
+      payments: true,
+      environment: {
+        payments: {
+          GRPC_PORT: String(held.port),
+          PORT_TOUCHED: touched,
+          NODE_OPTIONS: `--import ${pathToFileURL(waitForConnection).href}`,
+        },
       },
-    },
-  });
-  const error = await started.then(
-    async (platform) => {
-      await platform.stop().catch(() => undefined);
-      return undefined;
-    },
-    (failure: unknown) => failure,
-  );
+    });
+    error = await started.then(
+      async (platform) => {
+        await platform.stop().catch(() => undefined);
+        return undefined;
+      },
+      (failure: unknown) => failure,
+    );
+    const message = error instanceof Error ? error.message : '';
+    const lostAnotherPort = message.includes('EADDRINUSE') && !message.includes(`127.0.0.1:${held.port}`);
+    if (!lostAnotherPort) break;
+  }
   expect(error).toBeInstanceOf(SetupError);
   expect((error as Error).message).toMatch(
     /^payments \(pid \d+\) exited \(code 1\) while waiting for every service process to serve gRPC;/,
