@@ -1,11 +1,18 @@
-import { exportWorkerIntervalMs, type ServiceExports, serviceExports } from '@billing/exports';
+import { exportWorkerIntervalMs, serviceExports } from '@billing/exports';
 import { createMailer, loadMailConfig, type MailConfig } from '@billing/mail';
-import type { BackgroundWorker, ServiceDeps, ServiceModule } from '@billing/runtime';
+import { type BackgroundWorker, onePerService, type ServiceDeps, type ServiceModule } from '@billing/runtime';
 import { accountsEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
+import { findEventsOfEnabledWebhooks } from './db/webhook-store.js';
+import { readModelSchema } from './events/read-model-feeds.js';
 import { noticeOfRenewal, startSubscriptionNoticeConsumer } from './events/subscription-notices.js';
-import { startWebhookConsumers } from './events/webhook-consumers.js';
+import {
+  type WebhookConsumerStarter,
+  webhookConsumerName,
+  webhookConsumerStarter,
+} from './events/webhook-consumers.js';
 import { subscriptionSnapshotData } from './events/webhook-data.js';
+import { WebhookDurables } from './events/webhook-durables.js';
 import { webhookFeeds } from './events/webhook-feeds.js';
 import { accountsWorkers } from './events/workers.js';
 import { accountListExport } from './grpc/account-exports.js';
@@ -34,18 +41,10 @@ export interface AccountsModuleOptions {
 }
 
 /**
- * The account list's export (docs/architecture.md "Exports"), one per deps: its gRPC service and
- * its worker share it, so a job asked for wakes the worker.
+ * The account list's export (docs/architecture.md "Exports"), one per started service: its gRPC
+ * service and its worker share it, so a job asked for wakes the worker.
  */
-const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
-const exportsOf = (deps: ServiceDeps): ServiceExports => {
-  let exports = exportsByDeps.get(deps);
-  if (!exports) {
-    exports = serviceExports('accounts', [accountListExport(deps)]);
-    exportsByDeps.set(deps, exports);
-  }
-  return exports;
-};
+const exportsOf = onePerService((deps) => serviceExports('accounts', [accountListExport(deps)]));
 
 /**
  * The accounts service: organizations (and their test clocks), API tokens, churn reasons, accounts,
@@ -59,26 +58,32 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
   const dispatchers = new WeakMap<ServiceDeps, WebhookDispatcher>();
   // One cache of enabled webhooks per started service: its webhook changes (gRPC) and its
   // consumers share it; it is used only while the workers' listener hears every change.
-  const caches = new WeakMap<ServiceDeps, EnabledWebhooks>();
-  const cacheOf = (deps: ServiceDeps): EnabledWebhooks => {
-    let cache = caches.get(deps);
-    if (!cache) {
-      cache = new EnabledWebhooks();
-      caches.set(deps, cache);
-    }
-    return cache;
-  };
+  const cacheOf = onePerService(() => new EnabledWebhooks());
   // One record of the hand-overs' committed inbox rows per started service: its ApplyEvents
   // fills it, its durable consumers skip the copies it names.
-  const handOvers = new WeakMap<ServiceDeps, HandedOverEvents>();
-  const handedOverOf = (deps: ServiceDeps): HandedOverEvents => {
-    let handedOver = handOvers.get(deps);
-    if (!handedOver) {
-      handedOver = new HandedOverEvents();
-      handOvers.set(deps, handedOver);
-    }
-    return handedOver;
-  };
+  const handedOverOf = onePerService(() => new HandedOverEvents());
+  // The webhooks' durable consumers of a started service (none without an event bus): its webhook
+  // changes open them (gRPC), its workers resume them at start and stop them.
+  const durablesOf = onePerService((deps): WebhookDurables | null => {
+    const { bus } = deps;
+    if (!bus) return null;
+    const schema = readModelSchema(deps.orm);
+    let starter: WebhookConsumerStarter | undefined;
+    return new WebhookDurables({
+      bus,
+      logger: deps.logger,
+      start: (mapping, deliverFrom) => {
+        starter ??= webhookConsumerStarter({
+          ...webhooksDeps(deps),
+          logger: deps.logger,
+          bus,
+          handedOver: handedOverOf(deps),
+        });
+        return starter(mapping, deliverFrom);
+      },
+      durableName: (mapping) => webhookConsumerName(schema, mapping),
+    });
+  });
   const webhooksDeps = (deps: ServiceDeps): WebhooksDeps => ({
     orm: deps.orm,
     pool: deps.pool,
@@ -90,6 +95,7 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       await queueSubscriptionNotice(em, noticeOfRenewal(notice, noticeId), deps.clock.now());
     },
     enabledWebhooks: cacheOf(deps),
+    ...(durablesOf(deps) ? { webhookEventConsumers: durablesOf(deps) as WebhookDurables } : {}),
   });
   return {
     name: 'accounts',
@@ -126,19 +132,18 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       const mailer = createMailer(mail, deps.clock);
       const started: BackgroundWorker[] = [
         dispatcher,
-        startWebhookChangeListener(deps.pool, cacheOf(deps), deps.logger),
+        startWebhookChangeListener(deps.pool, cacheOf(deps), deps.logger, () => durablesOf(deps)?.discover()),
         startNoticeMailSender(deps, mailer, mail.from, options.mailIntervalMs ?? 1_000, deps.logger),
       ];
       try {
         started.push(...(await accountsWorkers(deps, handedOverOf(deps))));
-        started.push(
-          ...(await startWebhookConsumers({
-            ...webhooks,
-            logger: deps.logger,
-            bus: deps.bus,
-            handedOver: handedOverOf(deps),
-          })),
-        );
+        const durables = durablesOf(deps);
+        if (durables) {
+          started.push(durables);
+          await durables.resume(await findEventsOfEnabledWebhooks(deps.orm.em.fork()));
+        } else {
+          deps.logger.warn('no event bus configured: no webhook deliveries are made from events');
+        }
         started.push(...(await startSubscriptionNoticeConsumer({ ...deps, bus: deps.bus })));
         started.push(exportsOf(deps).worker(deps));
         return started;

@@ -1,7 +1,7 @@
-import { type ServiceExports, serviceExports } from '@billing/exports';
+import { serviceExports } from '@billing/exports';
 import { loadMailConfig, type MailConfig } from '@billing/mail';
 import { accountsReadModel, type ReadModelSender, readModelHandOver } from '@billing/read-model-client';
-import type { ServiceDeps, ServiceModule } from '@billing/runtime';
+import { onePerService, type ServiceDeps, type ServiceModule } from '@billing/runtime';
 import { invoicingEntities } from './db/entities/index.js';
 import { migrations } from './db/migrations/index.js';
 import type { Directory } from './domain/directory.js';
@@ -57,15 +57,9 @@ export function createInvoicingModule(options: InvoicingModuleOptions = {}): Ser
     return accessPoint;
   };
   // One per deps: its gRPC service and its worker share it, so a job asked for wakes the worker.
-  const exportsByDeps = new WeakMap<ServiceDeps, ServiceExports>();
-  const exports = (deps: ServiceDeps): ServiceExports => {
-    let made = exportsByDeps.get(deps);
-    if (!made) {
-      made = serviceExports('invoicing', [invoiceListExport(depsOf(deps)), vatExport(depsOf(deps))]);
-      exportsByDeps.set(deps, made);
-    }
-    return made;
-  };
+  const exports = onePerService((deps) =>
+    serviceExports('invoicing', [invoiceListExport(depsOf(deps)), vatExport(depsOf(deps))]),
+  );
   return {
     name: 'invoicing',
     defaultGrpcPort: 50053,

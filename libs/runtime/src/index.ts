@@ -1,6 +1,7 @@
 export { type BootReport, bootCheck } from './boot-check.js';
 export { CollectedChangeRecords, type CollectedChangeRecordsOptions } from './collected-change-records.js';
 export { type ForwardCommittedEventsOptions, forwardCommittedEvents } from './forward-committed-events.js';
+export { onePerService } from './one-per-service.js';
 export { startPollingWorker, type WakeableWorker } from './polling-worker.js';
 export {
   type ChangeScope,

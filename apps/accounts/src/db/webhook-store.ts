@@ -54,3 +54,12 @@ export async function findEnabledWebhooks(
   for (const row of enabled) byOrganization.get(row.organization_id.toLowerCase())?.push(row);
   return byOrganization;
 }
+
+/**
+ * The public events that some enabled webhook takes, whatever its organization: read once when the
+ * service starts, to consume the streams those events come from (events/webhook-durables.ts).
+ */
+export async function findEventsOfEnabledWebhooks(em: EntityManager): Promise<Set<string>> {
+  const enabled = await em.find(WebhookEntity, { enabled: true }, { fields: ['events'] });
+  return new Set(enabled.flatMap((row) => row.events));
+}

@@ -5,12 +5,7 @@ import type { HandedOverEvents } from '../use-cases/handed-over-events.js';
 import { recordEventsWebhookDeliveries } from '../use-cases/webhooks/record-deliveries.js';
 import type { WebhooksDeps } from '../use-cases/webhooks/webhooks-deps.js';
 import { readModelSchema } from './read-model-feeds.js';
-import {
-  WEBHOOK_EVENT_MAP,
-  type WebhookEventMapping,
-  webhookMappingOf,
-  webhookMappingOfType,
-} from './webhook-event-map.js';
+import { type WebhookEventMapping, webhookMappingOf, webhookMappingOfType } from './webhook-event-map.js';
 
 /**
  * The durable consumer's name per mapped event: `accounts-webhooks-invoice-issued` in production
@@ -86,51 +81,45 @@ export function ignoredByWebhooks(deps: Pick<WebhooksDeps, 'enabledWebhooks'>): 
   };
 }
 
+/** Starts the webhooks' durable consumer of one mapped event type (webhook-durables.ts decides when). */
+export type WebhookConsumerStarter = (
+  mapping: WebhookEventMapping,
+  deliverFrom: 'first' | 'new',
+) => Promise<RunningConsumer>;
+
 /**
- * One durable consumer per mapped event type, on exactly its subject (`invoicing.invoice.issued`):
- * the producers' other events (charges, draft lines, ...) never reach the webhooks' inbox.
+ * The webhooks' durable consumer of a mapped event type is on exactly its subject
+ * (`invoicing.invoice.issued`): the producers' other events (charges, draft lines, ...) never reach
+ * the webhooks' inbox.
  */
-export async function startWebhookConsumers(
-  deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus | null; handedOver?: HandedOverEvents },
-): Promise<RunningConsumer[]> {
-  const { bus } = deps;
-  if (!bus) {
-    deps.logger.warn('no event bus configured: no webhook deliveries are made from events');
-    return [];
-  }
+export function webhookConsumerStarter(
+  deps: WebhooksDeps & { logger: EventsLogger; bus: EventBus; handedOver?: HandedOverEvents },
+): WebhookConsumerStarter {
+  const { bus, handedOver } = deps;
   const schema = readModelSchema(deps.orm);
   const handle = webhookEventHandler(deps);
   const handleBatch = webhookEventsHandler(deps);
   const ignored = ignoredByWebhooks(deps);
-  const { handedOver } = deps;
-  const started: RunningConsumer[] = [];
-  try {
-    for (const mapping of WEBHOOK_EVENT_MAP) {
-      const consumer = webhookConsumerName(schema, mapping);
-      started.push(
-        await startConsumer({
-          orm: deps.orm,
-          bus,
-          logger: deps.logger,
-          clock: deps.clock,
-          consumer,
-          stream: streamNameFor(mapping.producer),
-          filterSubject: subjectFor(mapping.producer, mapping.eventType),
-          handle,
-          // The events that arrived together: one transaction, one inbox insert, one read of the webhooks.
-          batch: true,
-          handleBatch,
-          // An event that maps to no public event (a subscription.changed other than a
-          // cancellation), or that no enabled webhook of its organization takes, is acknowledged
-          // without a transaction (ignoredByWebhooks says why that is safe); so is a copy whose
-          // inbox row this process saw committed by a hand-over (use-cases/handed-over-events.ts).
-          ignore: (envelope) => ignored(envelope) || (handedOver?.takeDone(consumer, envelope.event_id) ?? false),
-        }),
-      );
-    }
-    return started;
-  } catch (error) {
-    for (const consumer of started.reverse()) await consumer.stop();
-    throw error;
-  }
+  return (mapping, deliverFrom) => {
+    const consumer = webhookConsumerName(schema, mapping);
+    return startConsumer({
+      orm: deps.orm,
+      bus,
+      logger: deps.logger,
+      clock: deps.clock,
+      consumer,
+      stream: streamNameFor(mapping.producer),
+      filterSubject: subjectFor(mapping.producer, mapping.eventType),
+      deliverFrom,
+      handle,
+      // The events that arrived together: one transaction, one inbox insert, one read of the webhooks.
+      batch: true,
+      handleBatch,
+      // An event that maps to no public event (a subscription.changed other than a
+      // cancellation), or that no enabled webhook of its organization takes, is acknowledged
+      // without a transaction (ignoredByWebhooks says why that is safe); so is a copy whose
+      // inbox row this process saw committed by a hand-over (use-cases/handed-over-events.ts).
+      ignore: (envelope) => ignored(envelope) || (handedOver?.takeDone(consumer, envelope.event_id) ?? false),
+    });
+  };
 }

@@ -10,9 +10,16 @@ const RELISTEN_AFTER_MS = 1_000;
 /**
  * Keeps the cache of enabled webhooks told of every webhook change, this process's and other
  * replicas': while the listening connection is up the cache may be used, otherwise it knows nothing
- * (and the consumers read the webhooks from the database, as without it).
+ * (and the consumers read the webhooks from the database, as without it). `heard` is called for
+ * every change and whenever listening (re)starts, when changes may have gone unheard: the webhook
+ * durables look for those another replica created (events/webhook-durables.ts).
  */
-export function startWebhookChangeListener(pool: pg.Pool, cache: EnabledWebhooks, logger: Logger): BackgroundWorker {
+export function startWebhookChangeListener(
+  pool: pg.Pool,
+  cache: EnabledWebhooks,
+  logger: Logger,
+  heard: () => void = () => {},
+): BackgroundWorker {
   let stopped = false;
   let current: { close(): void } | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -21,13 +28,17 @@ export function startWebhookChangeListener(pool: pg.Pool, cache: EnabledWebhooks
     timer = null;
     if (stopped) return;
     try {
-      const listener = await listenForWebhookChanges(pool, (organizationId) => cache.invalidate(organizationId));
+      const listener = await listenForWebhookChanges(pool, (organizationId) => {
+        cache.invalidate(organizationId);
+        heard();
+      });
       if (stopped) {
         listener.close();
         return;
       }
       current = listener;
       cache.listeningStarted();
+      heard();
       void listener.ended.then(() => {
         cache.listeningLost();
         current = null;

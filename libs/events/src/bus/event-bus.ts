@@ -67,6 +67,12 @@ export interface ConsumeRequest {
   fetchSize?: number;
   /** Redeliver an unsettled message after this long (default 30 s). */
   ackWaitMs?: number;
+  /**
+   * Where a durable that this request creates starts: at the stream's first message (`first`, the
+   * default), or after its last one (`new`: only messages stored from its creation on). A durable
+   * that exists resumes where it stands either way.
+   */
+  deliverFrom?: 'first' | 'new';
   /** Stop delivering a message after this many attempts (default: unlimited). */
   maxDeliver?: number;
 }
@@ -86,6 +92,8 @@ export interface EventBus {
   /** Resolves only once the bus has durably stored the message (or recognised it as a duplicate). */
   publish(request: PublishRequest): Promise<void>;
   consume(request: ConsumeRequest): Promise<RunningConsumer>;
+  /** Whether the durable consumer exists (was created by some consume, here or by another process). */
+  durableExists(stream: string, durable: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

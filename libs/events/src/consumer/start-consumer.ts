@@ -58,6 +58,8 @@ export interface StartConsumerOptions {
   handleBatch?: (em: EntityManager, envelopes: readonly EventEnvelope[], admitNext: () => void) => Promise<void>;
   /** With `batch`: messages per pull, the most a batch holds (EventBus ConsumeRequest.fetchSize). */
   fetchSize?: number;
+  /** Where the durable starts if this creates it (EventBus ConsumeRequest.deliverFrom; default `first`). */
+  deliverFrom?: 'first' | 'new';
   /**
    * Events the handler would do nothing with, decided from the event alone (never from stored
    * state, which could change between deliveries): acknowledged at once, without a transaction or
@@ -271,6 +273,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
     ...(options.batch ? { batchHandler: handleMessages } : {}),
     ...(options.ackWaitMs === undefined ? {} : { ackWaitMs: options.ackWaitMs }),
     ...(options.fetchSize === undefined ? {} : { fetchSize: options.fetchSize }),
+    ...(options.deliverFrom === undefined ? {} : { deliverFrom: options.deliverFrom }),
   });
 }
 

@@ -46,7 +46,7 @@ export function runEventBusContract(adapter: string, makeBus: () => Promise<Even
     async function consume(
       durable: string,
       settle: (message: DeliveredMessage) => Promise<void> = (message) => message.ack(),
-      options: Partial<Pick<ConsumeRequest, 'filterSubject' | 'maxDeliver'>> = {},
+      options: Partial<Pick<ConsumeRequest, 'filterSubject' | 'maxDeliver' | 'deliverFrom'>> = {},
     ): Promise<{ received: Received[]; consumer: RunningConsumer }> {
       const received: Received[] = [];
       const consumer = await bus.consume({
@@ -55,6 +55,7 @@ export function runEventBusContract(adapter: string, makeBus: () => Promise<Even
         filterSubject: options.filterSubject ?? `${producer}.>`,
         ackWaitMs: ACK_WAIT_MS,
         ...(options.maxDeliver ? { maxDeliver: options.maxDeliver } : {}),
+        ...(options.deliverFrom ? { deliverFrom: options.deliverFrom } : {}),
         handler: async (message) => {
           received.push({
             messageId: message.messageId,
@@ -163,6 +164,26 @@ export function runEventBusContract(adapter: string, makeBus: () => Promise<Even
       const other = await consume('newcomer');
       await receivedAtLeast(other.received, 3, 'the whole stream');
       expect(other.received.map((message) => message.messageId)).toEqual(['before-1', 'before-2', 'after-1']);
+    });
+
+    it('creates a durable for new messages after the last stored one; one that exists resumes where it stands', async () => {
+      await publish('account.created', 'old-1');
+      await publish('account.created', 'old-2');
+      expect(await bus.durableExists(stream, 'late')).toBe(false);
+
+      const late = await consume('late', undefined, { deliverFrom: 'new' });
+      expect(await bus.durableExists(stream, 'late')).toBe(true);
+      await publish('account.created', 'new-1');
+      await receivedAtLeast(late.received, 1, 'the message stored after the durable was created');
+      await late.consumer.stop();
+
+      await publish('account.created', 'new-2');
+      // Asked again for new messages only: the durable exists, so it resumes with what it missed.
+      const again = await consume('late', undefined, { deliverFrom: 'new' });
+      await receivedAtLeast(again.received, 1, 'the message stored while it was stopped');
+      expect(late.received.map((message) => message.messageId)).toEqual(['new-1']);
+      expect(again.received.map((message) => message.messageId)).toEqual(['new-2']);
+      expect(await bus.durableExists(stream, 'never-consumed')).toBe(false);
     });
 
     it('refuses durable names JetStream would refuse', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
-import { AppError } from '@billing/errors';
+import { AppError, StatusCode } from '@billing/errors';
 import type { RequestContext } from '@billing/observability';
 import { WebhookEntity, type WebhookRow } from '../../db/entities/webhook.entity.js';
 import { notifyWebhooksChanged } from '../../db/webhook-change-notices.js';
@@ -69,15 +69,36 @@ async function checked(
 }
 
 /**
+ * The events the webhook takes reach the webhook consumers before its change commits; when that
+ * cannot be made sure (the event bus is unreachable), the change is not made and may be retried
+ * (REST 503).
+ */
+async function openEventConsumers(deps: WebhooksDeps, events: readonly string[]): Promise<void> {
+  try {
+    await deps.webhookEventConsumers?.openFor(events);
+  } catch (cause) {
+    throw new AppError({
+      code: StatusCode.UNAVAILABLE,
+      reason: 'EVENTS_UNAVAILABLE',
+      message: 'The event bus cannot be reached; the webhook was not changed.',
+      cause,
+    });
+  }
+}
+
+/**
  * A change of the organization's webhooks in one transaction that also announces it to the other
  * replicas (at its commit); this process's cache of enabled webhooks knows nothing of the
- * organization until the change ended.
+ * organization until the change ended. `result` is the webhook as the change leaves it (none for
+ * a deletion): the events it takes, when enabled, are consumed before the change commits.
  */
-function runWebhookChange<T>(
+async function runWebhookChange<T>(
   deps: WebhooksDeps,
   context: RequestContext,
+  result: WebhookFields | null,
   change: (scope: ChangeScope) => Promise<T>,
 ): Promise<T> {
+  if (result?.enabled) await openEventConsumers(deps, result.events);
   const transaction = () =>
     runChange(deps, context, async (scope) => {
       const result = await change(scope);
@@ -96,7 +117,7 @@ export async function createWebhook(
   write: Write<WebhookFields>,
 ): Promise<{ webhook: WebhookView; secret: string }> {
   const fields = await checked(deps, null, write, 'create');
-  return runWebhookChange(deps, context, async (scope) => {
+  return runWebhookChange(deps, context, fields, async (scope) => {
     const row = scope.em.create(WebhookEntity, {
       id: randomUUID(),
       organization_id: scope.organizationId,
@@ -122,7 +143,7 @@ export async function updateWebhook(
   // Checked before the transaction: the endpoint check may resolve a name.
   const current = await requireWebhook(deps.orm.em.fork(), organizationId, uuid);
   const fields = await checked(deps, fieldsOf(current), write, replace ? 'replace' : 'patch');
-  return runWebhookChange(deps, context, async (scope) => {
+  return runWebhookChange(deps, context, fields, async (scope) => {
     const row = await requireWebhook(scope.em, scope.organizationId, uuid);
     scope.em.assign(row, { ...fields, updated_at: scope.now });
     await scope.em.flush();
@@ -133,7 +154,7 @@ export async function updateWebhook(
 
 /** Removes the webhook with its deliveries and their attempts. */
 export async function deleteWebhook(deps: WebhooksDeps, context: RequestContext, uuid: string): Promise<void> {
-  await runWebhookChange(deps, context, async (scope) => {
+  await runWebhookChange(deps, context, null, async (scope) => {
     const row = await requireWebhook(scope.em, scope.organizationId, uuid);
     await scope.em.execute(
       'delete from webhook_attempt where delivery_id in (select id from webhook_delivery where webhook_id = ?)',

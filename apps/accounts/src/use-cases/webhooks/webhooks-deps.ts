@@ -23,4 +23,10 @@ export interface WebhooksDeps extends AccountsDeps {
    * every event no webhook takes still goes through a transaction and its inbox row.
    */
   enabledWebhooks?: EnabledWebhooks;
+  /**
+   * Makes the events behind these public events reach this service's webhook consumers from now
+   * on (events/webhook-durables.ts); a webhook change calls it before it commits, for the events
+   * its enabled webhook takes. Absent without an event bus (no event becomes a delivery then).
+   */
+  webhookEventConsumers?: { openFor(names: readonly string[]): Promise<void> };
 }

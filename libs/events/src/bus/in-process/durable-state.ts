@@ -18,13 +18,14 @@ export type NextDelivery = { delivery: PendingDelivery } | { idleMs: number | un
  * stops and starts again resumes where it was, like a JetStream durable.
  */
 export class DurableState {
-  private nextNewIndex = 0;
   private readonly pending = new Map<number, PendingDelivery>();
 
+  /** `nextNewIndex`: the stream's first message not handed out yet (its length: only messages stored from now on). */
   constructor(
     readonly filterSubject: string,
     readonly ackWaitMs: number,
     readonly maxDeliver: number,
+    private nextNewIndex = 0,
   ) {}
 
   /** Due redeliveries first (oldest first), then the next new matching message. */

@@ -63,6 +63,7 @@ export class InProcessBus implements EventBus {
         request.filterSubject,
         request.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
         request.maxDeliver ?? Number.POSITIVE_INFINITY,
+        request.deliverFrom === 'new' ? stream.messages.length : 0,
       );
       this.durables.set(key, durable);
     } else if (durable.filterSubject !== request.filterSubject) {
@@ -74,6 +75,10 @@ export class InProcessBus implements EventBus {
     this.running.add(consumer);
     consumer.start();
     return consumer;
+  }
+
+  async durableExists(stream: string, durable: string): Promise<boolean> {
+    return this.durables.has(`${stream}/${durable}`);
   }
 
   async close(): Promise<void> {

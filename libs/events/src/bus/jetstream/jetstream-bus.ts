@@ -166,6 +166,21 @@ export class JetStreamBus implements EventBus {
     };
   }
 
+  async durableExists(stream: string, durable: string): Promise<boolean> {
+    try {
+      await this.jsm.consumers.info(stream, durable);
+      return true;
+    } catch (error) {
+      if (
+        isApiError(error, JetStreamApiCodes.ConsumerNotFound) ||
+        isApiError(error, JetStreamApiCodes.StreamNotFound)
+      ) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
   private async ensureDurable(request: ConsumeRequest): Promise<void> {
     const ackWait = nanos(request.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     const maxDeliver = request.maxDeliver ?? -1;
@@ -188,7 +203,7 @@ export class JetStreamBus implements EventBus {
         durable_name: request.durable,
         filter_subject: request.filterSubject,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        deliver_policy: request.deliverFrom === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
         ack_wait: ackWait,
         max_deliver: maxDeliver,
       });
