@@ -3,7 +3,6 @@
  * arrives: handed over by its producer (ReadModelService.ApplyEvents), twice, and from the stream
  * (the durable consumer's handler under the same inbox name).
  */
-import { randomUUID } from 'node:crypto';
 import { openPool } from '@billing/db';
 import { encodeEnvelope, handleEventOnce } from '@billing/events';
 import { createGrpcClient } from '@billing/grpc';
@@ -13,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { webhookConsumerName, webhookEventHandler } from '../src/events/webhook-consumers.js';
 import { createAccountsModule } from '../src/service.js';
 import { useAccountsService } from './support/accounts-service.js';
-import { invoiceChanged } from './support/invoice-events.js';
+import { invoiceIssued } from './support/invoice-events.js';
 import { testWebhooksDeps } from './support/webhooks-deps.js';
 
 // Nothing listens on port 9: attempts fail, which does not matter here.
@@ -49,15 +48,7 @@ describe('deliveries are made once per event and webhook', () => {
     const first = await createWebhook(context, ['new_invoice']);
     const second = await createWebhook(context, ['new_invoice', 'paid_invoice']);
     const other = await createWebhook(context, ['account.created']);
-    const envelope = invoiceChanged({
-      organizationId,
-      invoice: randomUUID(),
-      account: randomUUID(),
-      eventType: 'issued',
-      status: 'open',
-      balance: '125.00',
-      version: 1,
-    });
+    const envelope = invoiceIssued(organizationId);
 
     const readModel = createGrpcClient(accountsV1.ReadModelServiceClient, accounts.service().address);
     try {

@@ -6,7 +6,6 @@
  * exist, and makes a missing one (NATS lost it) that an enabled webhook needs from the stream's start.
  * Two accounts processes (replicas) on one schema and a private JetStream server.
  */
-import { randomUUID } from 'node:crypto';
 import { StatusCode } from '@billing/errors';
 import {
   type EventBus,
@@ -35,7 +34,7 @@ import { webhookConsumerName } from '../src/events/webhook-consumers.js';
 import { WEBHOOK_EVENT_MAP } from '../src/events/webhook-event-map.js';
 import { createAccountsModule } from '../src/service.js';
 import { createOrganization } from '../src/use-cases/organizations.js';
-import { invoiceChanged } from './support/invoice-events.js';
+import { invoiceIssued } from './support/invoice-events.js';
 
 // Nothing listens on port 9: attempts fail, which does not matter here.
 const ENDPOINT = 'http://127.0.0.1:9/hook';
@@ -93,17 +92,6 @@ async function existingDurables(bus: EventBus): Promise<string[]> {
   return found;
 }
 
-const issued = (organizationId: string): EventEnvelope =>
-  invoiceChanged({
-    organizationId,
-    invoice: randomUUID(),
-    account: randomUUID(),
-    eventType: 'issued',
-    status: 'open',
-    balance: '125.00',
-    version: 1,
-  });
-
 const publish = (bus: EventBus, envelope: EventEnvelope) =>
   bus.publish({
     subject: subjectFor('invoicing', 'invoice.issued'),
@@ -154,7 +142,7 @@ describe('webhook durables', () => {
     const { organization } = await createOrganization({ orm: first.service.orm, clock }, { name: 'Durables' });
     const context: RequestContext = { requestId: 'test', organizationId: organization.id, clientSystem: 'test' };
     // Stored before any webhook existed: no consumer for webhooks takes it, now or later.
-    const beforeWebhook = issued(organization.id);
+    const beforeWebhook = invoiceIssued(organization.id);
     await publish(bus, beforeWebhook);
 
     const created = await first.webhooks.call(
@@ -166,13 +154,13 @@ describe('webhook durables', () => {
     // Made before the webhook was committed: only the taken event's durable.
     expect(await existingDurables(bus)).toEqual(['invoice.issued']);
 
-    const afterWebhook = issued(organization.id);
+    const afterWebhook = invoiceIssued(organization.id);
     await publish(bus, afterWebhook);
     await deliveredExactly(first.webhooks, context, webhook, [afterWebhook], 'the event stored after the webhook');
 
     // The replica that made the webhook is gone: the other heard of the change and consumes.
     await first.service.stop();
-    const whileFirstIsGone = issued(organization.id);
+    const whileFirstIsGone = invoiceIssued(organization.id);
     await publish(bus, whileFirstIsGone);
     await deliveredExactly(
       second.webhooks,

@@ -21,7 +21,7 @@ import { createWebhook } from '../src/use-cases/webhooks/manage-webhooks.js';
 import type { WebhooksDeps } from '../src/use-cases/webhooks/webhooks-deps.js';
 import { startWebhookChangeListener } from '../src/workers/webhook-change-listener.js';
 import { useAccountsService } from './support/accounts-service.js';
-import { invoiceChanged } from './support/invoice-events.js';
+import { invoiceIssued } from './support/invoice-events.js';
 import { testWebhooksDeps } from './support/webhooks-deps.js';
 
 // Nothing listens on port 9: attempts fail, which does not matter here.
@@ -58,17 +58,6 @@ afterAll(async () => {
   await pool?.end();
 });
 
-const issued = (organizationId: string): EventEnvelope =>
-  invoiceChanged({
-    organizationId,
-    invoice: randomUUID(),
-    account: randomUUID(),
-    eventType: 'issued',
-    status: 'open',
-    balance: '125.00',
-    version: 1,
-  });
-
 async function rows(sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
   return (await pool.query(sql, values)).rows;
 }
@@ -97,8 +86,8 @@ describe('events no webhook takes', () => {
   it('are acknowledged without an inbox row once the webhooks are known; a later copy finds the new webhook, once', async () => {
     const { context, organizationId } = await accounts.organization();
     const consumer = webhookConsumerName(deps.orm.config.get('schema') as string, { eventType: 'invoice.issued' });
-    const first = issued(organizationId);
-    const second = issued(organizationId);
+    const first = invoiceIssued(organizationId);
+    const second = invoiceIssued(organizationId);
 
     // Not known yet: through the transaction (inbox row, no delivery), whose read fills the cache.
     expect(await consume(consumer, first)).toBe('handled');
@@ -125,14 +114,14 @@ describe('events no webhook takes', () => {
     expect(await deliveryRows(first)).toEqual([]);
     // Known again, and it takes new_invoice: events are not skipped.
     expect(cache.takes(organizationId, 'new_invoice')).toBe(true);
-    expect(ignoredByWebhooks(deps)(issued(organizationId))).toBe(false);
+    expect(ignoredByWebhooks(deps)(invoiceIssued(organizationId))).toBe(false);
   });
 
   it("this process's own change is known at once, before any notification", async () => {
     const { context, organizationId } = await accounts.organization();
     const consumer = webhookConsumerName(deps.orm.config.get('schema') as string, { eventType: 'invoice.issued' });
-    expect(await consume(consumer, issued(organizationId))).toBe('handled');
-    const skipped = issued(organizationId);
+    expect(await consume(consumer, invoiceIssued(organizationId))).toBe('handled');
+    const skipped = invoiceIssued(organizationId);
     expect(await consume(consumer, skipped)).toBe('ignored');
 
     const { webhook } = await createWebhook(deps, context as RequestContext, {
@@ -140,7 +129,7 @@ describe('events no webhook takes', () => {
       present: new Set(['endpoint', 'events']),
     });
     // No waiting: the entry was dropped before the change began and is not stored until it ended.
-    const next = issued(organizationId);
+    const next = invoiceIssued(organizationId);
     expect(await consume(consumer, next)).toBe('handled');
     expect(await deliveryRows(next)).toEqual([{ webhook_id: webhook.uuid, event_name: 'new_invoice' }]);
   });
@@ -152,9 +141,9 @@ describe('events no webhook takes', () => {
       { orm: deps.orm, clock: deps.clock, logger: createLogger('test', 'silent') },
       webhookFeeds(deps),
     );
-    const first = issued(organizationId);
-    const second = issued(organizationId);
-    const third = issued(organizationId);
+    const first = invoiceIssued(organizationId);
+    const second = invoiceIssued(organizationId);
+    const third = invoiceIssued(organizationId);
     // Not known yet: the webhook feed takes it in the hand-over's transaction, whose read fills the cache.
     await handOver(context as RequestContext, [encodeEnvelope(first)]);
     expect(await inboxRows(consumer, first)).toHaveLength(1);
@@ -181,6 +170,6 @@ describe('events no webhook takes', () => {
     // Stored before listening: not trusted.
     other.store(other.readStarted(), new Map([[organizationId, []]]));
     expect(other.takes(organizationId, 'new_invoice')).toBeNull();
-    expect(ignoredByWebhooks({ enabledWebhooks: other })(issued(organizationId))).toBe(false);
+    expect(ignoredByWebhooks({ enabledWebhooks: other })(invoiceIssued(organizationId))).toBe(false);
   });
 });

@@ -62,3 +62,16 @@ export function invoiceChanged(input: InvoiceEventInput): EventEnvelope {
     payload: Buffer.from(payload),
   };
 }
+
+/** invoicing.invoice.issued of a new open invoice of 125.00 DKK, of an account the read model need not know. */
+export function invoiceIssued(organizationId: string): EventEnvelope {
+  return invoiceChanged({
+    organizationId,
+    invoice: randomUUID(),
+    account: randomUUID(),
+    eventType: 'issued',
+    status: 'open',
+    balance: '125.00',
+    version: 1,
+  });
+}
