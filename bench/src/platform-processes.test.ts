@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SetupError } from './bench-platform.js';
-import { retryingTakenPorts } from './platform-processes.js';
+import { retryingTakenPorts, withEnvironment } from './platform-processes.js';
 
 const taken = () =>
   new SetupError(
@@ -45,5 +45,20 @@ describe('retryingTakenPorts', () => {
     const plain = startFailingWith([new Error('listen EADDRINUSE (not a server of the platform)')]);
     await expect(retryingTakenPorts(plain.start, () => {})).rejects.toThrow('not a server');
     expect([attempt.calls(), plain.calls()]).toEqual([1, 1]);
+  });
+});
+
+describe('withEnvironment', () => {
+  it("lets a service's own variables win, but joins its NODE_OPTIONS to the profiling flags", () => {
+    const bench = { LOG_LEVEL: 'warn', NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/p/payments' };
+    expect(withEnvironment(bench, { LOG_LEVEL: 'debug', NODE_OPTIONS: '--import ./hold.mjs' })).toEqual({
+      LOG_LEVEL: 'debug',
+      NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/p/payments --import ./hold.mjs',
+    });
+    expect(withEnvironment({ LOG_LEVEL: 'warn' }, { NODE_OPTIONS: '--import ./hold.mjs' })).toEqual({
+      LOG_LEVEL: 'warn',
+      NODE_OPTIONS: '--import ./hold.mjs',
+    });
+    expect(withEnvironment(bench, undefined)).toEqual(bench);
   });
 });

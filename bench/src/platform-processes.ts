@@ -103,6 +103,21 @@ export async function retryingTakenPorts<T>(start: () => Promise<T>, log: (messa
   }
 }
 
+/**
+ * A service's own `environment` over the bench's variables, except that a NODE_OPTIONS of its own
+ * joins the profiling flags instead of replacing them (a profiled run keeps its profiles).
+ */
+export function withEnvironment(
+  bench: Record<string, string>,
+  environment: Record<string, string> | undefined,
+): Record<string, string> {
+  const joined = { ...bench, ...environment };
+  if (bench.NODE_OPTIONS && environment?.NODE_OPTIONS) {
+    joined.NODE_OPTIONS = `${bench.NODE_OPTIONS} ${environment.NODE_OPTIONS}`;
+  }
+  return joined;
+}
+
 async function startPlatformOnce(options: ProcessPlatformOptions): Promise<ProcessPlatform> {
   const entries = entryPoints(options.analytics ?? false, options.payments ?? false);
   await assertNatsReachable(options.natsUrl);
@@ -159,8 +174,7 @@ async function startPlatformOnce(options: ProcessPlatformOptions): Promise<Proce
             // Payments marks the invoices it charged paid through invoicing.
             ...(service.name === 'payments' ? { INVOICING_ADDRESS: `127.0.0.1:${ports.invoicing}` } : {}),
             LOG_LEVEL: 'warn',
-            ...profile(name),
-            ...options.environment?.[service.name],
+            ...withEnvironment(profile(name), options.environment?.[service.name]),
             // A GRPC_PORT given in `environment` is the first replica's: the others keep their own.
             ...(replica === 0 ? {} : { GRPC_PORT: String(port) }),
           };
