@@ -12,7 +12,7 @@
  * process was given) can catch it.
  */
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,11 +38,11 @@ afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-/** A port held by the test: each connection to it touches `touched`, and is closed. */
+/** A port held by the test: each connection to it adds a byte to `touched` (a counter), and is closed. */
 function holdPort(touched: string): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
     const server = createServer((socket) => {
-      void writeFile(touched, '').finally(() => socket.destroy());
+      void appendFile(touched, '.').finally(() => socket.destroy());
     });
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
@@ -55,14 +55,15 @@ it('fails the start, naming the service, when a service process cannot listen on
   const touched = join(directory, 'connected');
   const held = await holdPort(touched);
   cleanups.push(() => new Promise((resolve) => held.server.close(resolve)));
-  // Loaded before payments' own code: waits until the held port was connected to after this process started.
+  // Loaded before payments' own code: waits until the held port was connected to after this process
+  // started (the counter grew; no clock is compared).
   const waitForConnection = join(directory, 'wait-for-connection.mjs');
   await writeFile(
     waitForConnection,
     `import { statSync } from 'node:fs';
-const started = Date.now();
-const touchedAt = () => { try { return statSync(process.env.PORT_TOUCHED).mtimeMs; } catch { return 0; } };
-while (touchedAt() <= started) await new Promise((resolve) => setTimeout(resolve, 20));
+const connections = () => { try { return statSync(process.env.PORT_TOUCHED).size; } catch { return 0; } };
+const before = connections();
+while (connections() <= before) await new Promise((resolve) => setTimeout(resolve, 20));
 `,
   );
   // The bench picks the other ports free-then-bind, so under a loaded test run another process

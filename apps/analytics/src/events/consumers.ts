@@ -193,6 +193,9 @@ export async function startAnalyticsConsumers(
     clock: deps.clock,
     retryDelayMs,
     batch: true,
+    // A full pull is one turn of the organization's activity lock: the consumers of an organization
+    // take turns (db/event-log.ts), so more events per turn is more per commit held under it.
+    fetchSize: 1_000,
   };
   return Promise.all([
     startConsumer({
