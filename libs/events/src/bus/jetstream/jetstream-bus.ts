@@ -199,14 +199,21 @@ export class JetStreamBus implements EventBus {
       }
     } catch (error) {
       if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
-      await this.jsm.consumers.add(request.stream, {
-        durable_name: request.durable,
-        filter_subject: request.filterSubject,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: request.deliverFrom === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
-        ack_wait: ackWait,
-        max_deliver: maxDeliver,
-      });
+      try {
+        await this.jsm.consumers.add(request.stream, {
+          durable_name: request.durable,
+          filter_subject: request.filterSubject,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: request.deliverFrom === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+          ack_wait: ackWait,
+          max_deliver: maxDeliver,
+        });
+      } catch (addError) {
+        // Another process added it since we looked (perhaps from another start: JetStream refuses
+        // an add that differs): a durable that exists resumes where it stands, so use it.
+        const existing = await this.jsm.consumers.info(request.stream, request.durable).catch(() => null);
+        if (existing?.config.filter_subject !== request.filterSubject) throw addError;
+      }
     }
   }
 
