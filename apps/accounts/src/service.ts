@@ -84,19 +84,22 @@ export function createAccountsModule(options: AccountsModuleOptions = {}): Servi
       durableName: (mapping) => webhookConsumerName(schema, mapping),
     });
   });
-  const webhooksDeps = (deps: ServiceDeps): WebhooksDeps => ({
-    orm: deps.orm,
-    pool: deps.pool,
-    clock: deps.clock,
-    webhooks: { ...loadWebhooksConfig(), ...options.webhooks },
-    wakeDispatcher: () => dispatchers.get(deps)?.wake(),
-    renderSubscription: (context, snapshot) => subscriptionSnapshotData(deps, context, snapshot),
-    mailRenewalNotice: async (em, notice, noticeId) => {
-      await queueSubscriptionNotice(em, noticeOfRenewal(notice, noticeId), deps.clock.now());
-    },
-    enabledWebhooks: cacheOf(deps),
-    ...(durablesOf(deps) ? { webhookEventConsumers: durablesOf(deps) as WebhookDurables } : {}),
-  });
+  const webhooksDeps = (deps: ServiceDeps): WebhooksDeps => {
+    const durables = durablesOf(deps);
+    return {
+      orm: deps.orm,
+      pool: deps.pool,
+      clock: deps.clock,
+      webhooks: { ...loadWebhooksConfig(), ...options.webhooks },
+      wakeDispatcher: () => dispatchers.get(deps)?.wake(),
+      renderSubscription: (context, snapshot) => subscriptionSnapshotData(deps, context, snapshot),
+      mailRenewalNotice: async (em, notice, noticeId) => {
+        await queueSubscriptionNotice(em, noticeOfRenewal(notice, noticeId), deps.clock.now());
+      },
+      enabledWebhooks: cacheOf(deps),
+      ...(durables ? { webhookEventConsumers: durables } : {}),
+    };
+  };
   return {
     name: 'accounts',
     defaultGrpcPort: 50051,

@@ -18,11 +18,12 @@ export const OPEN_TIMEOUT_MS = 3_000;
  *
  * Why no event a webhook takes is missed: a change that leaves an enabled webhook taking a public
  * event first makes its durable exist (created to deliver what the stream stores from then on),
- * and only then commits (use-cases/webhooks/manage-webhooks.ts). An event stored before the
- * durable existed was stored before the webhook existed; a durable there all along, caught up,
- * would have processed it then and found no webhook taking it (an event's deliveries are decided
- * by the webhooks that exist when it is processed). Every event stored later is processed by the
- * durable after that moment, with the webhooks of its own time.
+ * and only then commits (use-cases/webhooks/manage-webhooks.ts). Every event stored later is
+ * processed by the durable after that moment, with the webhooks of its own time. An event stored
+ * before the durable existed was stored before the webhook existed: a durable there all along
+ * would have delivered it only if it lagged behind the webhook's commit (an event's deliveries are
+ * decided by the webhooks that exist when it is processed), so such events were never promised
+ * (docs/api.md); a durable that already exists, lagging, still delivers them.
  *
  * Replicas: the process that made the change consumes at once; the others start when they hear of
  * the change (webhook-change-listener), and look every WEBHOOK_DURABLES_RESCAN_MS besides. At
