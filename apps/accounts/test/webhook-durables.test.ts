@@ -27,7 +27,7 @@ import {
   type TestSchema,
   waitFor,
 } from '@billing/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookConsumerName } from '../src/events/webhook-consumers.js';
@@ -213,14 +213,37 @@ describe('webhook durables', () => {
     );
     expect(await existingDurables(bus)).toEqual(['invoice.issued', 'invoice.paid']);
 
+    // A durable of that name filtering other events (made by hand): a fault a retry would meet
+    // again, so an internal error rather than "unavailable, retry"; nothing is stored.
+    await bus.ensureStream('payments');
+    const manager = await connect({ servers: nats.url });
+    try {
+      await (await jetstreamManager(manager)).consumers.add('PAYMENTS', {
+        durable_name: durableOf('payment.declined'),
+        filter_subject: 'payments.something.else',
+        ack_policy: AckPolicy.Explicit,
+      });
+    } finally {
+      await manager.close();
+    }
+    await expect(
+      third.webhooks.call(
+        'createWebhook',
+        { webhook: { endpoint: ENDPOINT, events: ['payment.declined'] }, present_fields: ['endpoint', 'events'] },
+        { context },
+      ),
+    ).rejects.toMatchObject({ code: StatusCode.INTERNAL });
+
     // Without NATS a webhook whose durable is missing is not made: the change fails as unavailable
-    // (REST 503) and nothing is stored, rather than a webhook that would miss its events.
+    // (REST 503) and nothing is stored, rather than a webhook that would miss its events. Within
+    // the caller's deadline (2 s here, less than the 3 s the durables get at most), with the
+    // transaction's margin left: the caller hears why rather than a timeout.
     await nats.stop();
     await expect(
       third.webhooks.call(
         'createWebhook',
         { webhook: { endpoint: ENDPOINT, events: ['account.created'] }, present_fields: ['endpoint', 'events'] },
-        { context },
+        { context, deadlineMs: 2_000 },
       ),
     ).rejects.toMatchObject({ code: StatusCode.UNAVAILABLE, reason: 'EVENTS_UNAVAILABLE' });
     const listed = await third.webhooks.call(

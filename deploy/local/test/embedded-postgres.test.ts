@@ -208,8 +208,9 @@ it('runs from a checkout only its owner may enter, keeping its data in .data/pos
     await untilBanner(running);
     const token = /Token {13}(\S+)/.exec(running.output())![1]!;
     const { created, fetched } = await accountRoundTrip(`http://127.0.0.1:${httpPort}`, token, 'private-1');
-    expect(created.status).toBe(201);
-    expect(fetched).toEqual({ status: 200, body: created.body });
+    // With npm start's output: CI once failed this test after 15 s without saying where.
+    expect(created.status, `${JSON.stringify(created.body)}\n${running.output()}`).toBe(201);
+    expect(fetched, running.output()).toEqual({ status: 200, body: created.body });
     cluster = realpathSync(databaseDir);
     if (asRoot) {
       // The cluster lives where the postgres user can reach it; .data/postgres leads there.
@@ -225,10 +226,10 @@ it('runs from a checkout only its owner may enter, keeping its data in .data/pos
     // The next start finds the same data.
     running = npmStart(httpPort);
     await untilBanner(running);
-    expect(await restClient(`http://127.0.0.1:${httpPort}`, token).get('/api/v1/accounts/private-1/')).toEqual({
-      status: 200,
-      body: created.body,
-    });
+    expect(
+      await restClient(`http://127.0.0.1:${httpPort}`, token).get('/api/v1/accounts/private-1/'),
+      running.output(),
+    ).toEqual({ status: 200, body: created.body });
     expect(realpathSync(databaseDir)).toBe(cluster);
     await stopWithCtrlC(running);
   } finally {

@@ -1,3 +1,4 @@
+export { EventBusUnavailableError, isEventBusUnavailable } from './bus/bus-unavailable.js';
 export {
   type ConsumeRequest,
   DEFAULT_ACK_WAIT_MS,

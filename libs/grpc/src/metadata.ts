@@ -13,7 +13,8 @@ export const MetadataKeys = {
   organizationTime: 'x-organization-time',
 } as const;
 
-type OptionalContextField = Exclude<keyof RequestContext, 'requestId'>;
+// The deadline travels as the call's own deadline, not as metadata.
+type OptionalContextField = Exclude<keyof RequestContext, 'requestId' | 'deadline'>;
 
 const OPTIONAL_FIELDS: ReadonlyArray<OptionalContextField> = [
   'organizationId',

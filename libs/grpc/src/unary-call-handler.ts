@@ -27,7 +27,7 @@ export function unaryCallHandler(
 ): handleUnaryCall<unknown, unknown> {
   return (call, callback) => {
     const startedAt = performance.now();
-    const context = fromMetadata(call.metadata);
+    const context = withDeadline(fromMetadata(call.metadata), call);
     // A child of the caller's span when its metadata carries traceparent (see call-tracing.ts).
     const span = startServerCallSpan(method, call.metadata);
     void runWithContext(context, () =>
@@ -42,6 +42,12 @@ export function unaryCallHandler(
       }),
     );
   };
+}
+
+/** The call's deadline in the context, when it has one (grpc-js gives Infinity otherwise). */
+function withDeadline(context: RequestContext, call: ServerUnaryCall<unknown, unknown>): RequestContext {
+  const deadline = Number(call.getDeadline());
+  return Number.isFinite(deadline) ? { ...context, deadline } : context;
 }
 
 async function invoke(

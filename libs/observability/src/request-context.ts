@@ -15,6 +15,12 @@ export interface RequestContext {
    * clock. Every service reads "now" for the organization from here first (see runtime's orgNow).
    */
   organizationTime?: string;
+  /**
+   * When the caller stops waiting (epoch ms, real time): set by the gRPC server from the call's
+   * deadline, never sent on. Work that may outlast it (waiting on another system before a change
+   * commits) uses what is left, so the caller hears why instead of a timeout while the change commits.
+   */
+  deadline?: number;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

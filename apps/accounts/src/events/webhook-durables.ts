@@ -1,5 +1,5 @@
 import type { EventBus, EventsLogger, RunningConsumer } from '@billing/events';
-import { streamNameFor } from '@billing/events';
+import { EventBusUnavailableError, streamNameFor } from '@billing/events';
 import type { WebhookConsumerStarter } from './webhook-consumers.js';
 import { WEBHOOK_EVENT_MAP, type WebhookEventMapping } from './webhook-event-map.js';
 
@@ -71,19 +71,23 @@ export class WebhookDurables {
   /**
    * Before a change that leaves an enabled webhook taking these public events commits: their
    * durables exist and this process consumes them. Throws when a durable cannot be made (the
-   * change must then not happen).
+   * change must then not happen): EventBusUnavailableError when the bus did not answer within
+   * `timeLimitMs` (at most the configured openTimeoutMs; durables already consumed need no time).
    */
-  async openFor(names: readonly string[]): Promise<void> {
+  async openFor(names: readonly string[], timeLimitMs = Number.POSITIVE_INFINITY): Promise<void> {
     const wanted = new Set(names);
     const opened = Promise.all(
       WEBHOOK_EVENT_MAP.filter((mapping) => wanted.has(mapping.name)).map((mapping) => this.consume(mapping, 'new')),
     );
-    // Within the caller's deadline (gRPC: 5 s): a NATS that does not answer fails the change in
-    // time to say why. A start that completes later only leaves a durable no webhook needs yet.
+    // Within the caller's deadline: a NATS that does not answer fails the change in time to say
+    // why. A start that completes later only leaves a durable no webhook needs yet.
     let timer: NodeJS.Timeout | undefined;
-    const timeLimit = this.deps.openTimeoutMs ?? OPEN_TIMEOUT_MS;
+    const timeLimit = Math.max(0, Math.min(timeLimitMs, this.deps.openTimeoutMs ?? OPEN_TIMEOUT_MS));
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`webhook durables not made within ${timeLimit} ms`)), timeLimit);
+      timer = setTimeout(
+        () => reject(new EventBusUnavailableError(`webhook durables not made within ${timeLimit} ms`)),
+        timeLimit,
+      );
     });
     try {
       await Promise.race([opened, timedOut]);
@@ -139,7 +143,8 @@ export class WebhookDurables {
   private async consume(mapping: WebhookEventMapping, deliverFrom: 'first' | 'new'): Promise<void> {
     let started = this.consuming.get(mapping.eventType);
     if (!started) {
-      if (this.stopped) throw new Error('the webhook consumers are stopped');
+      // Stopping: another replica can make the change.
+      if (this.stopped) throw new EventBusUnavailableError('the webhook consumers are stopped');
       started = this.deps.start(mapping, deliverFrom);
       const attempt = started;
       this.consuming.set(mapping.eventType, attempt);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { applyWrite, type PageSpec, resolveOrdering, type Write } from '@billing/domain-kit';
 import { AppError, StatusCode } from '@billing/errors';
+import { isEventBusUnavailable } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { WebhookEntity, type WebhookRow } from '../../db/entities/webhook.entity.js';
 import { notifyWebhooksChanged } from '../../db/webhook-change-notices.js';
@@ -69,14 +70,31 @@ async function checked(
 }
 
 /**
- * The events the webhook takes reach the webhook consumers before its change commits; when that
- * cannot be made sure (the event bus is unreachable), the change is not made and may be retried
- * (REST 503).
+ * What a webhook change leaves of the caller's deadline for its transaction: the durables are
+ * made before it within the rest, so that a bus that does not answer is reported (503) instead of
+ * the caller timing out while the change commits (a retried POST would then make a second webhook).
  */
-async function openEventConsumers(deps: WebhooksDeps, events: readonly string[]): Promise<void> {
+export const WEBHOOK_TRANSACTION_MARGIN_MS = 1_000;
+
+/**
+ * The events the webhook takes reach the webhook consumers before its change commits; when that
+ * cannot be made sure in time (the event bus is unreachable or slow), the change is not made and
+ * may be retried (REST 503). Any other failure is a fault (500, logged).
+ */
+async function openEventConsumers(
+  deps: WebhooksDeps,
+  context: RequestContext,
+  events: readonly string[],
+): Promise<void> {
+  // Real time, not the organization's clock: the deadline is the caller's, on the wall clock.
+  const timeLeft =
+    context.deadline === undefined
+      ? Number.POSITIVE_INFINITY
+      : context.deadline - Date.now() - WEBHOOK_TRANSACTION_MARGIN_MS;
   try {
-    await deps.webhookEventConsumers?.openFor(events);
+    await deps.webhookEventConsumers?.openFor(events, timeLeft);
   } catch (cause) {
+    if (!isEventBusUnavailable(cause)) throw cause;
     throw new AppError({
       code: StatusCode.UNAVAILABLE,
       reason: 'EVENTS_UNAVAILABLE',
@@ -98,7 +116,7 @@ async function runWebhookChange<T>(
   result: WebhookFields | null,
   change: (scope: ChangeScope) => Promise<T>,
 ): Promise<T> {
-  if (result?.enabled) await openEventConsumers(deps, result.events);
+  if (result?.enabled) await openEventConsumers(deps, context, result.events);
   const transaction = () =>
     runChange(deps, context, async (scope) => {
       const result = await change(scope);

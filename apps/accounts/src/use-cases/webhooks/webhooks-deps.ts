@@ -28,5 +28,5 @@ export interface WebhooksDeps extends AccountsDeps {
    * on (events/webhook-durables.ts); a webhook change calls it before it commits, for the events
    * its enabled webhook takes. Absent without an event bus (no event becomes a delivery then).
    */
-  webhookEventConsumers?: { openFor(names: readonly string[]): Promise<void> };
+  webhookEventConsumers?: { openFor(names: readonly string[], timeLimitMs?: number): Promise<void> };
 }

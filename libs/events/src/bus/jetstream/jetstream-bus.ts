@@ -11,6 +11,7 @@ import {
 import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { DUPLICATE_WINDOW_MS, producerSubjects, streamNameFor } from '../../envelope/subjects.js';
 import { type EventsLogger, silentLogger } from '../../support/logger.js';
+import { EventBusUnavailableError } from '../bus-unavailable.js';
 import {
   type ConsumeRequest,
   DEFAULT_ACK_WAIT_MS,
@@ -140,7 +141,7 @@ export class JetStreamBus implements EventBus {
 
   /** Resolves once the server answered a ping: for readiness probes (bound it with a timeout). */
   async ping(): Promise<void> {
-    if (this.nc.isClosed()) throw new Error('NATS connection closed');
+    if (this.nc.isClosed()) throw new EventBusUnavailableError('NATS connection closed');
     await this.nc.rtt();
   }
 

@@ -1,0 +1,31 @@
+import { errors } from '@nats-io/transport-node';
+
+/** The event bus did not answer (in time, or at all): the operation may succeed when retried. */
+export class EventBusUnavailableError extends Error {
+  override readonly name = 'EventBusUnavailableError';
+}
+
+/** What the NATS client throws when the server cannot be reached or does not answer in time. */
+const NATS_UNREACHABLE = [
+  errors.TimeoutError,
+  errors.ConnectionError,
+  errors.ClosedConnectionError,
+  errors.DrainingConnectionError,
+  errors.NoRespondersError,
+  errors.RequestError,
+];
+
+/**
+ * Whether an error (or one of its causes) means the bus was unreachable, as opposed to a fault
+ * that a retry would meet again (a durable with another filter, a refused configuration): callers
+ * answer the first "unavailable, retry" and the second as an internal error.
+ */
+export function isEventBusUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof EventBusUnavailableError) return true;
+    if (NATS_UNREACHABLE.some((unreachable) => current instanceof unreachable)) return true;
+    current = current.cause;
+  }
+  return false;
+}
