@@ -30,7 +30,8 @@ export const OPEN_TIMEOUT_MS = 3_000;
  * start a process consumes every durable that exists. A durable, once created, stays and is
  * consumed even when no webhook takes its event any more. When an enabled webhook takes an event
  * whose durable is missing at start (NATS lost its state), it is created from the stream's first
- * message, as every webhook durable was before.
+ * message, as every webhook durable was before; one lost while consumed is made again the same way
+ * by its consumer (libs/events PullConsumerLoop), so openFor may trust a consumer that runs.
  */
 export class WebhookDurables {
   /** The started (or starting) consumer of each mapped event type. */

@@ -126,7 +126,14 @@ export class JetStreamBus implements EventBus {
 
   async consume(request: ConsumeRequest): Promise<RunningConsumer> {
     await this.ensureDurable(request);
-    const loop = new PullConsumerLoop(this.js, request, this.logger, this.acks, () => this.running.delete(loop));
+    const loop = new PullConsumerLoop(
+      this.js,
+      request,
+      this.logger,
+      this.acks,
+      () => this.running.delete(loop),
+      () => this.ensureDurable({ ...request, deliverFrom: 'first' }),
+    );
     this.running.add(loop);
     loop.start();
     return loop;

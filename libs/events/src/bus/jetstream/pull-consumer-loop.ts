@@ -52,6 +52,12 @@ export class PullConsumerLoop implements RunningConsumer {
     private readonly logger: EventsLogger,
     private readonly acks: AckBatcher,
     private readonly onStopped: () => void,
+    /**
+     * Makes the durable again when it is gone while consumed (NATS lost its state, or someone
+     * deleted it): from the stream's first message, so that nothing stored meanwhile is missed
+     * (the inbox makes events handled before no-ops).
+     */
+    private readonly remake: () => Promise<void>,
   ) {}
 
   get stream(): string {
@@ -86,9 +92,18 @@ export class PullConsumerLoop implements RunningConsumer {
 
   private async run(): Promise<void> {
     let consumer: Consumer | undefined;
+    let missing = false;
     let failures = 0;
     while (!this.stopped) {
       try {
+        if (missing) {
+          await this.remake();
+          missing = false;
+          this.logger.warn(
+            { stream: this.request.stream, durable: this.request.durable },
+            "the durable was gone; made it again from the stream's first message",
+          );
+        }
         consumer ??= await this.js.consumers.get(this.request.stream, this.request.durable);
         const batched = this.request.batchHandler !== undefined;
         const batch = await consumer.fetch({
@@ -111,7 +126,10 @@ export class PullConsumerLoop implements RunningConsumer {
         failures += 1;
         // Keep the consumer handle across broker restarts (a fresh info request sent while disconnected
         // would wait out the API timeout); look it up again only if the durable itself is gone.
-        if (isConsumerMissing(error)) consumer = undefined;
+        if (isConsumerMissing(error)) {
+          consumer = undefined;
+          missing = true;
+        }
         this.logger.warn(
           { err: error, stream: this.request.stream, durable: this.request.durable },
           'JetStream fetch failed; retrying',
