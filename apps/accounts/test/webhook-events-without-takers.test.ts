@@ -49,7 +49,7 @@ beforeAll(async () => {
   const probe = randomUUID();
   await until(() => {
     cache.store(cache.readStarted(), new Map([[probe, []]]));
-    return cache.takes(probe, 'new_invoice') === false;
+    return cache.takes(probe, 'new_invoice', null) === false;
   });
 });
 
@@ -68,10 +68,20 @@ const inboxRows = (consumer: string, envelope: EventEnvelope) =>
 const deliveryRows = (envelope: EventEnvelope) =>
   rows('select webhook_id, event_name from webhook_delivery where event_id = $1', [envelope.event_id]);
 
+/**
+ * When the bus stored the events consumed here, unless a test says otherwise: before any read of
+ * the webhooks (a backlog), so that what the cache knows applies to them.
+ */
+const STORED_EARLIER = new Date(Date.now() - 60_000);
+
 /** What the durable consumer does with one copy of the event: acknowledge it at once, or handle it once. */
-async function consume(consumer: string, envelope: EventEnvelope): Promise<'ignored' | 'handled' | 'done before'> {
-  if (ignoredByWebhooks(deps)(envelope)) return 'ignored';
-  return (await handleEventOnce({ orm: deps.orm, consumer, clock: deps.clock }, envelope, webhookEventHandler(deps)))
+async function consume(
+  consumer: string,
+  envelope: EventEnvelope,
+  { storedAt = STORED_EARLIER, using = deps }: { storedAt?: Date; using?: WebhooksDeps } = {},
+): Promise<'ignored' | 'handled' | 'done before'> {
+  if (ignoredByWebhooks(using)(envelope, storedAt)) return 'ignored';
+  return (await handleEventOnce({ orm: using.orm, consumer, clock: using.clock }, envelope, webhookEventHandler(using)))
     ? 'handled'
     : 'done before';
 }
@@ -103,7 +113,11 @@ describe('events no webhook takes', () => {
       { context },
     );
     const webhook = reply.webhook!.uuid;
-    await until(() => cache.takes(organizationId, 'new_invoice') !== true && ignoredByWebhooks(deps)(second) === false);
+    await until(
+      () =>
+        cache.takes(organizationId, 'new_invoice', null) !== true &&
+        ignoredByWebhooks(deps)(second, STORED_EARLIER) === false,
+    );
 
     // A redelivery of the skipped event is processed now: the webhook of its time gets it, once.
     expect(await consume(consumer, second)).toBe('handled');
@@ -113,8 +127,29 @@ describe('events no webhook takes', () => {
     expect(await consume(consumer, first)).toBe('done before');
     expect(await deliveryRows(first)).toEqual([]);
     // Known again, and it takes new_invoice: events are not skipped.
-    expect(cache.takes(organizationId, 'new_invoice')).toBe(true);
-    expect(ignoredByWebhooks(deps)(invoiceIssued(organizationId))).toBe(false);
+    expect(cache.takes(organizationId, 'new_invoice', null)).toBe(true);
+    expect(ignoredByWebhooks(deps)(invoiceIssued(organizationId), STORED_EARLIER)).toBe(false);
+  });
+
+  it("an event stored after another replica's new webhook reaches it, though this replica has not heard of it yet", async () => {
+    const { context, organizationId } = await accounts.organization();
+    const consumer = webhookConsumerName(deps.orm.config.get('schema') as string, { eventType: 'invoice.issued' });
+    // A replica whose notification of the change is late: listening, but nothing ever tells it.
+    const late = new EnabledWebhooks(60_000);
+    late.listeningStarted();
+    const lateDeps = { ...deps, enabledWebhooks: late };
+    expect(await consume(consumer, invoiceIssued(organizationId), { using: lateDeps })).toBe('handled');
+    expect(late.takes(organizationId, 'new_invoice', null)).toBe(false);
+
+    const reply = await accounts.client.call(
+      'createWebhook',
+      { webhook: { endpoint: ENDPOINT, events: ['new_invoice'] }, present_fields: ['endpoint', 'events'] },
+      { context },
+    );
+    // Stored after the webhook's commit: its read began before, so it does not decide this event.
+    const after = invoiceIssued(organizationId);
+    expect(await consume(consumer, after, { storedAt: new Date(), using: lateDeps })).toBe('handled');
+    expect(await deliveryRows(after)).toEqual([{ webhook_id: reply.webhook!.uuid, event_name: 'new_invoice' }]);
   });
 
   it("this process's own change is known at once, before any notification", async () => {
@@ -169,7 +204,7 @@ describe('events no webhook takes', () => {
     const other = new EnabledWebhooks(60_000);
     // Stored before listening: not trusted.
     other.store(other.readStarted(), new Map([[organizationId, []]]));
-    expect(other.takes(organizationId, 'new_invoice')).toBeNull();
-    expect(ignoredByWebhooks({ enabledWebhooks: other })(invoiceIssued(organizationId))).toBe(false);
+    expect(other.takes(organizationId, 'new_invoice', null)).toBeNull();
+    expect(ignoredByWebhooks({ enabledWebhooks: other })(invoiceIssued(organizationId), STORED_EARLIER)).toBe(false);
   });
 });

@@ -63,7 +63,9 @@ export function webhookEventHandler(deps: WebhooksDeps): (em: EntityManager, env
  *
  * Why skipping the inbox row is safe for the second reason, although it is decided from stored
  * state: an event's deliveries are decided by the webhooks that exist when it is processed, and
- * here none takes it, so the handler would only have written the inbox row. That row makes a
+ * here none takes it (the cache answers only from a read begun after the bus stored the event, so
+ * a webhook committed before the event was stored, by any replica, is in that read), so the
+ * handler would only have written the inbox row. That row makes a
  * later copy of the event (a redelivery, or the producer's hand-over) a no-op. Without it, a later
  * copy decides again, from the webhooks that exist when it is processed: none take it still (and
  * it is skipped again), or one was created or enabled meanwhile and that copy makes its deliveries
@@ -72,11 +74,13 @@ export function webhookEventHandler(deps: WebhooksDeps): (em: EntityManager, env
  * deliveries are those of the webhooks of its time. When the webhooks are not known, the event
  * goes through the transaction as before, whose read fills the cache.
  */
-export function ignoredByWebhooks(deps: Pick<WebhooksDeps, 'enabledWebhooks'>): (envelope: EventEnvelope) => boolean {
-  return (envelope) => {
+export function ignoredByWebhooks(
+  deps: Pick<WebhooksDeps, 'enabledWebhooks'>,
+): (envelope: EventEnvelope, storedAt: Date | null) => boolean {
+  return (envelope, storedAt) => {
     const mapping = webhookMappingOfType(envelope);
     if (!mapping) return true;
-    if (deps.enabledWebhooks?.takes(envelope.organization_id, mapping.name) === false) return true;
+    if (deps.enabledWebhooks?.takes(envelope.organization_id, mapping.name, storedAt) === false) return true;
     return mapping.when ? !mapping.when(envelope) : false;
   };
 }
@@ -119,7 +123,8 @@ export function webhookConsumerStarter(
       // cancellation), or that no enabled webhook of its organization takes, is acknowledged
       // without a transaction (ignoredByWebhooks says why that is safe); so is a copy whose
       // inbox row this process saw committed by a hand-over (use-cases/handed-over-events.ts).
-      ignore: (envelope) => ignored(envelope) || (handedOver?.takeDone(consumer, envelope.event_id) ?? false),
+      ignore: (envelope, { storedAt }) =>
+        ignored(envelope, storedAt) || (handedOver?.takeDone(consumer, envelope.event_id) ?? false),
     });
   };
 }

@@ -29,7 +29,8 @@ export function webhookFeeds(deps: WebhooksDeps): (envelope: EventEnvelope) => R
   const ignored = ignoredByWebhooks(deps);
   return (envelope) => {
     const mapping = webhookMappingOf(envelope);
-    return mapping && !ignored(envelope)
+    // Not yet stored in the stream (null): the stream's copy is decided again when consumed.
+    return mapping && !ignored(envelope, null)
       ? [{ consumer: webhookConsumerName(schema, mapping), handle, handleBatch }]
       : [];
   };

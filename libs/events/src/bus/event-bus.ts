@@ -23,6 +23,11 @@ export interface DeliveredMessage {
   data: Uint8Array;
   /** 1 on first delivery, then 2, 3, … on redeliveries. */
   deliveryCount: number;
+  /**
+   * When the bus stored the message, on its clock (JetStream: the server's; in process: this
+   * process's). Another host's clock: compare with a margin.
+   */
+  storedAt: Date;
   /** The trace context the message was published with, when it had one. */
   headers?: TraceHeaders | undefined;
   /** Done: never deliver again to this durable. Resolves when the bus has recorded it. */

@@ -64,9 +64,9 @@ export interface StartConsumerOptions {
    * Events the handler would do nothing with, decided from the event alone (never from stored
    * state, which could change between deliveries): acknowledged at once, without a transaction or
    * an inbox row. A redelivery is decided the same way, so nothing is done twice. An event it
-   * throws on goes to the handler as any other.
+   * throws on goes to the handler as any other. `delivery.storedAt` is when the bus stored it.
    */
-  ignore?: (envelope: EventEnvelope) => boolean;
+  ignore?: (envelope: EventEnvelope, delivery: { storedAt: Date }) => boolean;
 }
 
 const defaultRetryDelay = (deliveryCount: number): number => Math.min(60_000, 1_000 * 2 ** (deliveryCount - 1));
@@ -98,9 +98,9 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const handleMessage = (message: DeliveredMessage): Promise<void> =>
     consumeInSpan(message, options.consumer, (span) => handleTracedMessage(message, span));
 
-  const ignored = (envelope: EventEnvelope): boolean => {
+  const ignored = (envelope: EventEnvelope, message: DeliveredMessage): boolean => {
     try {
-      return options.ignore?.(envelope) ?? false;
+      return options.ignore?.(envelope, { storedAt: message.storedAt }) ?? false;
     } catch {
       return false;
     }
@@ -126,7 +126,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
       await message.term();
       return;
     }
-    if (ignored(envelope)) {
+    if (ignored(envelope, message)) {
       await ackIgnored(message, envelope);
       return;
     }
@@ -194,7 +194,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
         await handleMessage(message);
         continue;
       }
-      if (ignored(envelope)) ignoredNow.push(ackIgnored(message, envelope));
+      if (ignored(envelope, message)) ignoredNow.push(ackIgnored(message, envelope));
       else decoded.push({ message, envelope });
     }
     await Promise.all(ignoredNow);

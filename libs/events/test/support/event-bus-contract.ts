@@ -8,6 +8,7 @@ interface Received {
   subject: string;
   text: string;
   deliveryCount: number;
+  storedAt: Date;
   at: number;
 }
 
@@ -62,6 +63,7 @@ export function runEventBusContract(adapter: string, makeBus: () => Promise<Even
             subject: message.subject,
             text: new TextDecoder().decode(message.data),
             deliveryCount: message.deliveryCount,
+            storedAt: message.storedAt,
             at: Date.now(),
           });
           await settle(message);
@@ -87,6 +89,29 @@ export function runEventBusContract(adapter: string, makeBus: () => Promise<Even
         { messageId: 'm-1', subject: subject('account.created'), text: 'first', deliveryCount: 1 },
         { messageId: 'm-2', subject: subject('account.updated'), text: 'second', deliveryCount: 1 },
       ]);
+    });
+
+    it('tells when each message was stored, also on a redelivery', async () => {
+      const before = Date.now();
+      await publish('account.created', 'm-1');
+      const between = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const later = Date.now();
+      await publish('account.created', 'm-2');
+      const after = Date.now();
+      const { received } = await consume('stored', async (message) =>
+        message.messageId === 'm-1' && message.deliveryCount === 1 ? message.nak() : message.ack(),
+      );
+      await receivedAtLeast(received, 3, 'both messages and the redelivery');
+      // The bus's clock is this machine's here; JetStream keeps nanoseconds, read as whole ms.
+      const storedAt = (id: string) => received.filter((m) => m.messageId === id).map((m) => m.storedAt.getTime());
+      const [first, again] = storedAt('m-1');
+      expect(first).toBeGreaterThanOrEqual(before - 1);
+      expect(first).toBeLessThanOrEqual(between);
+      expect(again).toBe(first);
+      const [second] = storedAt('m-2');
+      expect(second).toBeGreaterThanOrEqual(later - 1);
+      expect(second).toBeLessThanOrEqual(after);
     });
 
     it('stores a message id once within the duplicate window', async () => {

@@ -1,4 +1,17 @@
 /**
+ * How far the event bus's clock (JetStream's server) may be off this process's: hosts kept by NTP
+ * agree within milliseconds; a larger difference only makes the cache answer "unknown" more often
+ * when it is this process's clock that is behind, and skip wrongly when it is ahead by more.
+ */
+export const CLOCK_MARGIN_MS = 1_000;
+
+/** When a read of the webhooks began: the cache's generation and the wall clock. */
+export interface WebhooksRead {
+  generation: number;
+  startedAt: number;
+}
+
+/**
  * What this process knows, without asking the database, of which public events each organization's
  * enabled webhooks take: lets the webhook consumers acknowledge an event no webhook takes without a
  * transaction or an inbox row (webhook-consumers.ts says why that is safe).
@@ -12,10 +25,15 @@
  *   drops every entry;
  * - a read that a change or a notification overtook is not stored (the generation moved);
  * - an entry expires after `ttlMs` anyway, which bounds what a listening connection that died
- *   without telling could cost.
+ *   without telling could cost;
+ * - for a message of the event bus, an entry is trusted only when its read began after the bus
+ *   stored the message (by more than CLOCK_MARGIN_MS, the bus's clock being another host's). A
+ *   webhook committed before the event was stored is then in the read, or its notification dropped
+ *   the entry. Without this, a replica that had not yet heard of another's new webhook skipped an
+ *   event stored after the webhook's commit, and the webhook missed it.
  */
 export class EnabledWebhooks {
-  private readonly entries = new Map<string, { events: ReadonlySet<string>; storedAt: number }>();
+  private readonly entries = new Map<string, { events: ReadonlySet<string>; storedAt: number; readAt: number }>();
   /** Organizations with a change of this process in flight. */
   private readonly changing = new Map<string, number>();
   /** Moves with every invalidation: a read started before one is not stored. */
@@ -25,13 +43,17 @@ export class EnabledWebhooks {
   constructor(
     private readonly ttlMs = 2_000,
     private readonly now: () => number = () => performance.now(),
+    /** The wall clock (ms since the epoch), compared with when the bus stored a message. */
+    private readonly wallClock: () => number = () => Date.now(),
   ) {}
 
   /**
    * Whether an enabled webhook of the organization takes the public event `name`: null when not
-   * known (no current entry), and the caller must ask the database.
+   * known (no current entry, or, for an event the bus stored at `storedAt`, none read after that),
+   * and the caller must ask the database. `storedAt` null: a copy of the event (a producer's
+   * hand-over) whose stream copy is decided again when it is consumed.
    */
-  takes(organizationId: string, name: string): boolean | null {
+  takes(organizationId: string, name: string, storedAt: Date | null): boolean | null {
     const key = organizationId.toLowerCase();
     const entry = this.entries.get(key);
     if (!entry || !this.listening) return null;
@@ -39,25 +61,30 @@ export class EnabledWebhooks {
       this.entries.delete(key);
       return null;
     }
+    if (storedAt && entry.readAt <= storedAt.getTime() + CLOCK_MARGIN_MS) return null;
     return entry.events.has(name);
   }
 
   /** Taken before reading the webhooks whose result is then given to `store`. */
-  readStarted(): number {
-    return this.generation;
+  readStarted(): WebhooksRead {
+    return { generation: this.generation, startedAt: this.wallClock() };
   }
 
   /**
-   * The enabled webhooks' events per organization as a read begun at `generation` found them;
-   * stored unless something changed since the read began.
+   * The enabled webhooks' events per organization as a read begun at `read` found them; stored
+   * unless something changed since the read began.
    */
-  store(generation: number, byOrganization: ReadonlyMap<string, ReadonlyArray<{ events: readonly string[] }>>): void {
-    if (!this.listening || generation !== this.generation) return;
+  store(read: WebhooksRead, byOrganization: ReadonlyMap<string, ReadonlyArray<{ events: readonly string[] }>>): void {
+    if (!this.listening || read.generation !== this.generation) return;
     const storedAt = this.now();
     for (const [organizationId, webhooks] of byOrganization) {
       const key = organizationId.toLowerCase();
       if (this.changing.has(key)) continue;
-      this.entries.set(key, { events: new Set(webhooks.flatMap((webhook) => webhook.events)), storedAt });
+      this.entries.set(key, {
+        events: new Set(webhooks.flatMap((webhook) => webhook.events)),
+        storedAt,
+        readAt: read.startedAt,
+      });
     }
   }
 

@@ -60,6 +60,7 @@ export class InProcessConsumer implements RunningConsumer {
       data: delivery.message.data,
       headers: delivery.message.headers,
       deliveryCount: attempt,
+      storedAt: new Date(delivery.message.storedAt),
       ack: () => settleOnce(() => this.durable.settle(delivery)),
       term: () => settleOnce(() => this.durable.settle(delivery)),
       nak: (delayMs = 0) =>

@@ -8,6 +8,8 @@ export interface StoredMessage {
   messageId: string;
   data: Uint8Array;
   headers?: TraceHeaders | undefined;
+  /** When it was stored (ms since the epoch). */
+  storedAt: number;
 }
 
 /** An append-only list of messages with JetStream's publisher dedupe by message id and expected last id. */
@@ -40,6 +42,7 @@ export class InProcessStream {
       messageId: request.messageId,
       // Copied so a publisher reusing its buffer cannot change what was "stored".
       data: Uint8Array.from(request.data),
+      storedAt: now,
       ...(request.headers ? { headers: { ...request.headers } } : {}),
     });
     this.wakeup.notify();

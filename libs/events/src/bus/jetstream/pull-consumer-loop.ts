@@ -171,6 +171,7 @@ function delivered(message: JsMsg, acks: AckBatcher): DeliveredMessage {
     data: message.data,
     headers: traceHeaders(message),
     deliveryCount: message.info.deliveryCount,
+    storedAt: new Date(Math.floor(message.info.timestampNanos / 1_000_000)),
     ack: async () => {
       // A plain ack, not ackAck: waiting for the server's confirmation cost a request per message
       // (a round trip, a timer and an Error nats.js builds for every settled request), and an ack
