@@ -79,7 +79,18 @@ describe('a service and its client over gRPC', () => {
 
     expect(response.account?.code).toBe('A-1');
     expect(response.account?.display_name).toBe('Acme Oy');
-    expect(seen).toEqual([{ argument: context, current: context }]);
+    // With the call's deadline, which travels as the call's own, not as metadata.
+    const received = { ...context, deadline: expect.any(Number) };
+    expect(seen).toEqual([{ argument: received, current: received }]);
+  });
+
+  it("gives the handler the call's deadline", async () => {
+    const before = Date.now();
+    await accounts.call('getAccount', { code: 'A-1' }, { context: { requestId: 'req-deadline' }, deadlineMs: 1_500 });
+    const after = Date.now();
+    const deadline = seen[0]?.argument.deadline ?? 0;
+    expect(deadline).toBeGreaterThanOrEqual(before + 1_500);
+    expect(deadline).toBeLessThanOrEqual(after + 1_500);
   });
 
   it('sends the current context when the caller names none', async () => {
@@ -87,14 +98,18 @@ describe('a service and its client over gRPC', () => {
 
     await runWithContext(context, () => accounts.call('getAccount', { code: 'A-1' }));
 
-    expect(seen).toEqual([{ argument: context, current: context }]);
+    const received = { ...context, deadline: expect.any(Number) };
+    expect(seen).toEqual([{ argument: received, current: received }]);
   });
 
   it('gives a call without any context a fresh request id', async () => {
     await accounts.call('getAccount', { code: 'A-1' });
 
     expect(seen).toHaveLength(1);
-    expect(seen[0]?.argument).toEqual({ requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(seen[0]?.argument).toEqual({
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      deadline: expect.any(Number),
+    });
   });
 
   it('logs one line per call with method, code and duration, inside the request context', async () => {
