@@ -230,9 +230,10 @@ it('acknowledges the events it is told to ignore without a transaction or an inb
 
 it('starts the next batch in its own transaction once handleBatch admits it, before the first commits; every event once', async () => {
   const { consumer, target, publish } = await freshStream('pipelined');
-  const first = Array.from({ length: 5 }, envelope);
+  // Twenty waiting when the consumer starts: a read of more than one of them makes a batch.
+  const first = Array.from({ length: 20 }, envelope);
   const second = Array.from({ length: 5 }, envelope);
-  // A batch is what arrived in one read, so five events may come as more than one (CI saw that);
+  // A batch is what arrived in one read, so the events may come as more than one (CI saw that);
   // a lone message goes through handle. The test holds the first batch, whichever events it has.
   const runs: Array<{ eventIds: string[]; ended: boolean; txid: string }> = [];
   const startRun = async (em: EntityManager, events: readonly EventEnvelope[]) => {
@@ -252,7 +253,6 @@ it('starts the next batch in its own transaction once handleBatch admits it, bef
   const heldRunning = new Promise<() => void>((resolve) => {
     heldReady = resolve;
   });
-  // Waiting when the consumer starts.
   await publish(first);
   const running: RunningConsumer = await startConsumer({
     ...target,

@@ -30,8 +30,9 @@ export const OPEN_TIMEOUT_MS = 3_000;
  * start a process consumes every durable that exists. A durable, once created, stays and is
  * consumed even when no webhook takes its event any more. When an enabled webhook takes an event
  * whose durable is missing at start (NATS lost its state), it is created from the stream's first
- * message, as every webhook durable was before; one lost while consumed is made again the same way
- * by its consumer (libs/events PullConsumerLoop), so openFor may trust a consumer that runs.
+ * message, as every webhook durable was before; one lost while consumed is made again by its
+ * consumer, after the last message it received (libs/events PullConsumerLoop), so openFor may
+ * trust a consumer that runs: what a change stores after it is delivered, a few seconds late.
  */
 export class WebhookDurables {
   /** The started (or starting) consumer of each mapped event type. */

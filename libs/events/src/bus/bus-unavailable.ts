@@ -1,3 +1,4 @@
+import { JetStreamError } from '@nats-io/jetstream';
 import { errors } from '@nats-io/transport-node';
 
 /** The event bus did not answer (in time, or at all): the operation may succeed when retried. */
@@ -5,14 +6,17 @@ export class EventBusUnavailableError extends Error {
   override readonly name = 'EventBusUnavailableError';
 }
 
-/** What the NATS client throws when the server cannot be reached or does not answer in time. */
+/**
+ * What the NATS client throws when the server cannot be reached or does not answer in time. Not
+ * RequestError: it wraps any failed request (a permission violation too); the walk through
+ * `cause` reaches the timeout or connection error it wraps.
+ */
 const NATS_UNREACHABLE = [
   errors.TimeoutError,
   errors.ConnectionError,
   errors.ClosedConnectionError,
   errors.DrainingConnectionError,
   errors.NoRespondersError,
-  errors.RequestError,
 ];
 
 /**
@@ -25,6 +29,8 @@ export function isEventBusUnavailable(error: unknown): boolean {
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     if (current instanceof EventBusUnavailableError) return true;
     if (NATS_UNREACHABLE.some((unreachable) => current instanceof unreachable)) return true;
+    // JetStream's "temporarily unavailable" (status 503), e.g. while its cluster elects a leader.
+    if (current instanceof JetStreamError && (current as { code?: unknown }).code === 503) return true;
     current = current.cause;
   }
   return false;

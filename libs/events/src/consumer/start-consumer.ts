@@ -61,10 +61,11 @@ export interface StartConsumerOptions {
   /** Where the durable starts if this creates it (EventBus ConsumeRequest.deliverFrom; default `first`). */
   deliverFrom?: 'first' | 'new';
   /**
-   * Events the handler would do nothing with, decided from the event alone (never from stored
-   * state, which could change between deliveries): acknowledged at once, without a transaction or
-   * an inbox row. A redelivery is decided the same way, so nothing is done twice. An event it
-   * throws on goes to the handler as any other. `delivery.storedAt` is when the bus stored it.
+   * Events the handler would do nothing with: acknowledged at once, without a transaction or an
+   * inbox row. Decide from the event alone (and `delivery.storedAt`, when the bus stored it), so
+   * that a redelivery is decided the same way and nothing is done twice; a decision from stored
+   * state needs its own argument (accounts' ignoredByWebhooks has one). An event it throws on goes
+   * to the handler as any other.
    */
   ignore?: (envelope: EventEnvelope, delivery: { storedAt: Date }) => boolean;
 }

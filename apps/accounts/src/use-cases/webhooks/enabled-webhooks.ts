@@ -30,7 +30,10 @@ export interface WebhooksRead {
  *   stored the message (by more than CLOCK_MARGIN_MS, the bus's clock being another host's). A
  *   webhook committed before the event was stored is then in the read, or its notification dropped
  *   the entry. Without this, a replica that had not yet heard of another's new webhook skipped an
- *   event stored after the webhook's commit, and the webhook missed it.
+ *   event stored after the webhook's commit, and the webhook missed it. This needs the read's
+ *   snapshot to be taken after readStarted(): the inbox transaction it runs in is READ COMMITTED
+ *   (a statement's snapshot is its own). So the cache answers only for events stored more than
+ *   the margin before its read: a consumer that keeps up goes through the transaction.
  */
 export class EnabledWebhooks {
   private readonly entries = new Map<string, { events: ReadonlySet<string>; storedAt: number; readAt: number }>();

@@ -95,6 +95,15 @@ async function openEventConsumers(
     await deps.webhookEventConsumers?.openFor(events, timeLeft);
   } catch (cause) {
     if (!isEventBusUnavailable(cause)) throw cause;
+    // No time was left to wait for the bus (a slow endpoint check before): not the bus's fault.
+    if (timeLeft <= 0) {
+      throw new AppError({
+        code: StatusCode.DEADLINE_EXCEEDED,
+        reason: 'DEADLINE_EXCEEDED',
+        message: 'The request ran out of time; the webhook was not changed.',
+        cause,
+      });
+    }
     throw new AppError({
       code: StatusCode.UNAVAILABLE,
       reason: 'EVENTS_UNAVAILABLE',

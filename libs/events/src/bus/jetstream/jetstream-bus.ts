@@ -132,7 +132,7 @@ export class JetStreamBus implements EventBus {
       this.logger,
       this.acks,
       () => this.running.delete(loop),
-      () => this.ensureDurable({ ...request, deliverFrom: 'first' }),
+      (lastSeen) => this.remakeDurable(request, lastSeen),
     );
     this.running.add(loop);
     loop.start();
@@ -189,7 +189,23 @@ export class JetStreamBus implements EventBus {
     }
   }
 
-  private async ensureDurable(request: ConsumeRequest): Promise<void> {
+  /** PullConsumerLoop's remake: after `lastSeen` when the stream still holds what follows it, else from the first. */
+  private async remakeDurable(request: ConsumeRequest, lastSeen: number | undefined): Promise<number | 'first' | null> {
+    let start: number | 'first' = 'first';
+    if (lastSeen !== undefined) {
+      const { state } = await this.jsm.streams.info(request.stream);
+      // Not if the stream was made anew (NATS lost everything) or no longer holds the next message.
+      if (state.last_seq >= lastSeen && state.first_seq <= lastSeen + 1) start = lastSeen + 1;
+    }
+    const created = await this.ensureDurable(request, typeof start === 'number' ? { sequence: start } : 'first');
+    return created ? start : null;
+  }
+
+  /** Resolves to whether it created the durable. */
+  private async ensureDurable(
+    request: ConsumeRequest,
+    start: 'first' | 'new' | { sequence: number } = request.deliverFrom ?? 'first',
+  ): Promise<boolean> {
     const ackWait = nanos(request.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
     const maxDeliver = request.maxDeliver ?? -1;
     try {
@@ -205,6 +221,7 @@ export class JetStreamBus implements EventBus {
           max_deliver: maxDeliver,
         });
       }
+      return false;
     } catch (error) {
       if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
       try {
@@ -212,7 +229,7 @@ export class JetStreamBus implements EventBus {
           durable_name: request.durable,
           filter_subject: request.filterSubject,
           ack_policy: AckPolicy.Explicit,
-          deliver_policy: request.deliverFrom === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+          ...deliverPolicyOf(start),
           ack_wait: ackWait,
           max_deliver: maxDeliver,
         });
@@ -221,7 +238,9 @@ export class JetStreamBus implements EventBus {
         // an add that differs): a durable that exists resumes where it stands, so use it.
         const existing = await this.jsm.consumers.info(request.stream, request.durable).catch(() => null);
         if (existing?.config.filter_subject !== request.filterSubject) throw addError;
+        return false;
       }
+      return true;
     }
   }
 
@@ -235,6 +254,12 @@ export class JetStreamBus implements EventBus {
       }
     }
   }
+}
+
+function deliverPolicyOf(start: 'first' | 'new' | { sequence: number }) {
+  if (start === 'first') return { deliver_policy: DeliverPolicy.All };
+  if (start === 'new') return { deliver_policy: DeliverPolicy.New };
+  return { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start.sequence };
 }
 
 function isApiError(error: unknown, code: JetStreamApiCodes): boolean {

@@ -3,6 +3,7 @@ import {
   JetStreamApiCodes,
   JetStreamApiError,
   type JetStreamClient,
+  JetStreamError,
   type JsMsg,
 } from '@nats-io/jetstream';
 import { InterruptibleSleep } from '../../support/interruptible-sleep.js';
@@ -33,6 +34,11 @@ const BATCHED_FETCH_SIZE = 500;
  */
 const FETCH_EXPIRES_MS = 5_000;
 const MAX_BACKOFF_MS = 5_000;
+/**
+ * How long JetStream must keep answering that the durable does not exist before it is made again:
+ * a server still recovering its state may say so for a moment about one it then finds.
+ */
+const MISSING_CONFIRM_MS = 3_000;
 
 /**
  * Fetches batches from a durable pull consumer and hands messages to the handler one by one. Any
@@ -54,11 +60,16 @@ export class PullConsumerLoop implements RunningConsumer {
     private readonly onStopped: () => void,
     /**
      * Makes the durable again when it is gone while consumed (NATS lost its state, or someone
-     * deleted it): from the stream's first message, so that nothing stored meanwhile is missed
-     * (the inbox makes events handled before no-ops).
+     * deleted it): after `lastSeen`, the stream sequence of the last message this loop received
+     * (JetStream delivers in stream order, so the ones before went to some replica), or from the
+     * stream's first message when there is none or the stream no longer holds what follows it.
+     * Resolves to where it started, or null when the durable existed after all.
      */
-    private readonly remake: () => Promise<void>,
+    private readonly remake: (lastSeen: number | undefined) => Promise<number | 'first' | null>,
   ) {}
+
+  /** The stream sequence of the last message received. */
+  private lastSeen: number | undefined;
 
   get stream(): string {
     return this.request.stream;
@@ -92,19 +103,25 @@ export class PullConsumerLoop implements RunningConsumer {
 
   private async run(): Promise<void> {
     let consumer: Consumer | undefined;
-    let missing = false;
+    /** Since when JetStream has answered that the durable does not exist. */
+    let missingSince: number | undefined;
     let failures = 0;
     while (!this.stopped) {
       try {
-        if (missing) {
-          await this.remake();
-          missing = false;
-          this.logger.warn(
-            { stream: this.request.stream, durable: this.request.durable },
-            "the durable was gone; made it again from the stream's first message",
-          );
+        if (missingSince !== undefined && performance.now() - missingSince >= MISSING_CONFIRM_MS) {
+          const from = await this.remake(this.lastSeen);
+          missingSince = undefined;
+          if (from !== null) {
+            this.logger.warn(
+              { stream: this.request.stream, durable: this.request.durable, from },
+              'the durable was gone; made it again',
+            );
+          }
         }
-        consumer ??= await this.js.consumers.get(this.request.stream, this.request.durable);
+        if (!consumer) {
+          consumer = await this.js.consumers.get(this.request.stream, this.request.durable);
+          missingSince = undefined;
+        }
         const batched = this.request.batchHandler !== undefined;
         const batch = await consumer.fetch({
           max_messages: batched ? (this.request.fetchSize ?? BATCHED_FETCH_SIZE) : BATCH_SIZE,
@@ -112,6 +129,7 @@ export class PullConsumerLoop implements RunningConsumer {
         });
         this.currentBatch = batch;
         for await (const message of batch) {
+          this.lastSeen = Math.max(this.lastSeen ?? 0, message.seq);
           // Hand messages fetched during stop() straight back instead of waiting out the ack wait.
           if (this.stopped) message.nak();
           else if (!batched) await this.deliver(message);
@@ -125,10 +143,16 @@ export class PullConsumerLoop implements RunningConsumer {
         if (this.stopped) break;
         failures += 1;
         // Keep the consumer handle across broker restarts (a fresh info request sent while disconnected
-        // would wait out the API timeout); look it up again only if the durable itself is gone.
-        if (isConsumerMissing(error)) {
+        // would wait out the API timeout); look it up again when the durable may be gone: the
+        // server said so, or a pull went unanswered (a pull to a durable that no longer exists gets
+        // no answer: no responders, or its heartbeats are missed). Only the lookup's own "not found"
+        // counts towards making it again.
+        if (isApiError(error, JetStreamApiCodes.ConsumerNotFound)) {
           consumer = undefined;
-          missing = true;
+          missingSince ??= performance.now();
+        } else {
+          missingSince = undefined;
+          if (isConsumerMissing(error) || isPullUnanswered(error)) consumer = undefined;
         }
         this.logger.warn(
           { err: error, stream: this.request.stream, durable: this.request.durable },
@@ -171,7 +195,7 @@ function delivered(message: JsMsg, acks: AckBatcher): DeliveredMessage {
     data: message.data,
     headers: traceHeaders(message),
     deliveryCount: message.info.deliveryCount,
-    storedAt: new Date(Math.floor(message.info.timestampNanos / 1_000_000)),
+    storedAt: message.time,
     ack: async () => {
       // A plain ack, not ackAck: waiting for the server's confirmation cost a request per message
       // (a round trip, a timer and an Error nats.js builds for every settled request), and an ack
@@ -190,6 +214,18 @@ function traceHeaders(message: JsMsg): TraceHeaders | undefined {
   if (!traceparent) return undefined;
   const tracestate = message.headers?.get('tracestate');
   return { traceparent, ...(tracestate ? { tracestate } : {}) };
+}
+
+function isApiError(error: unknown, code: JetStreamApiCodes): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+/** A pull that got no answer: "heartbeats missed" (JetStreamError) or a 503 status (no responders). */
+function isPullUnanswered(error: unknown): boolean {
+  return (
+    error instanceof JetStreamError &&
+    (/heartbeats missed/i.test(error.message) || (error as { code?: unknown }).code === 503)
+  );
 }
 
 function isConsumerMissing(error: unknown): boolean {
