@@ -20,90 +20,92 @@ afterAll(async () => {
   await nc.close();
 });
 
-it('makes a durable deleted while consumed again after the last message it received, and delivers what came after', async () => {
+/**
+ * Runs `steps` with a bus (logging to `logger`), a publisher of text messages to the stream, and a
+ * consumer of `durable` for new messages recording their texts; stops both after.
+ */
+async function withConsumer(
+  durable: string,
+  steps: (tools: {
+    publish: (text: string) => Promise<void>;
+    received: string[];
+    madeAgainFrom: () => unknown[];
+    startConsuming: () => Promise<void>;
+    bus: JetStreamBus;
+  }) => Promise<void>,
+): Promise<void> {
   const logger = recordingLogger();
   const bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'durable-lost-test', logger });
   const received: string[] = [];
   let running: RunningConsumer | undefined;
-  const publish = (id: string) =>
-    bus.publish({ subject: `${producer}.thing.created`, messageId: id, data: new TextEncoder().encode(id) });
   try {
     await bus.ensureStream(producer);
-    await publish('before');
-    running = await bus.consume({
-      stream,
-      durable: 'lost',
-      filterSubject: `${producer}.>`,
-      deliverFrom: 'new',
-      handler: async (message) => {
-        received.push(new TextDecoder().decode(message.data));
-        await message.ack();
+    await steps({
+      bus,
+      received,
+      publish: (text) =>
+        bus.publish({ subject: `${producer}.thing.created`, messageId: text, data: new TextEncoder().encode(text) }),
+      madeAgainFrom: () =>
+        logger.lines
+          .filter((line) => line.message === 'the durable was gone; made it again')
+          .map((line) => line.fields.from),
+      startConsuming: async () => {
+        running = await bus.consume({
+          stream,
+          durable,
+          filterSubject: `${producer}.>`,
+          deliverFrom: 'new',
+          handler: async (message) => {
+            received.push(new TextDecoder().decode(message.data));
+            await message.ack();
+          },
+        });
       },
     });
+  } finally {
+    await running?.stop();
+    await bus.close();
+  }
+}
+
+async function deleteDurable(durable: string): Promise<void> {
+  const nc = await connect({ servers: testNatsUrl() });
+  try {
+    await (await jetstreamManager(nc)).consumers.delete(stream, durable);
+  } finally {
+    await nc.close();
+  }
+}
+
+const until = (received: string[], text: string) =>
+  waitFor(() => received.includes(text), { timeoutMs: 15_000, description: `"${text}" received` });
+
+it('makes a durable deleted while consumed again after the last message it received, and delivers what came after', async () => {
+  await withConsumer('lost', async ({ bus, publish, received, madeAgainFrom, startConsuming }) => {
+    await publish('before');
+    await startConsuming();
     await publish('first');
-    await waitFor(() => received.includes('first'), { timeoutMs: 10_000, description: 'the first event' });
+    await until(received, 'first');
     expect(received).toEqual(['first']);
 
-    const nc = await connect({ servers: testNatsUrl() });
-    try {
-      await (await jetstreamManager(nc)).consumers.delete(stream, 'lost');
-    } finally {
-      await nc.close();
-    }
+    await deleteDurable('lost');
     await publish('after');
-    await waitFor(() => received.includes('after'), { timeoutMs: 15_000, description: 'the event after the loss' });
+    await until(received, 'after');
     // Remade after 'first' (stream sequence 2): nothing before it again.
     expect(received).toEqual(['first', 'after']);
     expect(await bus.durableExists(stream, 'lost')).toBe(true);
-    expect(
-      logger.lines
-        .filter((line) => line.message === 'the durable was gone; made it again')
-        .map((line) => line.fields.from),
-    ).toEqual([3]);
-  } finally {
-    await running?.stop();
-    await bus.close();
-  }
+    expect(madeAgainFrom()).toEqual([3]);
+  });
 });
 
 it("makes it again from the stream's first message when it had received nothing", async () => {
-  const logger = recordingLogger();
-  const bus = await JetStreamBus.connect({ servers: testNatsUrl(), name: 'durable-lost-test', logger });
-  const received: string[] = [];
-  let running: RunningConsumer | undefined;
-  try {
-    await bus.ensureStream(producer);
-    running = await bus.consume({
-      stream,
-      durable: 'lost-early',
-      filterSubject: `${producer}.>`,
-      deliverFrom: 'new',
-      handler: async (message) => {
-        received.push(new TextDecoder().decode(message.data));
-        await message.ack();
-      },
-    });
-    const nc = await connect({ servers: testNatsUrl() });
-    try {
-      await (await jetstreamManager(nc)).consumers.delete(stream, 'lost-early');
-    } finally {
-      await nc.close();
-    }
-    await bus.publish({
-      subject: `${producer}.thing.created`,
-      messageId: 'late',
-      data: new TextEncoder().encode('late'),
-    });
-    await waitFor(() => received.includes('late'), { timeoutMs: 15_000, description: 'the event after the loss' });
+  await withConsumer('lost-early', async ({ publish, received, madeAgainFrom, startConsuming }) => {
+    await startConsuming();
+    await deleteDurable('lost-early');
+    await publish('late');
+    await until(received, 'late');
     // The stream's whole history (the first test's events and this one), in order.
     expect(received).toEqual(['before', 'first', 'after', 'late']);
-    expect(
-      logger.lines
-        .filter((line) => line.message === 'the durable was gone; made it again')
-        .map((line) => line.fields.from),
-    ).toEqual(['first']);
-  } finally {
-    await running?.stop();
-    await bus.close();
-  }
+    expect(madeAgainFrom()).toEqual(['first']);
+  });
 });
