@@ -246,6 +246,18 @@ describe('webhook durables', () => {
         { context, deadlineMs: 2_000 },
       ),
     ).rejects.toMatchObject({ code: StatusCode.UNAVAILABLE, reason: 'EVENTS_UNAVAILABLE' });
+    // Less time left than the transaction's margin (900 ms): no wait for the bus at all, and the
+    // answer says the time ran out (the service's own message, before the client's deadline).
+    await expect(
+      third.webhooks.call(
+        'createWebhook',
+        { webhook: { endpoint: ENDPOINT, events: ['account.created'] }, present_fields: ['endpoint', 'events'] },
+        { context, deadlineMs: 900 },
+      ),
+    ).rejects.toMatchObject({
+      code: StatusCode.DEADLINE_EXCEEDED,
+      message: 'The request ran out of time; the webhook was not changed.',
+    });
     const listed = await third.webhooks.call(
       'listWebhooks',
       { page: { page: 1, page_size: 50, ordering: '' } },

@@ -2,7 +2,6 @@ import {
   AckPolicy,
   DeliverPolicy,
   JetStreamApiCodes,
-  JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
   jetstreamManager,
@@ -20,6 +19,7 @@ import {
   type RunningConsumer,
 } from '../event-bus.js';
 import { AckBatcher } from './ack-batcher.js';
+import { isApiError } from './jetstream-errors.js';
 import { PullConsumerLoop } from './pull-consumer-loop.js';
 import { StreamPublisher } from './stream-publisher.js';
 
@@ -260,8 +260,4 @@ function deliverPolicyOf(start: 'first' | 'new' | { sequence: number }) {
   if (start === 'first') return { deliver_policy: DeliverPolicy.All };
   if (start === 'new') return { deliver_policy: DeliverPolicy.New };
   return { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start.sequence };
-}
-
-function isApiError(error: unknown, code: JetStreamApiCodes): boolean {
-  return error instanceof JetStreamApiError && error.code === code;
 }

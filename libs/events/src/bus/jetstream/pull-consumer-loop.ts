@@ -1,17 +1,11 @@
-import {
-  type Consumer,
-  JetStreamApiCodes,
-  JetStreamApiError,
-  type JetStreamClient,
-  JetStreamError,
-  type JsMsg,
-} from '@nats-io/jetstream';
+import { type Consumer, JetStreamApiCodes, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { InterruptibleSleep } from '../../support/interruptible-sleep.js';
 import type { EventsLogger } from '../../support/logger.js';
 import type { TraceHeaders } from '../../support/message-tracing.js';
 import type { ConsumeRequest, DeliveredMessage, RunningConsumer } from '../event-bus.js';
 import type { AckBatcher } from './ack-batcher.js';
 import { BatchPipeline } from './batch-pipeline.js';
+import { isApiError, isConsumerMissing, isPullUnanswered } from './jetstream-errors.js';
 
 const BATCH_SIZE = 10;
 /**
@@ -214,23 +208,4 @@ function traceHeaders(message: JsMsg): TraceHeaders | undefined {
   if (!traceparent) return undefined;
   const tracestate = message.headers?.get('tracestate');
   return { traceparent, ...(tracestate ? { tracestate } : {}) };
-}
-
-function isApiError(error: unknown, code: JetStreamApiCodes): boolean {
-  return error instanceof JetStreamApiError && error.code === code;
-}
-
-/** A pull that got no answer: "heartbeats missed" (JetStreamError) or a 503 status (no responders). */
-function isPullUnanswered(error: unknown): boolean {
-  return (
-    error instanceof JetStreamError &&
-    (/heartbeats missed/i.test(error.message) || (error as { code?: unknown }).code === 503)
-  );
-}
-
-function isConsumerMissing(error: unknown): boolean {
-  return (
-    (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) ||
-    (error instanceof Error && /consumer (not found|deleted)/i.test(error.message))
-  );
 }
