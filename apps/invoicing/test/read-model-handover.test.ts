@@ -12,7 +12,7 @@ import { invoiceEventsV1, type invoicingV1, subscriptionEventsV1 } from '@billin
 import { accountsReadModel, readModelHandOver } from '@billing/read-model-client';
 import { TestClock, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from '../src/events/accounts-hand-over.js';
 import { invoiceChargeCreated } from '../src/events/charge-consumer.js';
@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 const party = { name: 'Acme', address: '', zipcode: '', city: '', country: 'DK', vat_number: '', email: '' };
-const seller: Seller = {
+const realClockSeller: Seller = {
   party,
   time_zone: 'Europe/Copenhagen',
   default_payment_terms: 14,
@@ -64,6 +64,13 @@ const seller: Seller = {
   reminder_schedule_days: [3, 10, 20],
   reminder_fee: '',
 };
+/** The organization on a test clock: the charge consumer hands its events over only then. */
+const testClockSeller: Seller = { ...realClockSeller, test_clock_time: new Date(T0) };
+/** The seller the directory answers with (each test sets it in beforeEach or itself). */
+let seller = realClockSeller;
+beforeEach(() => {
+  seller = realClockSeller;
+});
 /** What was announced to the (in-memory) accounts service, in order. */
 const announced: { accountId: string; invoiceIds: string[] }[] = [];
 /** Fixed facts in memory: these tests are about invoicing's own transactions. */
@@ -337,6 +344,7 @@ describe('invoiced lines', () => {
   });
 
   it('a renewal invoice takes the lines waiting for it in the consumer transaction, handed over once it commits', async () => {
+    seller = testClockSeller;
     const sender = recordingSender();
     const { deps, handlers } = depsWith(sender);
     const context = organization();
@@ -382,6 +390,33 @@ describe('invoiced lines', () => {
     );
     expect(sender.handed[0]!.envelopes).toEqual(outboxHandedOver.map((event) => event.bytes));
     expect(await committedLine(notWaiting.uuid)).toEqual({ version: 1, invoiced: false });
+  });
+
+  it("hands nothing over for a real-clock organization's renewal invoice: the stream carries its events", async () => {
+    const sender = recordingSender();
+    const { deps, handlers } = depsWith(sender);
+    const context = organization();
+    const account = randomUUID();
+    const waiting = (
+      await handlers.createDraftLine(write(minimal(account, { include_in_next_renewal_invoice: true })), context)
+    ).line!;
+    sender.handed.length = 0;
+
+    const charge = chargeCreated(context.organizationId!, account);
+    expect(
+      await handleEventOnce({ orm, clock, consumer: 'test-charges' }, charge, (em, envelope) =>
+        invoiceChargeCreated(deps, em, envelope),
+      ),
+    ).toBe(true);
+
+    expect(sender.handed).toEqual([]);
+    // Committed with their outbox rows, which the relay publishes for the read model's durable consumer.
+    expect(await committedLine(waiting.uuid)).toEqual({ version: 2, invoiced: true });
+    expect(
+      (await outboxOf(context.organizationId!))
+        .map((event) => event.event_type)
+        .filter((type) => ['draft_invoice_line.invoiced', 'invoice.issued'].includes(type)),
+    ).toEqual(['draft_invoice_line.invoiced', 'invoice.issued']);
   });
 });
 

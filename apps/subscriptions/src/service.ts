@@ -65,7 +65,6 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
     workers: async (deps) => {
       // Read before anything starts: a bad value leaves nothing running to stop.
       const scheduler = loadSchedulerConfig();
-      const subscriptions = depsOf(deps);
       // Stopped in reverse order: the accounts client closes last, after everything that uses it.
       const workers = [{ stop: async () => readModelOf(deps).close() }, exports.worker(deps)];
       if (deps.bus) {
@@ -83,7 +82,6 @@ export function createSubscriptionsModule(options: SubscriptionsModuleOptions = 
           intervalMs: scheduler.intervalMs,
           batchSize: scheduler.batchSize,
           concurrency: scheduler.concurrency,
-          committedEvents: subscriptions.committedEvents,
         }),
       ];
     },

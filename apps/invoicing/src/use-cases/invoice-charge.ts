@@ -188,8 +188,12 @@ async function invoiceOrganizationCharges(
     writes: new IssueWrites(published),
     afterNumbering,
   };
-  // The consumer's transaction is not a runChange: its invoice and draft line events are handed over here.
-  const handOver = deps.committedEvents;
+  // The consumer's transaction is not a runChange: its invoice and draft line events are handed over
+  // here, for a test-clock organization only: its advance waits until accounts has them. A
+  // real-clock organization's read models take them from the stream (no caller waits for them), so
+  // a billing run does not apply each twice, the hand-over and the durable consumer's copy waiting
+  // on each other's inbox rows.
+  const handOver = seller.test_clock_time ? deps.committedEvents : undefined;
   if (handOver) {
     const run = () => (batch.published.length > 0 ? handOver(batch.published, context) : Promise.resolve());
     const turn = deps.handOvers?.begin();
