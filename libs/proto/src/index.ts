@@ -1,5 +1,6 @@
 // Generated protobuf code lives in ./gen (regenerate with `npm run proto`); this file names it, and
-// encodeMessage, which encodes with one writer reused from message to message (events and their payloads).
+// encodeMessage, which encodes with one writer reused from message to message (events and their payloads),
+// and peekStrings / peekMessage, which read a field or two of an encoded message without decoding it.
 export { encodeMessage, type MessageEncoder } from './encode-message.js';
 export * as accountsV1 from './gen/billing/accounts/v1/accounts.js';
 export * as selfServiceV1 from './gen/billing/accounts/v1/self_service.js';
@@ -24,3 +25,4 @@ export * as subscriptionsV1 from './gen/billing/subscriptions/v1/subscriptions.j
 export * as protobufAny from './gen/google/protobuf/any.js';
 export * as rpcStatus from './gen/google/rpc/status.js';
 export * as healthV1 from './gen/grpc/health/v1/health.js';
+export { peekMessage, peekStrings } from './peek-fields.js';

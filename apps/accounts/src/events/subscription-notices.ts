@@ -1,7 +1,7 @@
 import type { EventBus, EventEnvelope, EventsLogger, RunningConsumer } from '@billing/events';
 import { startConsumer, streamNameFor, subjectFor } from '@billing/events';
 import { type CurrencyCode, formatAmount, money } from '@billing/money';
-import { subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
+import { peekStrings, subscriptionEventsV1, subscriptionsV1 } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DueRenewalNotice } from '../db/renewal-notice-store.js';
 import { noticeKindOf, type PeriodPrice } from '../domain/notifications/subscription-notice.js';
@@ -52,6 +52,17 @@ export function noticeOfEvent(envelope: EventEnvelope): SubscriptionNoticeInput 
     nextRenewalAt: subscription.next_renewal_date ?? null,
     ...(kind === 'changed' && before ? { before: { quantity: before.quantity, price: periodPrice(before) } } : {}),
   };
+}
+
+/**
+ * Whether noticeOfEvent gives nothing for the event, deciding most events from two fields of the
+ * payload: SubscriptionChanged.change (2) and change_type (6) name no notice for a renewal or an
+ * edit, and their copies are acknowledged without decoding the rest of the subscription. The others
+ * are decoded as the handler decodes them.
+ */
+export function givesNoNotice(envelope: EventEnvelope): boolean {
+  const [change = '', changeType = ''] = peekStrings(envelope.payload, [2, 6]);
+  return noticeKindOf(change, changeType) === null || noticeOfEvent(envelope) === null;
 }
 
 /** renews_soon from a renewal notice of the read model (the stored Subscription), cause its notice id. */
@@ -122,7 +133,7 @@ export async function startSubscriptionNoticeConsumer(
       handleBatch: subscriptionNoticesHandler(deps),
       // Most changes (renewals, edits) give no notice, decided from the event alone: acknowledged
       // without a transaction. A notice's cause is its event, so the inbox is needed only for those.
-      ignore: (envelope) => noticeOfEvent(envelope) === null,
+      ignore: givesNoNotice,
     }),
   ];
 }

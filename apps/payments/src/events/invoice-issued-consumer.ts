@@ -8,7 +8,7 @@ import {
   streamNameFor,
   subjectFor,
 } from '@billing/events';
-import { invoiceEventsV1 } from '@billing/proto';
+import { invoiceEventsV1, peekMessage, peekStrings } from '@billing/proto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CardInvoice } from '../domain/directory.js';
 import { cardInvoiceOf } from '../grpc/invoicing-client.js';
@@ -73,8 +73,12 @@ export async function takeInIssuedInvoices(
  * invoice is not ignored: the handler names it as poison.
  */
 export function notCollectedByCard(envelope: EventEnvelope): boolean {
-  const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
-  return invoice !== undefined && cardInvoiceOf(invoice).collectionMethod !== 'payment_card';
+  // InvoiceChanged.invoice (1), Invoice.collection_method (12): two fields read, the rest of the
+  // invoice (its lines, parties, texts) stepped over, as cardInvoiceOf would read it when decoded.
+  const invoice = peekMessage(envelope.payload, 1);
+  if (invoice === undefined) return false;
+  const [collectionMethod = ''] = peekStrings(invoice, [12]);
+  return collectionMethod !== 'payment_card';
 }
 
 export function startInvoiceIssuedConsumer(
