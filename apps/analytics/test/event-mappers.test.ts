@@ -3,7 +3,7 @@
  * batches key organizations, subscriptions, accounts, invoices and churn reasons by these strings
  * in memory, where the one-by-one path lets Postgres compare uuids.
  */
-import { subscriptionEventsV1 } from '@billing/proto';
+import { invoiceEventsV1, subscriptionEventsV1 } from '@billing/proto';
 import { describe, expect, it } from 'vitest';
 import { invoiceActivityOf } from '../src/events/invoice-activity-mapper.js';
 import { subscriptionChangeOf } from '../src/events/subscription-change-mapper.js';
@@ -86,6 +86,41 @@ describe('invoiceActivityOf', () => {
       invoice: { uuid: INVOICE, account: ACCOUNT, subscription: SUBSCRIPTION },
       at: new Date('2026-02-01T09:00:00Z'),
     });
+  });
+
+  it('takes the subscription of the first line naming one, past the invoice’s other fields', () => {
+    const payload = invoiceEventsV1.InvoiceChanged.encode(
+      invoiceEventsV1.InvoiceChanged.fromPartial({
+        invoice: {
+          uuid: shout(INVOICE),
+          invoice_number: '42',
+          account: shout(ACCOUNT),
+          account_code: 'acme',
+          currency: 'DKK',
+          collection_method: 'payment_card',
+          total: '125.00',
+          lines: [
+            { description: 'Setup fee' },
+            { description: 'Pro', subscription: '' },
+            { description: 'Pro', subscription: shout(SUBSCRIPTION) },
+            { description: 'Other', subscription: shout(PLAN) },
+          ],
+          seller: { name: 'Seller ApS', country: 'DK' },
+          buyer: { name: 'Buyer A/S', country: 'DK' },
+          created_date: new Date('2026-02-01T09:00:00Z'),
+        },
+      }),
+    ).finish();
+    const issued = invoiceChanged('invoice.issued', ORG, { ...invoice, subscription: null }, '2026-02-01T09:00:00Z');
+    expect(invoiceActivityOf({ ...issued, payload: Buffer.from(payload) })?.invoice).toEqual({
+      uuid: INVOICE,
+      account: ACCOUNT,
+      subscription: SUBSCRIPTION,
+    });
+    expect(invoiceActivityOf(issued)?.invoice.subscription).toBeNull();
+    expect(() => invoiceActivityOf({ ...issued, payload: Buffer.alloc(0) })).toThrow(
+      `invoice.issued ${issued.event_id} has no invoice`,
+    );
   });
 
   it('reads a payment’s organization, invoice and account in lower case', () => {

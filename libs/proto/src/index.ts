@@ -25,4 +25,4 @@ export * as subscriptionsV1 from './gen/billing/subscriptions/v1/subscriptions.j
 export * as protobufAny from './gen/google/protobuf/any.js';
 export * as rpcStatus from './gen/google/rpc/status.js';
 export * as healthV1 from './gen/grpc/health/v1/health.js';
-export { peekMessage, peekStrings } from './peek-fields.js';
+export { peekMessage, peekRepeatedMessages, peekStrings } from './peek-fields.js';

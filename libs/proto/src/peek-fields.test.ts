@@ -2,7 +2,7 @@ import { BinaryWriter } from '@bufbuild/protobuf/wire';
 import { describe, expect, it } from 'vitest';
 import { InvoiceChanged } from './gen/billing/events/v1/invoicing.js';
 import { SubscriptionChanged } from './gen/billing/events/v1/subscriptions.js';
-import { peekMessage, peekStrings } from './peek-fields.js';
+import { peekMessage, peekRepeatedMessages, peekStrings } from './peek-fields.js';
 
 // SubscriptionChanged: subscription = 1, change = 2, new_pricing = 4, change_type = 6.
 // InvoiceChanged: invoice = 1; Invoice: collection_method = 12.
@@ -71,5 +71,27 @@ describe('peekMessage', () => {
     const empty = new BinaryWriter().uint32(10).bytes(new Uint8Array()).finish();
     expect(InvoiceChanged.decode(empty).invoice!.collection_method).toBe('');
     expect(collectionMethodOf(empty)).toBe('');
+  });
+});
+
+describe('peekRepeatedMessages', () => {
+  it('reads every occurrence in order, as decode lists them', () => {
+    // Invoice.lines = 19; InvoiceLine.subscription = 19.
+    const invoice = InvoiceChanged.fromPartial({
+      invoice: {
+        uuid: 'i1',
+        lines: [{ description: 'setup' }, { subscription: 's1' }, { subscription: '' }, { subscription: 's2' }],
+      },
+    });
+    const encoded = InvoiceChanged.encode(invoice).finish();
+    const lines = peekRepeatedMessages(peekMessage(encoded, 1)!, 19);
+    expect(lines.map((line) => peekStrings(line, [19])[0])).toEqual([undefined, 's1', '', 's2']);
+    expect(InvoiceChanged.decode(encoded).invoice!.lines.map((line) => line.subscription)).toEqual([
+      undefined,
+      's1',
+      '',
+      's2',
+    ]);
+    expect(peekRepeatedMessages(InvoiceChanged.encode({}).finish(), 1)).toEqual([]);
   });
 });

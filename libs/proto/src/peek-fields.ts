@@ -45,3 +45,15 @@ export function peekStrings(bytes: Uint8Array, fieldNumbers: readonly number[]):
 export function peekMessage(bytes: Uint8Array, fieldNumber: number): Uint8Array | undefined {
   return peekFields(bytes, [fieldNumber], (reader) => reader.bytes())[0];
 }
+
+/**
+ * Every occurrence of the repeated embedded message field `fieldNumber`, in order, as decode makes
+ * its list (one element per occurrence), each encoded to peek into in turn.
+ */
+export function peekRepeatedMessages(bytes: Uint8Array, fieldNumber: number): Uint8Array[] {
+  const occurrences: Uint8Array[] = [];
+  peekFields(bytes, [fieldNumber], (reader) => {
+    occurrences.push(reader.bytes());
+  });
+  return occurrences;
+}

@@ -1,6 +1,6 @@
 import { canonicalUuidOrText } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
-import { invoiceEventsV1, paymentEventsV1 } from '@billing/proto';
+import { paymentEventsV1, peekMessage, peekRepeatedMessages, peekStrings } from '@billing/proto';
 import type { InvoiceActivityInput } from '../domain/invoice-activities.js';
 
 /** The invoice events activities are made from, and the activity each makes. */
@@ -36,17 +36,35 @@ export function invoiceActivityOf(
   }
   const type = INVOICE_ACTIVITY[envelope.event_type as keyof typeof INVOICE_ACTIVITY];
   if (!type) return null;
-  const { invoice } = invoiceEventsV1.InvoiceChanged.decode(envelope.payload);
+  const invoice = invoiceFieldsOf(envelope.payload);
   if (!invoice) throw new Error(`${envelope.event_type} ${envelope.event_id} has no invoice`);
-  const subscription = invoice.lines.find((line) => line.subscription)?.subscription;
   return {
     organizationId: canonicalUuidOrText(envelope.organization_id),
     type,
     invoice: {
       uuid: canonicalUuidOrText(invoice.uuid),
       account: canonicalUuidOrText(invoice.account),
-      subscription: subscription ? canonicalUuidOrText(subscription) : null,
+      subscription: invoice.subscription ? canonicalUuidOrText(invoice.subscription) : null,
     },
     at: occurredAt,
   };
+}
+
+/**
+ * The three fields of an InvoiceChanged an activity takes, read without decoding the rest of the
+ * invoice (its parties, texts, amounts and the lines' other fields; libs/proto peekStrings):
+ * InvoiceChanged.invoice (1); its uuid (1), account (4) and lines (19); the subscription (19) of
+ * the first line that names one. The same values InvoiceChanged.decode gives (the mapper's tests
+ * compare the two); null when the event carries no invoice.
+ */
+function invoiceFieldsOf(payload: Uint8Array): { uuid: string; account: string; subscription: string } | null {
+  const invoice = peekMessage(payload, 1);
+  if (invoice === undefined) return null;
+  const [uuid = '', account = ''] = peekStrings(invoice, [1, 4]);
+  let subscription = '';
+  for (const line of peekRepeatedMessages(invoice, 19)) {
+    subscription = peekStrings(line, [19])[0] ?? '';
+    if (subscription) break;
+  }
+  return { uuid, account, subscription };
 }
