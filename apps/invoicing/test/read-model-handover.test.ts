@@ -345,13 +345,7 @@ describe('invoiced lines', () => {
 
   it('a renewal invoice takes the lines waiting for it in the consumer transaction, handed over once it commits', async () => {
     seller = testClockSeller;
-    const sender = recordingSender();
-    const { deps, handlers } = depsWith(sender);
-    const context = organization();
-    const account = randomUUID();
-    const waiting = (
-      await handlers.createDraftLine(write(minimal(account, { include_in_next_renewal_invoice: true })), context)
-    ).line!;
+    const { sender, deps, handlers, context, account, waiting } = await accountWithLineWaitingForRenewal();
     const notWaiting = (await handlers.createDraftLine(write(minimal(account)), context)).line!;
     sender.handed.length = 0;
     const consumer = { orm, clock, consumer: 'test-charges' };
@@ -393,13 +387,7 @@ describe('invoiced lines', () => {
   });
 
   it("hands nothing over for a real-clock organization's renewal invoice: the stream carries its events", async () => {
-    const sender = recordingSender();
-    const { deps, handlers } = depsWith(sender);
-    const context = organization();
-    const account = randomUUID();
-    const waiting = (
-      await handlers.createDraftLine(write(minimal(account, { include_in_next_renewal_invoice: true })), context)
-    ).line!;
+    const { sender, deps, context, account, waiting } = await accountWithLineWaitingForRenewal();
     sender.handed.length = 0;
 
     const charge = chargeCreated(context.organizationId!, account);
@@ -419,6 +407,18 @@ describe('invoiced lines', () => {
     ).toEqual(['draft_invoice_line.invoiced', 'invoice.issued']);
   });
 });
+
+/** An account of a new organization with a draft line waiting for its next renewal invoice, made through the handlers. */
+async function accountWithLineWaitingForRenewal() {
+  const sender = recordingSender();
+  const { deps, handlers } = depsWith(sender);
+  const context = organization();
+  const account = randomUUID();
+  const waiting = (
+    await handlers.createDraftLine(write(minimal(account, { include_in_next_renewal_invoice: true })), context)
+  ).line!;
+  return { sender, deps, handlers, context, account, waiting };
+}
 
 /** A renewal charge.created of the subscription engine, ungrouped (its invoice is issued at once). */
 function chargeCreated(organizationId: string, account: string): EventEnvelope {
