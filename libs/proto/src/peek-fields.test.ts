@@ -37,7 +37,7 @@ describe('peekStrings', () => {
     expect(peekStrings(twice, [2])).toEqual(['activated']);
   });
 
-  it('skips an occurrence of another wire type, and stops where decode stops (a zero tag)', () => {
+  it('skips an occurrence of another wire type, and stops where decode stops (a zero or end-group tag)', () => {
     // Field 2 as a varint (wire type 0): decode skips it, so does peek.
     const mistyped = new BinaryWriter().uint32(16).uint32(7).uint32(50).string('at_renewal').finish();
     expect(SubscriptionChanged.decode(mistyped).change).toBe('');
@@ -45,6 +45,10 @@ describe('peekStrings', () => {
     const stopped = new Uint8Array([...new BinaryWriter().uint32(18).string('renewed').finish(), 0, 18, 1, 120]);
     expect(SubscriptionChanged.decode(stopped).change).toBe('renewed');
     expect(peekStrings(stopped, [2])).toEqual(['renewed']);
+    // An end-group tag (field 1, wire type 4) ends it the same way.
+    const ended = new Uint8Array([...new BinaryWriter().uint32(18).string('renewed').finish(), 12, 18, 1, 120]);
+    expect(SubscriptionChanged.decode(ended).change).toBe('renewed');
+    expect(peekStrings(ended, [2])).toEqual(['renewed']);
   });
 });
 

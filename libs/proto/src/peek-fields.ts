@@ -11,10 +11,15 @@ const END_GROUP = 4;
  * subscription.changed or invoice.issued payload is a kilobyte or more of strings and nested
  * messages, and most events of a billing run are decided that way.
  *
- * It answers what the generated (ts-proto) `decode` holds: the last occurrence of a field wins (a
- * later embedded message replaces an earlier one rather than merging into it), an occurrence of
- * another wire type is skipped, and the message ends at a zero tag or an end-group tag. A field
- * that does not occur is undefined (a string field that decode would default to '').
+ * For a well-formed message it answers what the generated (ts-proto) `decode` holds: the last
+ * occurrence of a field wins (a later embedded message replaces an earlier one rather than merging
+ * into it), an occurrence of another wire type is skipped, and the message ends at a zero tag or an
+ * end-group tag. A field that does not occur is undefined (a string field that decode would default
+ * to ''). A malformed one may be read otherwise: decode reads on past a zero tag inside an embedded
+ * message, as if the rest of it belonged to the outer one, where this takes the embedded message
+ * whole; and a string running past its embedded message's end throws here. Producers encode with
+ * the generated code, so their events are well formed; a decision from a malformed one is at
+ * worst the one its handler's decode would not have made for that event.
  */
 function peekFields<T>(
   bytes: Uint8Array,

@@ -70,8 +70,9 @@ export function invoiceCharge(
  * (a credit note when negative), issued at once. A charge of an account that names a reseller goes
  * to the reseller's pending invoice of its collection day and group instead, each line naming the
  * resold account, issued once that day has ended (gaps.md §3, domain/reseller-invoice.ts). Draft
- * lines flagged include_in_next_renewal_invoice join a renewal charge's invoice; the invoice and
- * draft line events go to the read model once the consumer's transaction commits.
+ * lines flagged include_in_next_renewal_invoice join a renewal charge's invoice; for a test-clock
+ * organization the invoice and draft line events are handed over to the read model once the
+ * consumer's transaction commits (a real-clock organization's reach it through the stream).
  *
  * A batch is invoiced as its charges would be one after the other, in their order, with the
  * database work of the batch done together (bench/README.md "billing-run"): one look-up of the
@@ -118,7 +119,7 @@ interface OrganizationBatch {
   em: EntityManager;
   organizationId: string;
   seller: Seller;
-  /** The events of the batch, handed over to the read model after the commit. */
+  /** The events of the batch, handed over to the read model after the commit (test-clock organizations only). */
   published: EventEnvelope[];
   /** Pending renewal draft lines by account, locked; a line leaves when an invoice takes it. */
   renewalDrafts: Map<string, DraftInvoiceLineRow[]>;

@@ -126,9 +126,10 @@ async function handOver(
 
 /**
  * Everything due up to `now` for one scope of rows, batch after batch; returns the number processed
- * once every batch's events were handed over. A batch's hand-over runs while the next batch is
- * processed (the read model's answer took as long as a batch of 200 renewals and held the
- * scheduler up), one hand-over at a time, in commit order.
+ * once every batch's events were handed to `hooks.committedEvents` (ProcessDue, a test clock's due
+ * work, gives one; the renewal scheduler none). A batch's hand-over runs while the next batch is
+ * processed (the read model's answer took as long as a batch of 200 renewals), one hand-over at a
+ * time, in commit order.
  */
 export async function processAllDue(
   orm: MikroORM,
