@@ -10,14 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { givesNoNotice, noticeOfEvent } from '../src/events/subscription-notices.js';
 
 const effectiveAt = new Date('2026-12-01T00:00:00.000Z');
-const pricing = {
+const pricing = subscriptionEventsV1.SubscriptionPricing.fromPartial({
   currency: 'DKK',
   quantity: 2,
   unit_price: '100.00',
-  discounted_unit_price: '',
   interval_type: 'month',
   interval_count: 1,
-};
+});
 
 function changed(fields: Partial<subscriptionEventsV1.SubscriptionChanged>): EventEnvelope {
   const payload = subscriptionEventsV1.SubscriptionChanged.encode(
