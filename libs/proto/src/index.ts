@@ -1,6 +1,7 @@
 // Generated protobuf code lives in ./gen (regenerate with `npm run proto`); this file names it, and
 // encodeMessage, which encodes with one writer reused from message to message (events and their payloads),
-// and peekStrings / peekMessage, which read a field or two of an encoded message without decoding it.
+// and peekStrings / peekMessage / peekRepeatedMessages, which read a field or two of an encoded message
+// without decoding it (peek-fields.ts).
 export { encodeMessage, type MessageEncoder } from './encode-message.js';
 export * as accountsV1 from './gen/billing/accounts/v1/accounts.js';
 export * as selfServiceV1 from './gen/billing/accounts/v1/self_service.js';

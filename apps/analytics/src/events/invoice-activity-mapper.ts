@@ -54,8 +54,9 @@ export function invoiceActivityOf(
  * The three fields of an InvoiceChanged an activity takes, read without decoding the rest of the
  * invoice (its parties, texts, amounts and the lines' other fields; libs/proto peekStrings):
  * InvoiceChanged.invoice (1); its uuid (1), account (4) and lines (19); the subscription (19) of
- * the first line that names one. The same values InvoiceChanged.decode gives (the mapper's tests
- * compare the two); null when the event carries no invoice.
+ * the first line that names one. For a well-formed payload these are the values
+ * InvoiceChanged.decode gives (libs/proto's peek tests compare the two; the mapper's test covers
+ * lines before the one naming a subscription); null when the event carries no invoice.
  */
 function invoiceFieldsOf(payload: Uint8Array): { uuid: string; account: string; subscription: string } | null {
   const invoice = peekMessage(payload, 1);
