@@ -208,6 +208,19 @@ it(
       client.query("select nspname from pg_namespace where nspname like 'bench\\_replay\\_%'"),
     );
     expect(left.rows).toEqual([]);
+    // Every service's outbox keeps half of each page free, so the relay's published mark stays on
+    // the row's page (libs/events outbox-relay.test.ts shows why).
+    const outboxes = await withClient(databaseUrl, (client) =>
+      client.query(
+        "select n.nspname as schema, c.reloptions as options from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relname = 'outbox' order by 1",
+      ),
+    );
+    expect(outboxes.rows).toEqual(
+      ['accounts', 'analytics', 'invoicing', 'payments', 'subscriptions'].map((schema) => ({
+        schema,
+        options: ['fillfactor=50'],
+      })),
+    );
     expectShape(result, [...SERVICE_PROCESSES, 'nats-server'], result);
     expectShape(result.in_process, ['bench process', 'nats-server'], result);
   },

@@ -17,8 +17,10 @@ import { recordingLogger } from './support/recording-logger.js';
 import { openMigratedTestOrm, type TestOrm } from './support/test-orm.js';
 
 let db: TestOrm;
+let table: string;
 beforeAll(async () => {
   db = await openMigratedTestOrm('events_relay');
+  table = `"${db.orm.config.get('schema')}"."outbox"`;
 });
 afterAll(async () => db?.dispose());
 afterEach(async () => {
@@ -305,6 +307,39 @@ describe('OutboxRelay', () => {
       expect(bus.published.map((request) => request.messageId)).toEqual(batch.map(({ envelope }) => envelope.event_id));
       await inTransaction(db.orm, async (em) => expect(outboxInsert(em, [])).toBeNull());
     }));
+
+  it('marks a published row on its own page, so the mark logs the changed bytes, not the payload again', async () => {
+    const producer = uniqueName('relay');
+    // Rows of an invoice event's size: about seven fill a page when nothing is kept free.
+    const records = Array.from(
+      { length: 40 },
+      (_, index) =>
+        outboxRecord({
+          producer,
+          eventType: 'invoice.issued',
+          organizationId: 'org-1',
+          aggregateType: 'invoice',
+          aggregateId: `invoice-${index}`,
+          payloadType: 'billing.events.v1.InvoiceChanged',
+          payload: new Uint8Array(1_000).fill(index),
+          occurredAt: new Date('2026-01-01T00:00:00Z'),
+        }).record,
+    );
+    await inTransaction(db.orm, (em) => insertOutboxRecords(em, records));
+    const pagesOf = async () =>
+      db.orm.em
+        .fork()
+        .execute<{ id: string; page: number }[]>(
+          `select id, (ctid::text::point)[0]::int as page from ${table} where subject like ? order by position`,
+          [`${producer}.%`],
+        );
+    const before = await pagesOf();
+    expect(new Set(before.map((row) => row.page)).size).toBeGreaterThan(5);
+
+    expect(await relayFor(new RecordingBus(), producer).drainOnce()).toEqual({ published: 40 });
+
+    expect(await pagesOf()).toEqual(before);
+  });
 
   it('claims 500 rows a round by default, in order', async () => {
     const producer = uniqueName('relay');

@@ -2,9 +2,11 @@
 import { Migration20261122030507_initial } from './Migration20261122030507_initial.js';
 import { Migration20261126043500_outbox_trace_context } from './Migration20261126043500_outbox_trace_context.js';
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
+import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 
 export const migrations = [
   Migration20261122030507_initial,
   Migration20261126043500_outbox_trace_context,
   Migration20261126140000_outbox_position_after_xid,
+  Migration20261129070000_outbox_fillfactor,
 ];

@@ -18,6 +18,7 @@ import { Migration20261126014313_reminder_schedule } from './Migration2026112601
 import { Migration20261126020419_subscription_notice_mail } from './Migration20261126020419_subscription_notice_mail.js';
 import { Migration20261126043413_outbox_trace_context } from './Migration20261126043413_outbox_trace_context.js';
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
+import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 
 export const migrations = [
   Migration20261122031437_initial,
@@ -39,4 +40,5 @@ export const migrations = [
   Migration20261126020419_subscription_notice_mail,
   Migration20261126043413_outbox_trace_context,
   Migration20261126140000_outbox_position_after_xid,
+  Migration20261129070000_outbox_fillfactor,
 ];

@@ -9,6 +9,7 @@ import { Migration20261126012911_export_jobs } from './Migration20261126012911_e
 import { Migration20261126043433_outbox_trace_context } from './Migration20261126043433_outbox_trace_context.js';
 import { Migration20261126074229_activity_invoice_index } from './Migration20261126074229_activity_invoice_index.js';
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
+import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 
 export const migrations = [
   Migration20261122031439_initial,
@@ -21,4 +22,5 @@ export const migrations = [
   Migration20261126043433_outbox_trace_context,
   Migration20261126074229_activity_invoice_index,
   Migration20261126140000_outbox_position_after_xid,
+  Migration20261129070000_outbox_fillfactor,
 ];

@@ -12,6 +12,7 @@ import { Migration20261126014314_payment_reminders } from './Migration2026112601
 import { Migration20261126021031_einvoices } from './Migration20261126021031_einvoices.js';
 import { Migration20261126043427_outbox_trace_context } from './Migration20261126043427_outbox_trace_context.js';
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
+import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -27,4 +28,5 @@ export const migrations = [
   Migration20261126021031_einvoices,
   Migration20261126043427_outbox_trace_context,
   Migration20261126140000_outbox_position_after_xid,
+  Migration20261129070000_outbox_fillfactor,
 ];

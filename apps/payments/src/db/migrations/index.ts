@@ -4,6 +4,7 @@ import { Migration20261125221027_cards_and_charging } from './Migration202611252
 import { Migration20261126011552_payment_mail } from './Migration20261126011552_payment_mail.js';
 import { Migration20261126043441_outbox_trace_context } from './Migration20261126043441_outbox_trace_context.js';
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
+import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 
 export const migrations = [
   Migration20261122031440_initial,
@@ -11,4 +12,5 @@ export const migrations = [
   Migration20261126011552_payment_mail,
   Migration20261126043441_outbox_trace_context,
   Migration20261126140000_outbox_position_after_xid,
+  Migration20261129070000_outbox_fillfactor,
 ];

@@ -10,6 +10,7 @@ import { Migration20261125222353_export_jobs } from './Migration20261125222353_e
 import { Migration20261126012537_organization_money } from './Migration20261126012537_organization_money.js';
 import { Migration20261126043421_outbox_trace_context } from './Migration20261126043421_outbox_trace_context.js';
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
+import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 
 export const migrations = [
   Migration20261122031438_initial,
@@ -23,4 +24,5 @@ export const migrations = [
   Migration20261126012537_organization_money,
   Migration20261126043421_outbox_trace_context,
   Migration20261126140000_outbox_position_after_xid,
+  Migration20261129070000_outbox_fillfactor,
 ];
