@@ -16,9 +16,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
 import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from '../src/events/accounts-hand-over.js';
 import { invoiceChargeCreated } from '../src/events/charge-consumer.js';
+import { HandOverTracker } from '../src/events/hand-over-tracker.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { generateInvoice } from '../src/use-cases/generate-invoice.js';
+import { GROUP_WINDOW_MS } from '../src/use-cases/invoice-charge.js';
+import { issueDuePendingInvoices } from '../src/use-cases/issue-pending.js';
 import { openInvoicingSchema } from './support/invoicing-schema.js';
 
 const T0 = '2026-01-15T09:00:00.000Z';
@@ -408,6 +411,71 @@ describe('invoiced lines', () => {
   });
 });
 
+describe('the grouped-invoice issuer (the worker pass, issueDuePendingInvoices)', () => {
+  /**
+   * A grouped renewal invoice of a new organization, pending until its group window has passed on
+   * `issuerClock`; the issuer's deps hand over through a gate the test opens, tracked by `handOvers`.
+   */
+  async function pendingGroupedInvoice() {
+    const issuerClock = new TestClock(T0);
+    const charged = recordingSender();
+    const context = organization();
+    const account = randomUUID();
+    const charge = chargeCreated(context.organizationId!, account, true);
+    const { deps: chargeDeps } = depsWith(charged);
+    expect(
+      await handleEventOnce({ orm, clock, consumer: 'test-charges' }, charge, (em, envelope) =>
+        invoiceChargeCreated({ ...chargeDeps, clock: issuerClock }, em, envelope),
+      ),
+    ).toBe(true);
+    const sender = recordingSender();
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const { deps } = depsWith({
+      send: async (envelopes, handOverContext) => {
+        await gate;
+        await sender.send(envelopes, handOverContext);
+      },
+    });
+    const handOvers = new HandOverTracker();
+    const issuer: InvoicingDeps = { ...deps, clock: issuerClock, handOvers };
+    expect(await issueDuePendingInvoices(issuer)).toBe(0);
+    issuerClock.advanceMs(GROUP_WINDOW_MS);
+    return { issuer, handOvers, sender, openGate, context };
+  }
+
+  it("hands a test-clock organization's invoice over after its commit, and a test clock's wait waits for that", async () => {
+    seller = testClockSeller;
+    const { issuer, handOvers, sender, openGate, context } = await pendingGroupedInvoice();
+
+    expect(await issueDuePendingInvoices(issuer)).toBe(1);
+    let idle = false;
+    const waited = handOvers.idle().then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    // Accounts has not been handed the invoice yet: awaitCharges (handOvers.idle) must not answer.
+    expect([idle, sender.handed]).toEqual([false, []]);
+
+    openGate();
+    await waited;
+    expect(sender.handed.map(({ organization, event_types, seen }) => ({ organization, event_types, seen }))).toEqual([
+      { organization: context.organizationId, event_types: ['invoice.issued'], seen: [{ version: 1, status: 'open' }] },
+    ]);
+  });
+
+  it("hands nothing over for a real-clock organization's invoice: the stream carries its events", async () => {
+    const { issuer, handOvers, sender, openGate } = await pendingGroupedInvoice();
+    openGate();
+
+    expect(await issueDuePendingInvoices(issuer)).toBe(1);
+    await handOvers.idle();
+    expect(sender.handed).toEqual([]);
+  });
+});
+
 /** An account of a new organization with a draft line waiting for its next renewal invoice, made through the handlers. */
 async function accountWithLineWaitingForRenewal() {
   const sender = recordingSender();
@@ -420,8 +488,11 @@ async function accountWithLineWaitingForRenewal() {
   return { sender, deps, handlers, context, account, waiting };
 }
 
-/** A renewal charge.created of the subscription engine, ungrouped (its invoice is issued at once). */
-function chargeCreated(organizationId: string, account: string): EventEnvelope {
+/**
+ * A renewal charge.created of the subscription engine: ungrouped (its invoice is issued at once),
+ * or grouped (its invoice waits pending for the group window, then the grouped-invoice issuer).
+ */
+function chargeCreated(organizationId: string, account: string, grouped = false): EventEnvelope {
   const charge = subscriptionEventsV1.ChargeCreated.fromPartial({
     charge: {
       uuid: randomUUID(),
@@ -432,7 +503,7 @@ function chargeCreated(organizationId: string, account: string): EventEnvelope {
       amount: '100.00',
       due_at: new Date(T0),
       period_start: new Date(T0),
-      group_on_invoice: false,
+      group_on_invoice: grouped,
       collection_method: 'invoice',
       lines: [
         {

@@ -15,6 +15,8 @@ import { issueInvoice, systemContext } from './issue-invoices.js';
 interface Issued {
   context: RequestContext;
   published: EventEnvelope[];
+  /** Its organization is on a test clock, whose advance waits until accounts has the invoice. */
+  onTestClock: boolean;
 }
 
 async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly InvoiceRow[]): Promise<Issued[]> {
@@ -35,35 +37,51 @@ async function issueRows(deps: InvoicingDeps, em: EntityManager, rows: readonly 
       published,
     );
     await issueInvoice(scope, row, buyer.recipients);
-    issued.push({ context, published });
+    issued.push({ context, published, onTestClock: seller.test_clock_time !== null });
   }
   return issued;
 }
 
 /** After the commit, as runChange does: the accounts read model sees the invoices at once. */
-async function handOver(deps: InvoicingDeps, issued: readonly Issued[]): Promise<number> {
+async function handOver(deps: InvoicingDeps, issued: readonly Issued[]): Promise<void> {
   for (const { context, published } of issued) await deps.committedEvents?.(published, context);
-  return issued.length;
 }
 
 /**
  * Issues grouped renewal invoices whose group window has passed (any organization), claimed with
  * FOR UPDATE SKIP LOCKED so replicas issue each once. Returns how many were issued.
+ *
+ * The invoices of an organization on a test clock are handed over to accounts after the commit,
+ * as the charge consumer's are, tracked from before the claim (deps.handOvers): a test clock's
+ * wait (awaitCharges) that finds them issued here, its own pass having waited on their row locks,
+ * then waits for that hand-over too, so its advance answers after accounts has them. A real-clock
+ * organization's reach accounts through the stream; nobody waits for them.
  */
 export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 100): Promise<number> {
-  const issued = await inTransaction(deps.orm, async (em) => {
-    const rows = await em.find(
-      InvoiceEntity,
-      { status: 'pending', issue_after: { $lte: deps.clock.now() } },
-      {
-        orderBy: [{ issue_after: 'asc' }, { id: 'asc' }],
-        limit: batchSize,
-        lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
-      },
-    );
-    return issueRows(deps, em, rows);
-  });
-  return handOver(deps, issued);
+  const turn = deps.handOvers?.begin();
+  let issued: Issued[];
+  try {
+    issued = await inTransaction(deps.orm, async (em) => {
+      const rows = await em.find(
+        InvoiceEntity,
+        { status: 'pending', issue_after: { $lte: deps.clock.now() } },
+        {
+          orderBy: [{ issue_after: 'asc' }, { id: 'asc' }],
+          limit: batchSize,
+          lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
+        },
+      );
+      return issueRows(deps, em, rows);
+    });
+  } catch (error) {
+    turn?.cancel();
+    throw error;
+  }
+  const onTestClock = issued.filter((invoice) => invoice.onTestClock);
+  if (onTestClock.length === 0) turn?.cancel();
+  else if (turn) await turn.run(() => handOver(deps, onTestClock));
+  else await handOver(deps, onTestClock);
+  return issued.length;
 }
 
 /**
@@ -83,5 +101,6 @@ export async function issuePendingNow(deps: InvoicingDeps, organizationId: strin
     const due = rows.filter((row) => !isResellerGroupKey(row.group_key ?? null) || collectionEnded(row.date, today));
     return issueRows(deps, em, due);
   });
-  return handOver(deps, issued);
+  await handOver(deps, issued);
+  return issued.length;
 }
