@@ -89,6 +89,7 @@ export async function copySchemas(client: pg.ClientBase, replay: RunReplay): Pro
       await client.query(`create schema ${copy}`);
       for (const { table } of await replayTables(client, schema)) {
         await client.query(`create table ${copy}.${q(table)} (like ${q(schema)}.${q(table)} including all)`);
+        await copyStorageParameters(client, `${q(schema)}.${q(table)}`, `${copy}.${q(table)}`);
         await client.query(`insert into ${copy}.${q(table)} select * from ${q(schema)}.${q(table)}`);
       }
     }
@@ -265,4 +266,17 @@ export async function replayProblems(client: pg.ClientBase, replay: RunReplay): 
 export async function dropReplay(client: pg.ClientBase | pg.Pool, replay: RunReplay): Promise<void> {
   for (const schema of [...replay.schemas.map((s) => copySchemaOf(replay, s)), stageSchemaOf(replay)])
     await client.query(`drop schema if exists ${q(schema)} cascade`);
+}
+
+/**
+ * `like … including all` leaves out a table's storage parameters (the outbox's fillfactor): the
+ * copy gets them too, so the baseline writes its rows into pages laid out as the platform's are.
+ */
+async function copyStorageParameters(client: pg.ClientBase, table: string, copy: string): Promise<void> {
+  const { rows } = await client.query<{ options: string[] | null }>(
+    'select reloptions as options from pg_class where oid = $1::regclass',
+    [table],
+  );
+  const options = rows[0]?.options;
+  if (options && options.length > 0) await client.query(`alter table ${copy} set (${options.join(', ')})`);
 }

@@ -39,7 +39,8 @@ beforeAll(async () => {
   await client.query(`create schema ${billing}; create schema ${ledger};
     create table ${billing}.invoice (id uuid primary key, number int not null unique, total numeric(20, 2) not null,
       lines jsonb not null, issued_at timestamptz, pdf bytea, tags text[] not null default '{}', status text not null);
-    create table ${billing}.outbox (id bigserial primary key, subject text not null, published_at timestamptz);
+    create table ${billing}.outbox (id bigserial primary key, subject text not null, published_at timestamptz)
+      with (fillfactor = 50, autovacuum_enabled = false);
     create table ${ledger}.entry (organization_id uuid not null, k int not null, amount numeric not null,
       note text, meta jsonb, primary key (organization_id, k));`);
   // Before the run: two invoices, an outbox row, two ledger entries.
@@ -165,6 +166,20 @@ describe('replaying a run', () => {
         [randomUUID()],
       ),
     ).rejects.toThrow(/duplicate key value violates unique constraint/);
+  });
+
+  it("keeps the tables' storage parameters (the outbox's free half of each page)", async () => {
+    const { rows } = await client.query(
+      `select n.nspname as schema, c.reloptions as options from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relname = 'outbox' and n.nspname in ($1, $2) order by n.nspname = $1 desc`,
+      [billing, copySchemaOf(replay, billing)],
+    );
+    expect(rows).toEqual(
+      [billing, copySchemaOf(replay, billing)].map((schema) => ({
+        schema,
+        options: ['fillfactor=50', 'autovacuum_enabled=false'],
+      })),
+    );
   });
 
   it('refuses to copy a schema with a trigger or a generated column', async () => {

@@ -10,7 +10,7 @@ import { decodeEnvelope, type EventEnvelope, encodeEnvelope, handleEventOnce } f
 import type { RequestContext } from '@billing/observability';
 import { invoiceEventsV1, type invoicingV1, subscriptionEventsV1 } from '@billing/proto';
 import { accountsReadModel, readModelHandOver } from '@billing/read-model-client';
-import { TestClock, type TestSchema } from '@billing/testing';
+import { TestClock, type TestSchema, waitFor } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Buyer, Directory, Seller } from '../src/domain/directory.js';
@@ -18,6 +18,7 @@ import { ACCOUNTS_READ_MODEL_EVENT_TYPES } from '../src/events/accounts-hand-ove
 import { invoiceChargeCreated } from '../src/events/charge-consumer.js';
 import { HandOverTracker } from '../src/events/hand-over-tracker.js';
 import { draftLineHandlers } from '../src/grpc/draft-line-handlers.js';
+import { awaitCharges } from '../src/use-cases/await-charges.js';
 import type { InvoicingDeps } from '../src/use-cases/deps.js';
 import { generateInvoice } from '../src/use-cases/generate-invoice.js';
 import { GROUP_WINDOW_MS } from '../src/use-cases/invoice-charge.js';
@@ -414,15 +415,14 @@ describe('invoiced lines', () => {
 describe('the grouped-invoice issuer (the worker pass, issueDuePendingInvoices)', () => {
   /**
    * A grouped renewal invoice of a new organization, pending until its group window has passed on
-   * `issuerClock`; the issuer's deps hand over through a gate the test opens, tracked by `handOvers`.
+   * the issuer's clock. The issuer's deps hand over through a gate the test opens, tracked by
+   * `handOvers`, and ask the directory `issuerDirectory` (the shared one unless given).
    */
-  async function pendingGroupedInvoice() {
+  async function pendingGroupedInvoice(issuerDirectory: Directory = directory) {
     const issuerClock = new TestClock(T0);
-    const charged = recordingSender();
     const context = organization();
-    const account = randomUUID();
-    const charge = chargeCreated(context.organizationId!, account, true);
-    const { deps: chargeDeps } = depsWith(charged);
+    const charge = chargeCreated(context.organizationId!, randomUUID(), true);
+    const { deps: chargeDeps } = depsWith(recordingSender());
     expect(
       await handleEventOnce({ orm, clock, consumer: 'test-charges' }, charge, (em, envelope) =>
         invoiceChargeCreated({ ...chargeDeps, clock: issuerClock }, em, envelope),
@@ -440,39 +440,81 @@ describe('the grouped-invoice issuer (the worker pass, issueDuePendingInvoices)'
       },
     });
     const handOvers = new HandOverTracker();
-    const issuer: InvoicingDeps = { ...deps, clock: issuerClock, handOvers };
+    const issuer: InvoicingDeps = { ...deps, clock: issuerClock, handOvers, directory: issuerDirectory };
     expect(await issueDuePendingInvoices(issuer)).toBe(0);
     issuerClock.advanceMs(GROUP_WINDOW_MS);
     return { issuer, handOvers, sender, openGate, context };
   }
 
-  it("hands a test-clock organization's invoice over after its commit, and a test clock's wait waits for that", async () => {
-    seller = testClockSeller;
-    const { issuer, handOvers, sender, openGate, context } = await pendingGroupedInvoice();
+  /** The organization's invoices' statuses, as another connection sees them. */
+  const statusesOf = async (organizationId: string) =>
+    (
+      await orm.em
+        .fork()
+        .getConnection()
+        .execute<{ status: string }[]>('select status from invoice where organization_id = ?', [organizationId])
+    ).map((row) => row.status);
 
-    expect(await issueDuePendingInvoices(issuer)).toBe(1);
-    let idle = false;
-    const waited = handOvers.idle().then(() => {
-      idle = true;
+  it("hands a test-clock organization's invoice over after its commit; a test clock's wait that finds it issued answers only after that", async () => {
+    seller = testClockSeller;
+    // The issuer's pass is held inside its transaction (the invoice's row locked) until released.
+    let releaseBuyer!: () => void;
+    const buyerHeld = new Promise<void>((resolve) => {
+      releaseBuyer = resolve;
     });
-    await new Promise((resolve) => setImmediate(resolve));
-    // Accounts has not been handed the invoice yet: awaitCharges (handOvers.idle) must not answer.
-    expect([idle, sender.handed]).toEqual([false, []]);
+    let passHoldsLock = false;
+    const { issuer, sender, openGate, context } = await pendingGroupedInvoice({
+      ...directory,
+      buyer: async (_context, accountId) => {
+        passHoldsLock = true;
+        await buyerHeld;
+        return buyerOf(accountId);
+      },
+    });
+
+    const issuing = issueDuePendingInvoices(issuer);
+    await waitFor(() => passHoldsLock, { description: "the issuer's pass to lock the invoice" });
+    // The test clock's wait (an advance with no charges of its own): its pass of the organization's
+    // pending invoices waits on the issuer's lock, then finds the invoice issued.
+    let answered = false;
+    const advance = awaitCharges(issuer, context, [], 10_000).then(() => {
+      answered = true;
+    });
+    releaseBuyer();
+    expect(await issuing).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Accounts has not been handed the invoice yet: the wait must not have answered.
+    expect([answered, sender.handed, await statusesOf(context.organizationId!)]).toEqual([false, [], ['open']]);
 
     openGate();
-    await waited;
+    await advance;
     expect(sender.handed.map(({ organization, event_types, seen }) => ({ organization, event_types, seen }))).toEqual([
       { organization: context.organizationId, event_types: ['invoice.issued'], seen: [{ version: 1, status: 'open' }] },
     ]);
   });
 
   it("hands nothing over for a real-clock organization's invoice: the stream carries its events", async () => {
-    const { issuer, handOvers, sender, openGate } = await pendingGroupedInvoice();
+    const { issuer, handOvers, sender, openGate, context } = await pendingGroupedInvoice();
     openGate();
 
     expect(await issueDuePendingInvoices(issuer)).toBe(1);
     await handOvers.idle();
-    expect(sender.handed).toEqual([]);
+    expect([sender.handed, await statusesOf(context.organizationId!)]).toEqual([[], ['open']]);
+  });
+
+  it('a pass that fails leaves the invoice pending and no hand-over for a wait to wait for', async () => {
+    seller = testClockSeller;
+    const { issuer, handOvers, sender, openGate, context } = await pendingGroupedInvoice({
+      ...directory,
+      seller: async () => {
+        throw new Error('accounts is unavailable');
+      },
+    });
+    openGate();
+
+    await expect(issueDuePendingInvoices(issuer)).rejects.toThrow('accounts is unavailable');
+    await handOvers.idle();
+    expect([sender.handed, await statusesOf(context.organizationId!)]).toEqual([[], ['pending']]);
   });
 });
 

@@ -54,8 +54,11 @@ async function handOver(deps: InvoicingDeps, issued: readonly Issued[]): Promise
  * The invoices of an organization on a test clock are handed over to accounts after the commit,
  * as the charge consumer's are, tracked from before the claim (deps.handOvers): a test clock's
  * wait (awaitCharges) that finds them issued here, its own pass having waited on their row locks,
- * then waits for that hand-over too, so its advance answers after accounts has them. A real-clock
- * organization's reach accounts through the stream; nobody waits for them.
+ * then waits for that hand-over too, so its advance answers after accounts has them. Every pass is
+ * tracked, whichever organizations it issues for (whom it issues for is known only once it has
+ * claimed), so an advance may also wait for a pass of other organizations (at most `batchSize`
+ * invoices). A real-clock organization's invoices reach accounts through the stream; nobody waits
+ * for them.
  */
 export async function issueDuePendingInvoices(deps: InvoicingDeps, batchSize = 100): Promise<number> {
   const turn = deps.handOvers?.begin();
