@@ -310,7 +310,7 @@ describe('OutboxRelay', () => {
 
   it('marks a published row on its own page, so the mark logs the changed bytes, not the payload again', async () => {
     const producer = uniqueName('relay');
-    // Rows of an invoice event's size: about seven fill a page when nothing is kept free.
+    // Rows of an invoice event's size: about six fill a page when nothing is kept free.
     const records = Array.from(
       { length: 40 },
       (_, index) =>

@@ -1,9 +1,9 @@
 /**
  * The read model hand-overs that run after a transaction someone else commits (the charge
  * consumer's and the grouped-invoice issuer's, for a test-clock organization): each is tracked
- * from inside or before its transaction, so a caller that has seen the commit
- * (AwaitCharges, the test clock's "everything due is invoiced") can wait until its hand-over ended
- * too. Hand-overs of runChange use cases need no tracking: they end before the use case returns.
+ * from inside or before its transaction, so a caller that has seen the commit (AwaitCharges, the
+ * test clock's "everything due is invoiced") can wait until its hand-over ended too. Hand-overs
+ * of runChange use cases need no tracking: they end before the use case returns.
  */
 export class HandOverTracker {
   private readonly pending = new Set<Promise<void>>();
@@ -14,8 +14,9 @@ export class HandOverTracker {
    * A hand-over of a transaction that has not committed yet, tracked from now (idle waits for it).
    * After the commit, `run` starts it once the hand-over run before it has ended (one at a time, in
    * commit order) and answers when that previous one ended, not its own: the committer (the charge
-   * consumer, which takes its next batch after the commit; the grouped-invoice issuer's pass) is held up by a slow read model for at
-   * most one hand-over, and at most two are under way or waiting. `cancel` ends it unrun (rollback).
+   * consumer, which takes its next batch after the commit; the grouped-invoice issuer's pass) is
+   * held up by a slow read model for at most one hand-over, and at most two are under way or
+   * waiting. `cancel` ends it unrun (rollback, or nothing to hand over).
    */
   begin(): { run(handOver: () => Promise<void>): Promise<void>; cancel(): void } {
     let end!: () => void;

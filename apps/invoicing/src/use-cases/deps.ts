@@ -18,9 +18,9 @@ export interface InvoicingDeps {
   /**
    * The hand-overs under way after the charge consumer's and the grouped-invoice issuer's commits.
    * For a test-clock organization they hand its invoice events (and a renewal invoice's
-   * `draft_invoice_line.invoiced` events) over just after the commit, so AwaitCharges (the test clock's "everything due is invoiced") waits
-   * for them too: an account read right after an advance then already shows those lines gone and the
-   * invoices counted. A real-clock organization's events reach the read models through the stream.
+   * `draft_invoice_line.invoiced` events) over just after the commit, so AwaitCharges (the test
+   * clock's "everything due is invoiced") waits for them too: an account read right after an
+   * advance then already shows those lines gone and the invoices counted. A real-clock organization's events reach the read models through the stream.
    */
   handOvers?: HandOverTracker | undefined;
 }
