@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNatsServer } from '@billing/testing';
 import pg from 'pg';
+import { AdvisoryLockSampler, type AdvisoryLockWaits } from './advisory-lock-waits.js';
 import type { BenchPlatform } from './bench-platform.js';
 import { type StageLag, stageLags } from './billing-run-lag.js';
 import type { RunShape } from './billing-run-options.js';
@@ -82,6 +83,11 @@ export interface ShapeRun {
   cpuMsPerSubscription: Record<string, number>;
   /** Cores busy on the whole machine from the due moment to the end, whoever used them (undefined off Linux). */
   machineBusyCores: number | undefined;
+  /**
+   * Per service (application_name), how often the run's polls saw its connections wait for an
+   * advisory lock (analytics' organization lock: its consumers' serial turn), and how many polls.
+   */
+  advisoryLockWaits: { polls: number; waits: Record<string, AdvisoryLockWaits> };
   /** The run's charge.created messages, for the baseline to invoice the same charges. */
   chargeMessages: Buffer[];
   /** Lines and amount of the run's charges, which the baseline's rows must add up to. */
@@ -196,10 +202,12 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
 
   const stages = billingRunStages(n, cards);
   const poller = new StagePoller(db, org, due);
+  const lockWaits = new AdvisoryLockSampler(db, database);
   const deadline = start + options.timeoutSeconds * 1000;
   let lastReport = Date.now();
   for (;;) {
     await poller.poll(stages, start);
+    await lockWaits.sample();
     if (stages.every((stage) => stage.last !== undefined)) break;
     if (stages[0]!.done === 0 && Date.now() - start > 60_000) throw new Error('no charge 60 s after the due moment');
     if (Date.now() > deadline) {
@@ -301,6 +309,7 @@ async function measure(options: ShapeRunOptions, cleanups: Array<() => Promise<u
     busyCores,
     cpuMsPerSubscription,
     machineBusyCores: machineBusyCores === undefined ? undefined : round(machineBusyCores, 2),
+    advisoryLockWaits: lockWaits.result(),
     chargeMessages,
     chargeLines: { n: Number(lines.n), amount: lines.amount ?? '0' },
     issuedPayloadBytes,

@@ -179,6 +179,9 @@ try {
       cpu_ms_per_subscription: run.cpuMsPerSubscription,
       /** Cores busy on the whole machine over the same window, whoever used them (null off Linux). */
       machine_busy_cores: run.machineBusyCores ?? null,
+      /** Per service, the share of the run's polls that saw a connection of it wait for an advisory lock. */
+      advisory_lock_waits: run.advisoryLockWaits.waits,
+      advisory_lock_polls: run.advisoryLockWaits.polls,
     };
   };
   const { wall_s, invoices_per_s, ratio, ...firstDetails } = figures(first);
@@ -227,6 +230,11 @@ busy cores from the due moment to the end: ${Object.entries(shown.busy_cores)
 CPU per subscription (ms): ${Object.entries(shown.cpu_ms_per_subscription)
       .map(([name, ms]) => `${name} ${ms}`)
       .join(', ')}
+waiting for an advisory lock (share of ${shown.advisory_lock_polls} polls; connections waiting on average): ${
+      Object.entries(shown.advisory_lock_waits)
+        .map(([name, waits]) => `${name} ${waits.polls_waiting} (${waits.mean_waiting})`)
+        .join(', ') || 'none'
+    }
 end to end: ${shown.wall_s} s, ${shown.invoices_per_s} invoices/s, ratio ${shown.ratio}`;
   };
   console.log(`billing run: ${n} due subscriptions (${first.cards} paying by card), ${result.cores} cores, load ${result.load}

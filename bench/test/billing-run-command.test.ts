@@ -57,6 +57,8 @@ interface ShapeResult {
   busy_cores: Record<string, number>;
   cpu_ms_per_subscription: Record<string, number>;
   machine_busy_cores: number | null;
+  advisory_lock_waits: Record<string, { polls_waiting: number; mean_waiting: number }>;
+  advisory_lock_polls: number;
 }
 
 let databaseUrl: string;
@@ -166,7 +168,19 @@ function expectShape(shape: ShapeResult, servers: string[], baselines: Baselines
   const platformCores = Object.values(shape.busy_cores).reduce((sum, cores) => sum + cores, 0);
   expect(shape.machine_busy_cores).toBeGreaterThanOrEqual(platformCores - 0.05 * servers.length);
   expect(shape.machine_busy_cores).toBeLessThanOrEqual(availableParallelism() + 0.01);
+  // Each poll also sampled the services' waits for advisory locks (analytics' organization lock).
+  expect(shape.advisory_lock_polls).toBeGreaterThan(0);
+  for (const [name, waits] of Object.entries(shape.advisory_lock_waits)) {
+    expect(SERVICES, name).toContain(name);
+    expect(waits.polls_waiting, name).toBeGreaterThan(0);
+    expect(waits.polls_waiting, name).toBeLessThanOrEqual(1);
+    // A poll that saw it waiting saw at least one of its connections waiting.
+    expect(waits.mean_waiting, name).toBeGreaterThanOrEqual(waits.polls_waiting);
+  }
 }
+
+/** The services' application_names (their connections' names in pg_stat_activity). */
+const SERVICES = ['accounts', 'subscriptions', 'invoicing', 'analytics', 'payments'];
 
 it(
   'runs both shapes by default, checks them and prints the production shape on top, in-process under in_process',
