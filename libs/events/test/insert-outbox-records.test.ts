@@ -62,7 +62,7 @@ describe('outboxRecord + insertOutboxRecords', () => {
     }
   });
 
-  it('stores more rows than a Bind message can number (9 values a row), in the given order', async () => {
+  it('stores more rows than a Bind message could number at nine values a row, in the given order', async () => {
     const count = Math.ceil(MAX_BIND_PARAMETERS / 9) + 3;
     const made = Array.from({ length: count }, (_, n) => outboxRecord({ ...input(n % 200), aggregateId: `many-${n}` }));
     const rows = await storedInOrder(made);
@@ -70,6 +70,33 @@ describe('outboxRecord + insertOutboxRecords', () => {
     expect(rows.map((row) => decodeEnvelope(row.payload).aggregate_id)).toEqual(
       Array.from({ length: count }, (_, n) => `many-${n}`),
     );
+  });
+
+  it('gives each row its own payload bytes and trace context, whatever the lengths around it', async () => {
+    // The payloads go as one run of bytes that each row takes its slice of: lengths that differ
+    // row to row (a long one between short ones) must not shift a slice.
+    const made = [0, 1, 2, 3].map((n) => {
+      const one = outboxRecord({ ...input(n), payload: new Uint8Array(n === 1 ? 3_000 : n + 1).fill(n + 7) });
+      const traced = n % 2 === 1;
+      return {
+        ...one,
+        record: {
+          ...one.record,
+          traceparent: traced ? `00-${'ab'.repeat(16)}-${String(n).repeat(16)}-01` : null,
+          tracestate: traced ? `vendor=${n},"quoted"\\x` : null,
+        },
+      };
+    });
+    const rows = await storedInOrder(made);
+    expect(rows.map((row) => row.id)).toEqual(made.map((one) => one.envelope.event_id));
+    expect(rows.map((row) => Buffer.from(row.payload))).toEqual(made.map((one) => one.record.payload));
+    expect(rows.map((row) => decodeEnvelope(row.payload).payload.length)).toEqual([1, 3_000, 3, 4]);
+    expect(rows.map((row) => [row.traceparent, row.tracestate])).toEqual([
+      [null, null],
+      [`00-${'ab'.repeat(16)}-${'1'.repeat(16)}-01`, 'vendor=1,"quoted"\\x'],
+      [null, null],
+      [`00-${'ab'.repeat(16)}-${'3'.repeat(16)}-01`, 'vendor=3,"quoted"\\x'],
+    ]);
   });
 
   it('disappears with the transaction that rolls back', async () => {

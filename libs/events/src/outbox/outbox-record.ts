@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { executeBound } from '@billing/db';
+import { executeBound, pgArray } from '@billing/db';
 import { currentContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventEnvelope, encodeEnvelope } from '../envelope/envelope-codec.js';
@@ -64,10 +64,14 @@ export async function insertOutboxRecords(em: EntityManager, records: readonly O
 /**
  * insertOutboxRecords as a statement (`?` placeholders) for the caller to run in its transaction,
  * alone or as a WITH query of its other writes (one round trip for a batch's writes instead of
- * two); null for no records. Bound (executeBound): the payloads go as bytes, not as hex written
- * into the statement's text (past 65,535 values executeBound writes them into the text). One
- * VALUES list numbers its rows' positions in its order. The relay is told to wake when the
- * transaction commits; if the statement is not run, that wake finds nothing, as a poll does.
+ * two); null for no records. Bound (executeBound): eight values whatever the batch, one array per
+ * column and the payloads as one run of bytes that each row takes its slice of (`substring` by
+ * offset and length), so Postgres parses and plans the same short statement for 1 row or 1,000: a
+ * VALUES list of nine values a row cost it half as much again as the insert itself (35 % less of
+ * its CPU for 1,000 rows of 700 bytes, README "Twenty-fifth session"). The rows go in in the
+ * given order (`order by` the arrays' ordinality), which numbers their positions. The relay is
+ * told to wake when the transaction commits; if the statement is not run, that wake finds
+ * nothing, as a poll does. The payloads of one statement stay below Postgres' 1 GB for a value.
  */
 export function outboxInsert(
   em: EntityManager,
@@ -75,20 +79,31 @@ export function outboxInsert(
 ): { sql: string; params: unknown[] } | null {
   if (records.length === 0) return null;
   noteOutboxRowsInserted(em);
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  let next = 1;
+  for (const record of records) {
+    starts.push(next);
+    lengths.push(record.payload.length);
+    next += record.payload.length;
+  }
   return {
     sql: `insert into ${outboxTable(em.config.get('schema'))}
        (id, subject, payload, created_at, published_at, attempts, last_error, traceparent, tracestate)
-     values ${records.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    params: records.flatMap((record) => [
-      record.id,
-      record.subject,
-      record.payload,
-      record.createdAt,
-      record.publishedAt,
-      record.attempts,
-      record.lastError,
-      record.traceparent,
-      record.tracestate,
-    ]),
+     select r.id, r.subject, substring(?::bytea from r.start for r.length), r.created_at, null, 0, null,
+            r.traceparent, r.tracestate
+       from unnest(?::uuid[], ?::text[], ?::int[], ?::int[], ?::timestamptz[], ?::text[], ?::text[])
+            with ordinality as r(id, subject, start, length, created_at, traceparent, tracestate, n)
+      order by r.n`,
+    params: [
+      Buffer.concat(records.map((record) => record.payload)),
+      pgArray(records.map((record) => record.id)),
+      pgArray(records.map((record) => record.subject)),
+      pgArray(starts),
+      pgArray(lengths),
+      pgArray(records.map((record) => record.createdAt)),
+      pgArray(records.map((record) => record.traceparent)),
+      pgArray(records.map((record) => record.tracestate)),
+    ],
   };
 }
