@@ -1,4 +1,4 @@
-import { selectBound } from '@billing/db';
+import { pgArray, selectBound } from '@billing/db';
 import { canonicalUuidOrText } from '@billing/domain-kit';
 import { type CurrencyCode, Decimal, money } from '@billing/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -60,9 +60,9 @@ export async function findActivityNames(
       ? null
       : {
           sql: `select ${columns}
-                from (values ${keys.map(() => '(?::uuid)').join(', ')}) as k(id)
+                from unnest(?::uuid[]) as k(id)
                 cross join lateral (select * from ${table} as t where t.id = k.id offset 0) as t`,
-          params: [...keys],
+          params: [pgArray(keys)],
         };
   const parts = [
     {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { selectBound } from '@billing/db';
+import { pgArray, selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityRecord } from '../domain/activity-ledger.js';
 import {
@@ -89,8 +89,8 @@ export async function invalidSubscriptions(
   if (subscriptionIds.length === 0) return new Set();
   const rows = await selectBound<{ id: string }>(
     em,
-    `select id from subscription_mrr where invalid and id in (${subscriptionIds.map(() => '?').join(', ')})`,
-    [...subscriptionIds],
+    'select id from subscription_mrr where invalid and id = any(?::uuid[])',
+    [pgArray(subscriptionIds)],
   );
   return new Set(rows.map((row) => row.id));
 }
