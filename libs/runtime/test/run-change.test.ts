@@ -1,5 +1,5 @@
 import { TestClock } from '@billing/clock';
-import { AuditLogEntry, inTransaction, migrate, openOrm } from '@billing/db';
+import { AuditLogEntry, insertAuditEntries, inTransaction, migrate, openOrm } from '@billing/db';
 import { decodeEnvelope, type EventEnvelope, eventEntities, insertOutboxRecords, OutboxMessage } from '@billing/events';
 import type { RequestContext } from '@billing/observability';
 import { createTestSchema, type TestSchema } from '@billing/testing';
@@ -181,6 +181,14 @@ describe("CollectedChangeRecords: a batch's scopes", () => {
   };
 
   it('collect the audit rows and events changeScope writes, to be written with one statement each', async () => {
+    // Who made the change, as an integration tells it (quotes and backslashes travel as they are).
+    const context: RequestContext = {
+      requestId: 'req-7',
+      organizationId: ORGANIZATION,
+      apiUserId: 'user-3',
+      clientSystem: 'ERP "north"',
+      externalUser: 'ada\\b',
+    };
     await inTransaction(orm, async (em) => changes(() => changeScope(em, 'widgets', ORGANIZATION, context, at)));
     const byUnitOfWork = await written();
 
@@ -190,13 +198,19 @@ describe("CollectedChangeRecords: a batch's scopes", () => {
       changes(() => records.scope(em, ORGANIZATION, context, at));
       const { audits, events } = records.take();
       expect([audits.length, events.length, published.length]).toEqual([2, 2, 2]);
-      await em.insertMany(AuditLogEntry, audits);
+      await insertAuditEntries(em, audits);
       await insertOutboxRecords(em, events);
     });
     expect(records.take()).toEqual({ audits: [], events: [] });
     const collected = await written();
 
     expect(collected).toEqual(byUnitOfWork);
+    expect(
+      collected.audits.map((row) => [row.objectId, row.apiUserId, row.clientSystem, row.externalUser, row.details]),
+    ).toEqual([
+      ['w-1', 'user-3', 'ERP "north"', 'ada\\b', { quantity: 2 }],
+      ['w-2', 'user-3', 'ERP "north"', 'ada\\b', {}],
+    ]);
     expect(collected.events.map(({ envelope }) => [envelope.aggregate_id, envelope.occurred_at])).toEqual([
       ['w-1', at],
       ['w-2', later],
