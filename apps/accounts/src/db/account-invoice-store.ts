@@ -1,3 +1,4 @@
+import { executeBound, pgArray } from '@billing/db';
 import { AppError } from '@billing/errors';
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -74,20 +75,26 @@ export async function announceAccountsInvoices(
   const existing = await keyShareAccounts(em, organizationId, accountIds);
   const missing = accountIds.find((id) => !existing.has(id));
   if (missing !== undefined) throw AppError.notFound(`Account ${missing} does not exist.`);
-  const rows = announcements.flatMap(({ accountId, invoiceIds }) =>
-    invoiceIds.map((id) => ({
-      id,
-      organization_id: organizationId,
-      account_id: accountId,
-      status: ANNOUNCED_STATUS,
-      currency: null,
-      balance: '0',
-      version: 0,
-      updated_at: now,
-    })),
-  );
+  const rows = announcements.flatMap(({ accountId, invoiceIds }) => invoiceIds.map((id) => ({ id, accountId })));
   if (rows.length === 0) return;
-  await em.createQueryBuilder(AccountInvoiceEntity).insert(rows).onConflict('id').ignore().execute('run');
+  // An array per column (unnest): the same short statement for 1 invoice or a batch's 1,000, where
+  // a VALUES list of eight values an invoice cost Postgres more to parse and plan than to insert.
+  const schema = em.config.get('schema');
+  await executeBound(
+    em,
+    `insert into ${schema ? `"${schema}".` : ''}"account_invoice"
+       (id, organization_id, account_id, status, currency, balance, version, updated_at)
+     select k.id, ?::uuid, k.account_id, ?, null, 0, 0, ?::timestamptz
+       from unnest(?::uuid[], ?::uuid[]) as k(id, account_id)
+     on conflict (id) do nothing`,
+    [
+      organizationId,
+      ANNOUNCED_STATUS,
+      now,
+      pgArray(rows.map((row) => row.id)),
+      pgArray(rows.map((row) => row.accountId)),
+    ],
+  );
 }
 
 /** What the delete rule needs to know of an account's invoices. */
