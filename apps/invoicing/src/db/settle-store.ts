@@ -1,4 +1,4 @@
-import { pgArray } from '@billing/db';
+import { pgArray, selectBound } from '@billing/db';
 import { isUuid } from '@billing/domain-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvoiceRow } from './entities/invoice.entity.js';
@@ -52,13 +52,14 @@ export async function lockIssuedInvoiceRows(
 ): Promise<InvoiceRow[]> {
   const ids = [...new Set(uuids.filter(isUuid))];
   if (ids.length === 0) return [];
-  const rows = await em.execute<Raw<InvoiceRow>[]>(
-    // MikroORM writes an array parameter as a list: `in (?, ?, ...)`. The organization is compared
+  const rows = await selectBound<Raw<InvoiceRow>>(
+    em,
+    // The ids as one bound array (the same statement for any batch). The organization is compared
     // as text (its canonical form) so that the planner looks the invoices up by their ids: on a
     // young table without statistics it estimated an organization at a few rows and scanned all
     // of its invoices through (organization_id, invoice_number), for every batch of payments.
-    `select * from invoice where id in (?) and organization_id::text = ? and status <> 'pending' order by id for update`,
-    [ids, organizationId.toLowerCase()],
+    `select * from invoice where id = any(?::uuid[]) and organization_id::text = ? and status <> 'pending' order by id for update`,
+    [pgArray(ids), organizationId.toLowerCase()],
   );
   return rows.map(invoiceRowOf);
 }
