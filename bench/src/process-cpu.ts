@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /** A server process whose CPU time a phase is charged with. */
@@ -84,8 +84,11 @@ export function busyCoresSince(before: MachineCpu | undefined): number | undefin
 
 /**
  * CPU time of the Postgres backends serving `database` on this machine, in microseconds, keyed by
- * pid (their process titles read `postgres: [cluster: ]user database host(port) state`). Empty when
- * Postgres runs elsewhere or /proc is not there.
+ * pid (their process titles read `postgres: [cluster: ]user database host(port) state`), and under
+ * the key ENDED the CPU of the server's processes that have ended so far (the postmaster's
+ * reaped children: backends that closed, autovacuum workers), which postgresCpuSince needs
+ * (pools close idle connections, so a long run's backends come and go). Empty when Postgres runs
+ * elsewhere or /proc is not there.
  */
 export function postgresBackendCpu(database: string): Map<number, number> {
   const cpu = new Map<number, number>();
@@ -95,23 +98,65 @@ export function postgresBackendCpu(database: string): Map<number, number> {
   } catch {
     return cpu;
   }
+  let postmaster: number | undefined;
   for (const pid of pids) {
     try {
       const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!title.startsWith('postgres: ') || !title.split(/[\s\0]+/).includes(database)) continue;
-      cpu.set(Number(pid), processCpuMicros(Number(pid)));
+      const stat = procStat(Number(pid));
+      cpu.set(Number(pid), stat.cpu);
+      postmaster ??= stat.parent;
     } catch {
-      // The process ended while we looked: its time is lost, a few milliseconds at most.
+      // The process ended while we looked: its time is in ENDED once the postmaster has reaped it.
+    }
+  }
+  if (postmaster !== undefined) {
+    try {
+      cpu.set(ENDED, procStat(postmaster).endedChildrenCpu);
+    } catch {
+      // The server stopped while we looked.
     }
   }
   return cpu;
 }
 
-/** Postgres backend CPU spent since `before`; backends started since count from zero. */
+/** postgresBackendCpu's key for the CPU of the server's processes that have ended (no pid is 0). */
+const ENDED = 0;
+
+/**
+ * Postgres CPU spent since `before`: the backends' time since then (those started since count
+ * from zero), and the time of the server's processes that ended since, less what those of them
+ * that were running at `before` had spent by then. The ended processes are all of the server's, so
+ * on a machine where other databases are busy their closed connections count too.
+ */
 export function postgresCpuSince(before: Map<number, number>, database: string): number {
+  const after = postgresBackendCpu(database);
   let total = 0;
-  for (const [pid, micros] of postgresBackendCpu(database)) total += micros - (before.get(pid) ?? 0);
+  for (const [pid, micros] of after) if (pid !== ENDED) total += micros - (before.get(pid) ?? 0);
+  if (after.has(ENDED) && before.has(ENDED)) {
+    total += after.get(ENDED)! - before.get(ENDED)!;
+    // Only those the postmaster has reaped (gone from /proc) are in its children's time yet.
+    for (const [pid, micros] of before)
+      if (pid !== ENDED && !after.has(pid) && !existsSync(`/proc/${pid}`)) total -= micros;
+  }
   return total;
+}
+
+/** From /proc/<pid>/stat: the parent's pid, CPU in microseconds, and that of its reaped children. */
+function procStat(pid: number): { parent: number; cpu: number; endedChildrenCpu: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the ')' closing field 2 (comm) come field 3 (state) onwards: ppid (4) at offset 1, utime
+  // and stime (14, 15) at 11 and 12, cutime and cstime (16, 17) at 13 and 14.
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  const micros = (ticks: number) => (ticks * 1_000_000) / ticksPerSecond();
+  return {
+    parent: fields[1]!,
+    cpu: micros(fields[11]! + fields[12]!),
+    endedChildrenCpu: micros(fields[13]! + fields[14]!),
+  };
 }
 
 /**
