@@ -38,13 +38,7 @@ export function processCpuMicros(pid: number): number {
     const usage = process.cpuUsage();
     return usage.user + usage.system;
   }
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Field 2 (comm) is in parentheses and may hold spaces: count fields after the last ')'.
-  // After it come field 3 (state) onwards, so utime (14) and stime (15) are at offsets 11 and 12.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  if (!Number.isFinite(ticks)) throw new Error(`cannot read CPU time from /proc/${pid}/stat`);
-  return (ticks * 1_000_000) / ticksPerSecond();
+  return procStat(pid).cpu;
 }
 
 export function cpuSnapshot(processes: ServerProcess[]): CpuSnapshot {
@@ -145,12 +139,16 @@ export function postgresCpuSince(before: Map<number, number>, database: string):
 /** From /proc/<pid>/stat: the parent's pid, CPU in microseconds, and that of its reaped children. */
 function procStat(pid: number): { parent: number; cpu: number; endedChildrenCpu: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After the ')' closing field 2 (comm) come field 3 (state) onwards: ppid (4) at offset 1, utime
-  // and stime (14, 15) at 11 and 12, cutime and cstime (16, 17) at 13 and 14.
+  // Field 2 (comm) is in parentheses and may hold spaces: count fields after the last ')'. After
+  // it come field 3 (state) onwards: ppid (4) at offset 1, utime and stime (14, 15) at 11 and 12,
+  // cutime and cstime (16, 17) at 13 and 14.
   const fields = stat
     .slice(stat.lastIndexOf(')') + 2)
     .split(' ')
     .map(Number);
+  if (!Number.isFinite(fields[11]! + fields[12]! + fields[13]! + fields[14]!)) {
+    throw new Error(`cannot read CPU time from /proc/${pid}/stat`);
+  }
   const micros = (ticks: number) => (ticks * 1_000_000) / ticksPerSecond();
   return {
     parent: fields[1]!,

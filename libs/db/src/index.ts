@@ -8,6 +8,7 @@ export {
   numberedPlaceholders,
   selectBound,
 } from './bound-statement.js';
+export { byteSlices } from './byte-slices.js';
 export { ConstraintViolationError, isConstraintViolation } from './constraint-violation-error.js';
 export { countAfterCommit } from './count-after-commit.js';
 export { type InTransactionOptions, inTransaction } from './in-transaction.js';

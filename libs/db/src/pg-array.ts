@@ -8,13 +8,13 @@
  * comma-separated list, hence the literal.)
  *
  * Every element is quoted (backslash and double quote escaped), so any text is safe; null is NULL;
- * a Date is written as its ISO instant.
+ * a Date is written as its ISO instant, a boolean as true or false.
  */
-export function pgArray(values: ReadonlyArray<string | number | Date | null>): string {
+export function pgArray(values: ReadonlyArray<string | number | boolean | Date | null>): string {
   return `{${values.map(arrayElement).join(',')}}`;
 }
 
-function arrayElement(value: string | number | Date | null): string {
+function arrayElement(value: string | number | boolean | Date | null): string {
   if (value === null) return 'NULL';
   const text = value instanceof Date ? value.toISOString() : String(value);
   return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;

@@ -49,6 +49,13 @@ describe('pgArray', () => {
     expect(row!.numbers).toEqual([1, -2, 30]);
   });
 
+  it('writes booleans as true and false', async () => {
+    const [row] = await db.orm.em
+      .fork()
+      .execute<Array<{ flags: Array<boolean | null> }>>('select ?::boolean[] as flags', [pgArray([true, false, null])]);
+    expect(row!.flags).toEqual([true, false, null]);
+  });
+
   it('tells the planner how many rows unnest gives', async () => {
     const ids = Array.from({ length: 26 }, (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`);
     const [plan] = await db.orm.em

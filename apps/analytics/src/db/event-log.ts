@@ -1,4 +1,4 @@
-import { executeBound, pgArray } from '@billing/db';
+import { byteSlices, executeBound, pgArray } from '@billing/db';
 import { canonicalUuidOrText } from '@billing/domain-kit';
 import type { EventEnvelope } from '@billing/events';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -25,13 +25,7 @@ const lockKey = (organizationId: string) => `analytics.activities:${canonicalUui
 export async function lockAndJournal(em: EntityManager, envelopes: readonly EventEnvelope[]): Promise<void> {
   if (envelopes.length === 0) return;
   const keys = [...new Set(envelopes.map((envelope) => lockKey(envelope.organization_id)))].sort();
-  const payloads = envelopes.map((envelope) => Buffer.from(envelope.payload));
-  const starts: number[] = [];
-  let next = 1;
-  for (const payload of payloads) {
-    starts.push(next);
-    next += payload.length;
-  }
+  const payloads = byteSlices(envelopes.map((envelope) => envelope.payload));
   // Bound (executeBound), nine values whatever the batch: an array per column and the payloads as
   // one run of bytes each row takes its slice of, so Postgres parses and plans the same short
   // statement for any batch (a VALUES list of six values an event cost it more than the insert).
@@ -48,15 +42,15 @@ export async function lockAndJournal(em: EntityManager, envelopes: readonly Even
       order by e.n
      on conflict (event_id) do nothing`,
     [
-      Buffer.concat(payloads),
+      payloads.bytes,
       pgArray(keys),
       pgArray(envelopes.map((envelope) => envelope.event_id)),
       pgArray(envelopes.map((envelope) => envelope.organization_id)),
       pgArray(envelopes.map((envelope) => envelope.event_type)),
       pgArray(envelopes.map((envelope) => envelope.payload_type)),
       pgArray(envelopes.map((envelope) => envelope.occurred_at ?? new Date(0))),
-      pgArray(starts),
-      pgArray(payloads.map((payload) => payload.length)),
+      payloads.starts,
+      payloads.lengths,
     ],
   );
 }

@@ -61,9 +61,7 @@ export function keysTable(
 ): { sql: string; params: unknown[] } {
   return {
     sql: `unnest(${columns.map(([, type]) => `?::${type}[]`).join(', ')}) as ${alias}(${columns.map(([name]) => name).join(', ')})`,
-    params: columns.map((_, column) =>
-      pgArray(rows.map((row) => (typeof row[column] === 'boolean' ? String(row[column]) : (row[column] ?? null)))),
-    ),
+    params: columns.map((_, column) => pgArray(rows.map((row) => row[column] ?? null))),
   };
 }
 

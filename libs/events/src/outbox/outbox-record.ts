@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { executeBound, pgArray } from '@billing/db';
+import { byteSlices, executeBound, pgArray } from '@billing/db';
 import { currentContext } from '@billing/observability';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventEnvelope, encodeEnvelope } from '../envelope/envelope-codec.js';
@@ -79,14 +79,7 @@ export function outboxInsert(
 ): { sql: string; params: unknown[] } | null {
   if (records.length === 0) return null;
   noteOutboxRowsInserted(em);
-  const starts: number[] = [];
-  const lengths: number[] = [];
-  let next = 1;
-  for (const record of records) {
-    starts.push(next);
-    lengths.push(record.payload.length);
-    next += record.payload.length;
-  }
+  const payloads = byteSlices(records.map((record) => record.payload));
   return {
     sql: `insert into ${outboxTable(em.config.get('schema'))}
        (id, subject, payload, created_at, published_at, attempts, last_error, traceparent, tracestate)
@@ -96,11 +89,11 @@ export function outboxInsert(
             with ordinality as r(id, subject, start, length, created_at, traceparent, tracestate, n)
       order by r.n`,
     params: [
-      Buffer.concat(records.map((record) => record.payload)),
+      payloads.bytes,
       pgArray(records.map((record) => record.id)),
       pgArray(records.map((record) => record.subject)),
-      pgArray(starts),
-      pgArray(lengths),
+      payloads.starts,
+      payloads.lengths,
       pgArray(records.map((record) => record.createdAt)),
       pgArray(records.map((record) => record.traceparent)),
       pgArray(records.map((record) => record.tracestate)),
