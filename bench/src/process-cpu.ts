@@ -96,8 +96,14 @@ export function postgresBackendCpu(database: string): Map<number, number> {
   for (const pid of pids) {
     try {
       const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!title.startsWith('postgres: ') || !title.split(/[\s\0]+/).includes(database)) continue;
+      if (!title.startsWith('postgres: ')) continue;
       const stat = procStat(Number(pid));
+      // The server's other processes (other databases' backends, autovacuum) under -pid: only
+      // their time before the window, which ENDED holds once they end, is needed (to subtract).
+      if (!title.split(/[\s\0]+/).includes(database)) {
+        cpu.set(-Number(pid), stat.cpu);
+        continue;
+      }
       cpu.set(Number(pid), stat.cpu);
       postmaster ??= stat.parent;
     } catch {
@@ -120,18 +126,20 @@ const ENDED = 0;
 /**
  * Postgres CPU spent since `before`: the backends' time since then (those started since count
  * from zero), and the time of the server's processes that ended since, less what those of them
- * that were running at `before` had spent by then. The ended processes are all of the server's, so
- * on a machine where other databases are busy their closed connections count too.
+ * that were running at `before` had spent by then (any of the server's, keyed -pid when not the
+ * database's). The ended processes are all of the server's, so on a machine where other databases
+ * are busy the time their closed connections spent within the window counts too.
  */
 export function postgresCpuSince(before: Map<number, number>, database: string): number {
   const after = postgresBackendCpu(database);
   let total = 0;
-  for (const [pid, micros] of after) if (pid !== ENDED) total += micros - (before.get(pid) ?? 0);
+  for (const [pid, micros] of after) if (pid > 0) total += micros - (before.get(pid) ?? 0);
   if (after.has(ENDED) && before.has(ENDED)) {
     total += after.get(ENDED)! - before.get(ENDED)!;
-    // Only those the postmaster has reaped (gone from /proc) are in its children's time yet.
-    for (const [pid, micros] of before)
-      if (pid !== ENDED && !after.has(pid) && !existsSync(`/proc/${pid}`)) total -= micros;
+    // The time any server process that ended had spent before the window is not the window's;
+    // only those the postmaster has reaped (gone from /proc) are in its children's time yet.
+    for (const [key, micros] of before)
+      if (key !== ENDED && !after.has(key) && !existsSync(`/proc/${Math.abs(key)}`)) total -= micros;
   }
   return total;
 }
