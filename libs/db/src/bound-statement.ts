@@ -1,6 +1,7 @@
 import { Utils } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { prepareStatement } from './prepared-statements.js';
 
 /** What a bound statement gave: its rows (`returning`, `select`) and the rows it changed. */
 export interface BoundResult<Row> {
@@ -25,11 +26,16 @@ export interface BoundResult<Row> {
  * as em.execute sends it (the values in the text), with the same results. Rows come back parsed as em.execute's (the same pool and
  * type parsers); a failure comes out as em.execute's does (the driver's exception: mapDbError and
  * inTransaction's retry treat both alike).
+ *
+ * `prepared`: the statement's text is the same on every call (no values or lists written into it),
+ * and it runs as a named prepared statement, parsed and planned once per connection (see
+ * PreparingClient for which statements suit that). On a pool other than openOrm's it runs as any other.
  */
 export async function executeBound<Row = Record<string, unknown>>(
   em: EntityManager,
   sql: string,
   params: readonly unknown[] = [],
+  options: { prepared?: boolean } = {},
 ): Promise<BoundResult<Row>> {
   const values = params.map(boundValue);
   if (values.length > MAX_BIND_PARAMETERS) {
@@ -38,6 +44,7 @@ export async function executeBound<Row = Record<string, unknown>>(
     return { rows: result.rows, affectedRows: result.affectedRows };
   }
   const text = numberedPlaceholders(sql, params.length);
+  if (options.prepared) prepareStatement(text);
   const transaction = em.getTransactionContext<Kysely<unknown>>();
   const executor = transaction ?? em.getConnection().getClient();
   try {
@@ -56,8 +63,9 @@ export async function selectBound<Row = Record<string, unknown>>(
   em: EntityManager,
   sql: string,
   params: readonly unknown[] = [],
+  options: { prepared?: boolean } = {},
 ): Promise<Row[]> {
-  return (await executeBound<Row>(em, sql, params)).rows;
+  return (await executeBound<Row>(em, sql, params, options)).rows;
 }
 
 /** The most values a Bind message carries (its count is 16 bits). */

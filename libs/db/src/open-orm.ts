@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { defaultApplicationName } from './application-name.js';
 import type { MigrationClass } from './migration-class.js';
+import { PreparingClient } from './prepared-statements.js';
 import { releaseBrokenConnections } from './release-broken-connections.js';
 import { assertSchemaName } from './schema-name.js';
 
@@ -38,7 +39,9 @@ export async function openOrm(options: OpenOrmOptions): Promise<MikroORM> {
     extensions: [Migrator],
     // A connection cut mid-transaction would otherwise never return to the pool (see the function).
     // application_name: pg_stat_activity and the server's log name the service of each connection.
+    // Client: executeBound's `prepared` statements go out as named prepared statements.
     driverOptions: {
+      Client: PreparingClient,
       options: `-c search_path=${schema}`,
       application_name: applicationNameOf(options.clientUrl, schema),
       onPoolCreated: releaseBrokenConnections,

@@ -155,4 +155,48 @@ describe('executeBound', () => {
     expect(failure).toBeInstanceOf(ConstraintViolationError);
     expect(failure).toMatchObject({ reason: 'ALREADY_EXISTS', constraint: 'widget_code_unique' });
   });
+
+  describe('prepared', () => {
+    // A text of this test's own (the set of prepared texts is the process's): a tag makes it unique.
+    const tag = randomUUID().slice(0, 8);
+    const sum = `select ?::int + ?::int as total, '${tag}' as tag`;
+    const preparedHere = (em: Parameters<typeof executeBound>[0]) =>
+      executeBound<{ statement: string }>(
+        em,
+        `select statement from pg_prepared_statements where statement like '%' || ? || '%' and statement not like '%pg_prepared_statements%'`,
+        [tag],
+      );
+
+    it('parses the statement once per connection and gives each call its own values', async () => {
+      const totals = await inTransaction(db.orm, async (em) => {
+        const results: number[] = [];
+        // More calls than the five after which Postgres may keep one generic plan.
+        for (let i = 0; i < 8; i++) {
+          const { rows } = await executeBound<{ total: number }>(em, sum, [i, 100], { prepared: true });
+          results.push(rows[0]!.total);
+        }
+        expect((await preparedHere(em)).rows).toEqual([
+          { statement: `select $1::int + $2::int as total, '${tag}' as tag` },
+        ]);
+        return results;
+      });
+      expect(totals).toEqual([100, 101, 102, 103, 104, 105, 106, 107]);
+    });
+
+    it('runs again after a call that failed, and a statement not marked stays unprepared', async () => {
+      const failing = `select 1 / ?::int as quotient, '${tag}-div' as tag`;
+      const division = (em: Parameters<typeof executeBound>[0], by: number) =>
+        executeBound<{ quotient: number }>(em, failing, [by], { prepared: true });
+      await expect(inTransaction(db.orm, (em) => division(em, 0))).rejects.toThrow('division by zero');
+      expect(await inTransaction(db.orm, (em) => division(em, 1))).toEqual({
+        rows: [{ quotient: 1, tag: `${tag}-div` }],
+        affectedRows: 1,
+      });
+      const plain = await inTransaction(db.orm, async (em) => {
+        await executeBound(em, `select ?::int as n, '${tag}-plain' as tag`, [1]);
+        return (await preparedHere(em)).rows.map((row) => row.statement);
+      });
+      expect(plain.filter((statement) => statement.includes(`${tag}-plain`))).toEqual([]);
+    });
+  });
 });

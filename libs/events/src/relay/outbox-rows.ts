@@ -1,3 +1,4 @@
+import { selectBound } from '@billing/db';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** An outbox row as the relay publishes it. */
@@ -72,7 +73,10 @@ export async function claimOutboxRows(
   publishedAt: Date,
   window: ClaimWindow,
 ): Promise<Claim> {
-  const rows = await em.execute<ClaimRow[]>(
+  // Bound and prepared: the text is the same on every claim of this table, so Postgres plans it
+  // once per connection (planning it was half a millisecond a claim, hundreds of claims a second).
+  const rows = await selectBound<ClaimRow>(
+    em,
     `with turn as materialized (select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as acquired),
      claimed as (
        update ${table} as o set published_at = ?
@@ -118,6 +122,7 @@ export async function claimOutboxRows(
       window.sequenceOid,
       window.after,
     ],
+    { prepared: true },
   );
   const [report] = rows;
   if (report === undefined) throw new Error('the outbox claim returned no report row');
