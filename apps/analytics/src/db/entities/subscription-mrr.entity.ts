@@ -10,7 +10,8 @@ export const SubscriptionMrrEntity = defineEntity({
   tableName: 'subscription_mrr',
   indexes: [
     { name: 'subscription_mrr_organization_status_idx', properties: ['organization_id', 'status'] },
-    { name: 'subscription_mrr_organization_account_idx', properties: ['organization_id', 'account_id'] },
+    // Key first, as every per-key lookup (db/sql-rows rowsPerKey): see the account_activity index.
+    { name: 'subscription_mrr_account_idx', properties: ['account_id', 'organization_id'] },
     { name: 'subscription_mrr_organization_plan_idx', properties: ['organization_id', 'plan_id'] },
     { name: 'subscription_mrr_organization_terms_idx', properties: ['organization_id', 'terms_id'] },
   ],
