@@ -16,6 +16,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedAccountActivities, subscriptionStartsOfAccounts } from '../src/db/account-activity-batch-store.js';
 import { activitiesInScope } from '../src/db/activity-batch-store.js';
+import { firstInvoiceSubscriptions, paymentSubscriptionsBackfill } from '../src/db/invoice-activity-store.js';
+import { runWrites } from '../src/db/sql-rows.js';
 import { useAnalyticsService } from './support/analytics-service.js';
 
 const service = useAnalyticsService();
@@ -27,14 +29,15 @@ const SUBSCRIPTIONS = 1_000;
 const KEYS = 100;
 const TABLES = ['activity', 'account_activity', 'subscription_mrr'];
 
-/** The organization's n-th account or subscription: md5(organization, kind, n), in SQL as in JS. */
-const uuidOf = (kind: 'account' | 'subscription', n: number) =>
+type Kind = 'account' | 'subscription' | 'invoice';
+
+/** The organization's n-th account, subscription or invoice: md5(organization, kind, n), in SQL as in JS. */
+const uuidOf = (kind: Kind, n: number) =>
   createHash('md5')
     .update(`${organizationId}${kind}${n}`)
     .digest('hex')
     .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const uuidOfRow = (kind: 'account' | 'subscription', n: string) =>
-  `md5('${organizationId}' || '${kind}' || (${n}))::uuid`;
+const uuidOfRow = (kind: Kind, n: string) => `md5('${organizationId}' || '${kind}' || (${n}))::uuid`;
 
 beforeAll(async () => {
   await run(async (em) => {
@@ -47,6 +50,16 @@ beforeAll(async () => {
        select gen_random_uuid(), ?, ${uuidOfRow('account', `g % ${ACCOUNTS}`)},
          ${uuidOfRow('subscription', 'g')}, 'renewal', now(), now(), now(), false, false, false, false, false
          from generate_series(1, ${SUBSCRIPTIONS}) g`,
+      [organizationId],
+    );
+    // Invoice g of subscription g: its invoice_sent, and a payment_made that names no subscription yet.
+    await em.execute(
+      `insert into activity (id, organization_id, account_id, subscription_id, invoice_id, type, date, created_date,
+         updated_date, is_manual, is_churn, deleted, dropped, planned)
+       select gen_random_uuid(), ?, ${uuidOfRow('account', `g % ${ACCOUNTS}`)},
+         case when kind = 'invoice_sent' then ${uuidOfRow('subscription', 'g')} end, ${uuidOfRow('invoice', 'g')},
+         kind, now(), now(), now(), false, false, false, false, false
+         from generate_series(1, ${SUBSCRIPTIONS}) g, unnest(array['invoice_sent', 'payment_made']) as kind`,
       [organizationId],
     );
     await em.execute(
@@ -120,6 +133,32 @@ describe(`the per-key lookups of analytics on small tables without statistics, f
     // Accounts 1..50: two subscriptions (k and 500 + k) of one activity each; subscriptions 51..100:
     // one each, of accounts not named.
     expect(answer).toHaveLength(50 * 2 + 50);
+    expectKeyLookups(entries, 'activity');
+  });
+
+  it("firstInvoiceSubscriptions reads each invoice's activities by its key", async () => {
+    const invoices = n.map((k) => ({ organizationId, invoiceId: uuidOf('invoice', k) }));
+    const { answer, entries } = await measured((em) => firstInvoiceSubscriptions(em, invoices));
+    expect(answer.size).toBe(KEYS);
+    expect([...answer.values()].sort()).toEqual(subscriptions.map(({ subscriptionId }) => subscriptionId).sort());
+    expectKeyLookups(entries, 'activity');
+  });
+
+  it("paymentSubscriptionsBackfill reads each invoice's payments by its key", async () => {
+    const named = randomUUID();
+    const { answer, entries } = await measured(async (em) => {
+      await runWrites(em, [
+        paymentSubscriptionsBackfill(
+          n.map((k) => ({ organizationId, invoiceId: uuidOf('invoice', k), subscriptionId: named, dropped: false })),
+        ),
+      ]);
+      const [{ count }] = await em.execute<[{ count: string }]>(
+        `select count(*) as count from activity where type = 'payment_made' and subscription_id = ?`,
+        [named],
+      );
+      return Number(count);
+    });
+    expect(answer).toBe(KEYS);
     expectKeyLookups(entries, 'activity');
   });
 });

@@ -16,8 +16,9 @@ export const ActivityEntity = defineEntity({
     // (A subscription's rows are looked up by activity_subscription_plan_key_unique.)
     { name: 'activity_account_idx', properties: ['account_id', 'organization_id', 'date'] },
     // An invoice's activities: a payment_made takes the subscription of its invoice's first one, an
-    // invoice activity names it on the invoice's payments (per event, or per batch of 100).
-    { name: 'activity_organization_invoice_idx', properties: ['organization_id', 'invoice_id'] },
+    // invoice activity names it on the invoice's payments (per event, or per batch of 100). Key
+    // first, as the per-key lookups' indexes (see account_activity's).
+    { name: 'activity_invoice_idx', properties: ['invoice_id', 'organization_id'] },
   ],
   uniques: [{ name: 'activity_subscription_plan_key_unique', properties: ['subscription_id', 'plan_key'] }],
   properties: {

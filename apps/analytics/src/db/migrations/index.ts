@@ -11,6 +11,7 @@ import { Migration20261126074229_activity_invoice_index } from './Migration20261
 import { Migration20261126140000_outbox_position_after_xid } from './Migration20261126140000_outbox_position_after_xid.js';
 import { Migration20261129070000_outbox_fillfactor } from './Migration20261129070000_outbox_fillfactor.js';
 import { Migration20261129141758_key_leading_indexes } from './Migration20261129141758_key_leading_indexes.js';
+import { Migration20261129145708_invoice_key_index } from './Migration20261129145708_invoice_key_index.js';
 
 export const migrations = [
   Migration20261122031439_initial,
@@ -25,4 +26,5 @@ export const migrations = [
   Migration20261126140000_outbox_position_after_xid,
   Migration20261129070000_outbox_fillfactor,
   Migration20261129141758_key_leading_indexes,
+  Migration20261129145708_invoice_key_index,
 ];
