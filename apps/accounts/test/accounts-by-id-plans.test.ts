@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
-import { entriesReadRolledBack, TestClock } from '@billing/testing';
+import { entriesReadInOrm, TestClock } from '@billing/testing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccountsByIds, keyShareAccounts } from '../src/db/accounts-by-id.js';
@@ -56,12 +56,7 @@ afterAll(async () => {
 });
 
 /** What `read` answers, and the entries each table gave it, in a transaction rolled back after. */
-const measured = <T>(read: (em: EntityManager) => Promise<T>) =>
-  entriesReadRolledBack(
-    (work: (em: EntityManager) => Promise<void>) => db.orm.em.fork().transactional(work),
-    (em) => (sql) => em.execute(sql),
-    read,
-  );
+const measured = <T>(read: (em: EntityManager) => Promise<T>) => entriesReadInOrm(db.orm, read);
 
 describe.each([
   [5, false],

@@ -10,9 +10,9 @@
  * per-transaction statistics (entriesReadBy), whatever plan it took, in a transaction rolled back
  * after.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
-import { entriesReadRolledBack } from '@billing/testing';
+import { entriesReadInOrm, keyedUuids } from '@billing/testing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedAccountActivities, subscriptionStartsOfAccounts } from '../src/db/account-activity-batch-store.js';
@@ -40,13 +40,10 @@ const TABLES = ['activity', 'account_activity', 'subscription_mrr', 'account'];
 const MODULUS = { account: 10_000, subscription: 20_000, invoice: 50_000 } as const;
 type Kind = keyof typeof MODULUS;
 
-/** The uuid of the organization's n-th account, subscription or invoice: md5(organization, kind, n), in SQL as in JS. */
-const uuidOf = (kind: Kind, n: number) =>
-  createHash('md5')
-    .update(`${organizationId}${kind}${n}`)
-    .digest('hex')
-    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const uuidOfRow = (kind: Kind, n = `g % ${MODULUS[kind]}`) => `md5('${organizationId}' || '${kind}' || (${n}))::uuid`;
+/** The uuid of the organization's n-th account, subscription or invoice, in SQL as in JS (row g's by default). */
+const keyed = keyedUuids<Kind>(organizationId);
+const uuidOf = keyed.uuidOf;
+const uuidOfRow = (kind: Kind, n = `g % ${MODULUS[kind]}`) => keyed.uuidOfRow(kind, n);
 
 beforeAll(async () => {
   await run(async (em) => {
@@ -109,11 +106,7 @@ beforeAll(async () => {
 
 /** What `statement` answers, and the entries each table gave it, in a transaction rolled back after. */
 const measured = <T>(statement: (em: EntityManager) => Promise<T>) =>
-  entriesReadRolledBack(
-    (work: (em: EntityManager) => Promise<void>) => service.service().orm.em.fork().transactional(work),
-    (em) => (sql) => em.execute(sql),
-    statement,
-  );
+  entriesReadInOrm(service.service().orm, statement);
 
 // Each case backfills the payments of invoices of its own (from 2 × (offset + 1) on), so that the
 // entries its rolled-back updates leave behind are not walked by a later case's lookups.

@@ -9,9 +9,9 @@
  * analytics' organization lock). key-join-plans.test.ts holds the same statements to lookups on
  * an organization of 100,000 activities.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { inTransaction } from '@billing/db';
-import { entriesReadRolledBack } from '@billing/testing';
+import { entriesReadInOrm, keyedUuids } from '@billing/testing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { derivedAccountActivities, subscriptionStartsOfAccounts } from '../src/db/account-activity-batch-store.js';
@@ -29,15 +29,7 @@ const SUBSCRIPTIONS = 1_000;
 const KEYS = 100;
 const TABLES = ['activity', 'account_activity', 'subscription_mrr'];
 
-type Kind = 'account' | 'subscription' | 'invoice';
-
-/** The organization's n-th account, subscription or invoice: md5(organization, kind, n), in SQL as in JS. */
-const uuidOf = (kind: Kind, n: number) =>
-  createHash('md5')
-    .update(`${organizationId}${kind}${n}`)
-    .digest('hex')
-    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const uuidOfRow = (kind: Kind, n: string) => `md5('${organizationId}' || '${kind}' || (${n}))::uuid`;
+const { uuidOf, uuidOfRow } = keyedUuids<'account' | 'subscription' | 'invoice'>(organizationId);
 
 beforeAll(async () => {
   await run(async (em) => {
@@ -93,11 +85,7 @@ beforeAll(async () => {
 
 /** What `statement` answers, and the entries each table gave it, in a transaction rolled back after. */
 const measured = <T>(statement: (em: EntityManager) => Promise<T>) =>
-  entriesReadRolledBack(
-    (work: (em: EntityManager) => Promise<void>) => service.service().orm.em.fork().transactional(work),
-    (em) => (sql) => em.execute(sql),
-    statement,
-  );
+  entriesReadInOrm(service.service().orm, statement);
 
 /** A few entries per key, not the organization's rows for each (100 × 1,000). */
 function expectKeyLookups(entries: Record<string, number>, read: string): void {

@@ -5,8 +5,8 @@
  * read without statistics (the planner counted 0.5 % of the table per invoice). What the statement
  * read is counted with Postgres' per-transaction statistics (entriesReadBy), whatever plan it took.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { entriesReadRolledBack, type TestSchema } from '@billing/testing';
+import { randomUUID } from 'node:crypto';
+import { entriesReadInOrm, keyedUuids, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineRowsOf } from '../src/db/settle-store.js';
@@ -18,12 +18,9 @@ let orm: MikroORM;
 const organizationId = randomUUID();
 const INVOICES = 50_000;
 
-/** The uuid of the organization's n-th invoice: md5(organization, n), in SQL as in JS. */
-const invoiceOf = (n: number) =>
-  createHash('md5')
-    .update(`${organizationId}invoice${n}`)
-    .digest('hex')
-    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+/** The uuid of the organization's n-th invoice: md5(organization, 'invoice', n), in SQL as in JS. */
+const { uuidOf, uuidOfRow } = keyedUuids<'invoice'>(organizationId);
+const invoiceOf = (n: number) => uuidOf('invoice', n);
 
 beforeAll(async () => {
   ({ database, orm } = await openInvoicingSchema('invoicing_line_plans'));
@@ -34,7 +31,7 @@ beforeAll(async () => {
     `insert into invoice_line (organization_id, invoice_id, account_id, account_code, description, sku, vat_type,
        collect_vat, price, quantity, subtotal, vat_rate, vat, total, currency, sort_weight, reference_person,
        account_reference_person, po_number, case_number, custom_fields, pricing, created_at)
-     select ?, md5('${organizationId}' || 'invoice' || (g % ${INVOICES}))::uuid, gen_random_uuid(), 'acme',
+     select ?, ${uuidOfRow('invoice', `g % ${INVOICES}`)}, gen_random_uuid(), 'acme',
        'Line ' || g, '', 'standard', true, 100, 1, 100, 25, 25, 125, 'DKK', case when g > ${INVOICES} then 1 else 2 end,
        '', '', '', '', '{}', '{}', now()
        from generate_series(1, ${2 * INVOICES}) g`,
@@ -61,10 +58,8 @@ describe.each([
 
   it("reads each invoice's lines by its key, in sort order", async () => {
     const invoices = Array.from({ length: keys }, (_, i) => invoiceOf(i + 1));
-    const { answer: lines, entries } = await entriesReadRolledBack(
-      (work: (em: EntityManager) => Promise<void>) => orm.em.fork().transactional(work),
-      (em) => (sql) => em.execute(sql),
-      (em) => lineRowsOf(em, [...invoices, randomUUID()]),
+    const { answer: lines, entries } = await entriesReadInOrm(orm, (em: EntityManager) =>
+      lineRowsOf(em, [...invoices, randomUUID()]),
     );
     expect([...lines.keys()].sort()).toEqual([...invoices].sort());
     for (const [n, invoice] of invoices.entries()) {

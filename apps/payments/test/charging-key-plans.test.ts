@@ -9,8 +9,8 @@
  * charge-store.ts). What each statement read is counted with Postgres' per-transaction statistics
  * (entriesReadBy), whatever plan it took; each runs in a transaction rolled back after.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { entriesReadBy, entriesReadRolledBack, type TestSchema } from '@billing/testing';
+import { randomUUID } from 'node:crypto';
+import { entriesReadBy, entriesReadInOrm, keyedUuids, type TestSchema } from '@billing/testing';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -37,13 +37,7 @@ const TABLES = ['invoice_payment', 'payment_attempt', 'payment_card'];
 const now = new Date('2026-03-01T09:00:00.000Z');
 
 /** The uuid of the organization's n-th invoice, attempt, card or account: md5(organization, kind, n), in SQL as in JS. */
-type Kind = 'invoice' | 'attempt' | 'card' | 'account';
-const uuidOf = (kind: Kind, n: number) =>
-  createHash('md5')
-    .update(`${organizationId}${kind}${n}`)
-    .digest('hex')
-    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const uuidOfRow = (kind: Kind, n: string) => `md5('${organizationId}' || '${kind}' || (${n}))::uuid`;
+const { uuidOf, uuidOfRow } = keyedUuids<'invoice' | 'attempt' | 'card' | 'account'>(organizationId);
 
 beforeAll(async () => {
   ({ database, orm } = await openPaymentsSchema('payments_key_plans'));
@@ -83,12 +77,7 @@ afterAll(async () => {
 });
 
 /** What `statement` answers and the entries each table gave it, in a transaction rolled back after. */
-const measured = <T>(statement: (em: EntityManager) => Promise<T>) =>
-  entriesReadRolledBack(
-    (work: (em: EntityManager) => Promise<void>) => orm.em.fork().transactional(work),
-    (em) => (sql) => em.execute(sql),
-    statement,
-  );
+const measured = <T>(statement: (em: EntityManager) => Promise<T>) => entriesReadInOrm(orm, statement);
 
 describe.each([
   [5, false],

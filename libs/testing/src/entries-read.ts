@@ -65,3 +65,20 @@ export async function entriesReadRolledBack<Tx, T>(
   }
   throw new Error('the measured transaction was not rolled back');
 }
+
+/** What entriesReadInOrm needs of an ORM (MikroORM's): a forked EntityManager's transaction and raw SQL. */
+export interface TransactionalOrm<Em extends { execute(sql: string): Promise<unknown> }> {
+  em: { fork(): { transactional(work: (em: Em) => Promise<void>): Promise<unknown> } };
+}
+
+/** entriesReadRolledBack in a transaction of a fork of `orm`'s EntityManager, its SQL run by `em.execute`. */
+export function entriesReadInOrm<Em extends { execute(sql: string): Promise<unknown> }, T>(
+  orm: TransactionalOrm<Em>,
+  statement: (em: Em) => Promise<T>,
+): Promise<{ answer: T; entries: Record<string, number> }> {
+  return entriesReadRolledBack<Em, T>(
+    (work) => orm.em.fork().transactional(work),
+    (em) => (sql) => em.execute(sql) as Promise<ReadonlyArray<Record<string, unknown>>>,
+    statement,
+  );
+}

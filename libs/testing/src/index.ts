@@ -1,7 +1,15 @@
 export { TestClock } from '@billing/clock';
 export { type BuiltService, startBuiltService } from './built-service.js';
-export { entriesRead, entriesReadBy, entriesReadRolledBack, type TransactionQuery } from './entries-read.js';
+export {
+  entriesRead,
+  entriesReadBy,
+  entriesReadInOrm,
+  entriesReadRolledBack,
+  type TransactionalOrm,
+  type TransactionQuery,
+} from './entries-read.js';
 export { type FakeCharge, startFakeStripe } from './fake-stripe.js';
+export { keyedUuids } from './keyed-uuids.js';
 export { type NatsServerHandle, startNatsServer } from './nats-server-process.js';
 export {
   BIS_CUSTOMIZATION,
