@@ -5,14 +5,25 @@ import pg from 'pg';
  * parses and plans one once per connection instead of on every call (pg sends an unnamed
  * statement otherwise, which is parsed, analysed and planned each time). For the outbox relay's
  * claim that was half a millisecond of planning per call, the largest planning item of a billing
- * run. Only constant texts belong here (one per statement, however many calls): the set lives as
- * long as the process, and each connection keeps every statement it prepared until it closes.
+ * run. The batch writes are prepared too (the outbox's, the inbox's, the audit's, the services'
+ * batch inserts): planned for each call's values, a plan holds those values as constants and the
+ * planner copies them with every copy of its tree, a millisecond per call for a batch of a few
+ * hundred kilobytes; the generic plan Postgres keeps after five calls holds parameters. Only
+ * constant texts belong here (one per statement, however many calls): the set lives as long as
+ * the process, and each connection keeps every statement it prepared until it closes.
  */
 const names = new Map<string, string>();
 
-/** Marks `text` (as sent, `$n` placeholders) to be sent as a named prepared statement. */
+/**
+ * The most texts marked in a process. The marked statements are constant texts, a few dozen per
+ * service; past this a caller marks texts that vary (a list written into them, a schema per test),
+ * and those run unprepared rather than pile up in every connection.
+ */
+export const MAX_PREPARED_TEXTS = 500;
+
+/** Marks `text` (as sent, `$n` placeholders) to be sent as a named prepared statement (up to MAX_PREPARED_TEXTS). */
 export function prepareStatement(text: string): void {
-  if (!names.has(text)) names.set(text, `billing_${names.size + 1}`);
+  if (!names.has(text) && names.size < MAX_PREPARED_TEXTS) names.set(text, `billing_${names.size + 1}`);
 }
 
 /**

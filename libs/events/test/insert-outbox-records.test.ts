@@ -99,6 +99,36 @@ describe('outboxRecord + insertOutboxRecords', () => {
     ]);
   });
 
+  it('runs as a prepared statement on one generic plan after five calls of a connection', async () => {
+    // A plan made for each call's values copies the payloads (one bound value of a few hundred
+    // kilobytes for a batch) into the plan tree again and again: a millisecond of planning per
+    // batch. A generic plan keeps them parameters; Postgres takes it after five calls when it
+    // costs no more, which the chooser must find here.
+    const planCounts = async (em: Parameters<typeof insertOutboxRecords>[0]) => {
+      const [row] = await em.execute<Array<{ generic_plans: string; custom_plans: string }>>(
+        `select generic_plans, custom_plans from pg_prepared_statements
+          where statement like 'insert into %outbox%' and statement like '%substring%'`,
+      );
+      return { custom: Number(row?.custom_plans ?? 0), generic: Number(row?.generic_plans ?? 0) };
+    };
+    // One transaction: one connection, whose earlier calls (other tests') count too.
+    const { before, after } = await inTransaction(db.orm, async (em) => {
+      const before = await planCounts(em);
+      for (let call = 0; call < 8; call++) {
+        const batch = Array.from({ length: 200 }, (_, n) =>
+          outboxRecord({ ...input(n), aggregateId: `plan-${call}-${n}`, payload: new Uint8Array(700).fill(n) }),
+        );
+        await insertOutboxRecords(
+          em,
+          batch.map((one) => one.record),
+        );
+      }
+      return { before, after: await planCounts(em) };
+    });
+    expect(after.custom).toBe(5);
+    expect(after.custom - before.custom + (after.generic - before.generic)).toBe(8);
+  });
+
   it('disappears with the transaction that rolls back', async () => {
     const { record } = outboxRecord(input(7));
     await expect(

@@ -94,6 +94,7 @@ export async function announceAccountsInvoices(
       pgArray(rows.map((row) => row.id)),
       pgArray(rows.map((row) => row.accountId)),
     ],
+    { prepared: true },
   );
 }
 

@@ -52,6 +52,7 @@ export async function lockAndJournal(em: EntityManager, envelopes: readonly Even
       payloads.starts,
       payloads.lengths,
     ],
+    { prepared: true },
   );
 }
 

@@ -20,9 +20,12 @@ import type { MailJobRow } from './entities/mail-job.entity.js';
  */
 async function insertAsJson(em: EntityManager, table: string, rows: readonly object[]): Promise<void> {
   if (rows.length === 0) return;
-  await executeBound(em, `insert into "${table}" select * from jsonb_populate_recordset(null::"${table}", ?::jsonb)`, [
-    JSON.stringify(rows),
-  ]);
+  await executeBound(
+    em,
+    `insert into "${table}" select * from jsonb_populate_recordset(null::"${table}", ?::jsonb)`,
+    [JSON.stringify(rows)],
+    { prepared: true },
+  );
 }
 
 /** New invoices to issue, serialized (unnumberedInvoices) before their numbers are taken. */
@@ -68,6 +71,7 @@ export async function insertNumberedInvoices(
        )
        select counter.last_number, (select count(*) from inserted) as inserted from counter`,
       [organizationId, invoices.count, invoices.document, invoices.count],
+      { prepared: true },
     )
   ).rows;
   if (row === undefined || Number(row.inserted) !== invoices.count) {

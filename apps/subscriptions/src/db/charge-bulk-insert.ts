@@ -37,5 +37,6 @@ export async function insertChargeRows(em: EntityManager, charges: readonly Char
     em,
     `insert into "charge" (${list}) select ${list} from jsonb_populate_recordset(null::"charge", ?::jsonb)`,
     [JSON.stringify(charges.map((charge) => Object.fromEntries(COLUMNS.map((column) => [column, charge[column]]))))],
+    { prepared: true },
   );
 }

@@ -43,5 +43,6 @@ export async function updateSubscriptionRows(
     `update "${meta.tableName}" as s set ${set}
        from jsonb_populate_recordset(null::"${meta.tableName}", ?::jsonb) as v where s."${id}" = v."${id}"`,
     [JSON.stringify(values)],
+    { prepared: true },
   );
 }

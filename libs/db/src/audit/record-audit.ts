@@ -69,5 +69,6 @@ export async function insertAuditEntries(em: EntityManager, rows: readonly IAudi
       column((row) => row.occurredAt),
       column((row) => (row.details == null ? null : JSON.stringify(row.details))),
     ],
+    { prepared: true },
   );
 }

@@ -381,6 +381,7 @@ export async function recordInboxRows(
       pgArray(unique.map(({ consumer }) => consumer)),
       pgArray(unique.map(({ envelope }) => envelope.event_id)),
     ],
+    { prepared: true },
   );
   const fresh = new Set(inserted.map((row) => keyOf(row.consumer, row.message_id)));
   return unique.filter(({ consumer, envelope }) => fresh.has(keyOf(consumer, envelope.event_id)));

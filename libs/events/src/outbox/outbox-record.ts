@@ -58,7 +58,7 @@ export function outboxRecord(input: AppendToOutboxInput): { envelope: EventEnvel
  */
 export async function insertOutboxRecords(em: EntityManager, records: readonly OutboxRecord[]): Promise<void> {
   const insert = outboxInsert(em, records);
-  if (insert) await executeBound(em, insert.sql, insert.params);
+  if (insert) await executeBound(em, insert.sql, insert.params, { prepared: true });
 }
 
 /**
