@@ -83,6 +83,9 @@ function keptContext(context: RequestContext): RequestContext {
  * worker writes pages beside the read-only snapshot transaction it reads the rows in).
  */
 export class ExportJobStore {
+  /** When purgeExpiredEvery last purged (the caller's clock, ms). */
+  private purgedAt: number | undefined;
+
   constructor(private readonly pool: pg.Pool) {}
 
   async create(input: {
@@ -211,6 +214,18 @@ export class ExportJobStore {
   /** Deletes the jobs of real-clock organizations that expired by `now` (the service's clock). */
   async purgeExpired(now: Date): Promise<number> {
     return this.remove('not on_test_clock and expires_at <= $1', [now]);
+  }
+
+  /**
+   * purgeExpired, unless this store purged less than `intervalMs` before `now` (then 0); the first
+   * call purges. For a worker's passes: a job lives seven days, and its reads check its expiry
+   * themselves, so deleting it within minutes of that is soon enough.
+   */
+  async purgeExpiredEvery(intervalMs: number, now: Date): Promise<number> {
+    if (this.purgedAt !== undefined && now.getTime() - this.purgedAt < intervalMs) return 0;
+    const purged = await this.purgeExpired(now);
+    this.purgedAt = now.getTime();
+    return purged;
   }
 
   private async remove(condition: string, values: unknown[]): Promise<number> {

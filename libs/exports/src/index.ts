@@ -28,6 +28,7 @@ export {
   INTERRUPTED_REASON,
   MAX_RUNS,
   numberedPlaceholders,
+  PURGE_INTERVAL_MS,
   progressOf,
   runExportJobs,
   withLiterals,

@@ -19,6 +19,7 @@ import {
   FAILED_REASON,
   inBatches,
   numberedPlaceholders,
+  PURGE_INTERVAL_MS,
   pagesOf,
   progressOf,
   runExportJobs,
@@ -178,6 +179,32 @@ it('forgets a job 7 days after it was asked for: read on the organization’s cl
   expect(await store.find(organizationId, onTestClock.uuid, justBefore)).not.toBeNull();
   expect(await store.find(organizationId, onTestClock.uuid, later)).toBeNull();
   expect((await pool.query('select 1 from export_job where id = $1', [onTestClock.uuid])).rowCount).toBe(0);
+});
+
+it('deletes expired jobs in its first pass and then at most every PURGE_INTERVAL_MS of the service clock', async () => {
+  const passStore = new ExportJobStore(pool);
+  const pass = () => runExportJobs({ orm, pool, clock, logger, store: passStore, sources });
+  // Asked for a lifetime ago: expired now.
+  const expired = () =>
+    passStore.create({
+      kind: 'things',
+      params: new Uint8Array(),
+      context,
+      organizationId,
+      now: new Date(clock.now().getTime() - EXPORT_LIFETIME_MS),
+    });
+  const stored = async (uuid: string) =>
+    (await pool.query('select 1 from export_job where id = $1', [uuid])).rowCount === 1;
+  const first = await expired();
+  await pass();
+  expect(await stored(first.uuid)).toBe(false);
+  const second = await expired();
+  clock.advanceMs(PURGE_INTERVAL_MS - 1);
+  await pass();
+  expect(await stored(second.uuid)).toBe(true);
+  clock.advanceMs(1);
+  await pass();
+  expect(await stored(second.uuid)).toBe(false);
 });
 
 it('counts progress through what the rows are made from, below 100 until the job is done', () => {
