@@ -8,8 +8,9 @@ import pg from 'pg';
  * run. The batch writes are prepared too (the outbox's, the inbox's, the audit's, the services'
  * batch inserts): planned for each call's values, a plan holds those values as constants and the
  * planner copies them with every copy of its tree, a millisecond per call for a batch of a few
- * hundred kilobytes; the generic plan Postgres keeps after five calls holds parameters. Only
- * constant texts belong here (one per statement, however many calls): the set lives as long as
+ * hundred kilobytes; the generic plan Postgres keeps after five calls holds parameters. Not an
+ * update or read that joins a table (its plan follows the table's size, which a connection's
+ * generic plan would not). Only constant texts belong here (one per statement, however many calls): the set lives as long as
  * the process, and each connection keeps every statement it prepared until it closes.
  */
 const names = new Map<string, string>();

@@ -38,11 +38,13 @@ export async function updateSubscriptionRows(
   });
   // The table's unqualified name resolves in the service schema (search_path of every pooled connection).
   // Bound (executeBound): the document is sent as it is, not escaped into the text and lexed back.
+  // Not prepared: the join with the subscriptions is planned by the table's size (a hash of a scan
+  // on a small table, lookups on a large one), which a connection's generic plan would keep as
+  // the table grows.
   await executeBound(
     em,
     `update "${meta.tableName}" as s set ${set}
        from jsonb_populate_recordset(null::"${meta.tableName}", ?::jsonb) as v where s."${id}" = v."${id}"`,
     [JSON.stringify(values)],
-    { prepared: true },
   );
 }
