@@ -10,8 +10,9 @@ import pg from 'pg';
  * planner copies them with every copy of its tree, a millisecond per call for a batch of a few
  * hundred kilobytes; the generic plan Postgres keeps after five calls holds parameters. Not an
  * update or read that joins a table (its plan follows the table's size, which a connection's
- * generic plan would not). Only constant texts belong here (one per statement, however many calls): the set lives as long as
- * the process, and each connection keeps every statement it prepared until it closes.
+ * generic plan would not). Only constant texts belong here (one per statement, however many
+ * calls): the set lives as long as the process, and each connection keeps every statement it
+ * prepared until it closes.
  */
 const names = new Map<string, string>();
 

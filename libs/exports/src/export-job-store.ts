@@ -218,11 +218,13 @@ export class ExportJobStore {
 
   /**
    * purgeExpired, unless this store purged less than `intervalMs` before `now` (then 0); the first
-   * call purges. For a worker's passes: a job lives seven days, and its reads check its expiry
-   * themselves, so deleting it within minutes of that is soon enough.
+   * call purges, and so does a call whose `now` lies before the last purge (a clock set back). For
+   * a worker's passes: a job lives seven days, and its reads check its expiry themselves, so
+   * deleting it within minutes of that is soon enough.
    */
   async purgeExpiredEvery(intervalMs: number, now: Date): Promise<number> {
-    if (this.purgedAt !== undefined && now.getTime() - this.purgedAt < intervalMs) return 0;
+    const since = this.purgedAt === undefined ? undefined : now.getTime() - this.purgedAt;
+    if (since !== undefined && since >= 0 && since < intervalMs) return 0;
     const purged = await this.purgeExpired(now);
     this.purgedAt = now.getTime();
     return purged;

@@ -205,6 +205,11 @@ it('deletes expired jobs in its first pass and then at most every PURGE_INTERVAL
   clock.advanceMs(1);
   await pass();
   expect(await stored(second.uuid)).toBe(false);
+  // A clock set back before the last purge purges at once rather than after the interval.
+  clock.advanceMs(-2 * PURGE_INTERVAL_MS);
+  const third = await expired();
+  await pass();
+  expect(await stored(third.uuid)).toBe(false);
 });
 
 it('counts progress through what the rows are made from, below 100 until the job is done', () => {
