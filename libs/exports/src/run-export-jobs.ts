@@ -16,8 +16,9 @@ export const FAILED_REASON = 'The export failed on an internal error; start it a
 
 /**
  * How often a worker's passes delete expired jobs (by the service's clock). Every pass (two a
- * second) did: a planned delete each time in every exporting service, 1–2 % of Postgres' time in a
- * billing run, for jobs that expire seven days after they were asked for.
+ * second) did: a planned delete each time in every exporting service (about 400 a 10,000-subscription
+ * billing run, 0.45 s of Postgres' planning there), for jobs that expire seven days after they
+ * were asked for.
  */
 export const PURGE_INTERVAL_MS = 5 * 60 * 1000;
 
@@ -41,8 +42,8 @@ const LOCK = `select pg_try_advisory_lock(hashtext('export_job'), hashtext(curre
 const UNLOCK = `select pg_advisory_unlock(hashtext('export_job'), hashtext(current_schema() || $1))`;
 
 /**
- * One pass of the export worker: deletes expired jobs (at most every PURGE_INTERVAL_MS of the
- * store's passes), then runs every job waiting for a worker
+ * One pass of the export worker: deletes expired jobs (in the store's first pass, then at most
+ * every PURGE_INTERVAL_MS), then runs every job waiting for a worker
  * (queued, or left running by a worker that ended) that no other worker holds. Returns how many
  * it ran.
  */
